@@ -1,0 +1,42 @@
+import type { CanonicalRequest } from '../types/request.ts';
+import type { CanonicalResponse } from '../types/response.ts';
+
+/** What an adapter honestly supports for a model (context-assembler.md §4). */
+export interface ProviderCapabilities {
+  tools: boolean;
+  vision: boolean;
+  prompt_caching: boolean;
+  system_prompt: boolean;
+  context_window: number;
+}
+
+/** One interface for every model backend: sim, replay, Anthropic, OpenAI. */
+export interface Provider {
+  /** Registry name: `sim`, `anthropic`, `openai`, `openai-compatible`, `replay`. */
+  readonly name: string;
+  capabilities(model: string): ProviderCapabilities;
+  complete(request: CanonicalRequest, signal?: AbortSignal): Promise<CanonicalResponse>;
+}
+
+/** The closed list of error classes an adapter reports (catalog §6.3 llm.call_failed). */
+export type ProviderErrorClass =
+  | 'rate_limit'
+  | 'auth'
+  | 'server_error'
+  | 'network'
+  | 'context_overflow'
+  | 'invalid_request'
+  | 'cancelled'
+  | 'other';
+
+/** A classified provider failure; `retryCount` is how many retries the adapter already made. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly errorClass: ProviderErrorClass,
+    readonly retryCount = 0,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,3 @@
+export * from './content.ts';
+export * from './request.ts';
+export * from './response.ts';
