@@ -54,7 +54,7 @@ export function loadYamlValidated<T>(file: string, validate: ValidateFunction<T>
   const syntax = doc.errors[0];
   if (syntax) {
     const pos = syntax.linePos?.[0];
-    throw new DataFileError(file, pos?.line ?? null, pos?.col ?? null, `malformed YAML: ${syntax.message.split('\n')[0]}`);
+    throw new DataFileError(file, pos?.line ?? null, pos?.col ?? null, `malformed YAML: ${syntax.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`);
   }
   const data: unknown = doc.toJS();
   if (validate(data)) return data;
