@@ -36,6 +36,7 @@ export interface EventFilter {
   actors?: ReadonlySet<Actor>;
 }
 
+/** Receives one event; a throw or rejection is logged at WARN and never reaches the emitter. */
 export type EventHandler = (event: BusEvent) => void | Promise<void>;
 
 /** A registered interest in events. Fast-path handlers run inside the dispatch worker (catalog §3.4). */
@@ -44,8 +45,14 @@ export interface Subscription {
   filter: EventFilter;
   handler: EventHandler;
   fast_path?: boolean;
+  /**
+   * Fast-path only: called once at the end of each dispatch cycle in which this subscription
+   * received at least one event (e.g. the trace writer commits its batch here).
+   */
+  onIdle?: () => void | Promise<void>;
 }
 
+/** Returned by `subscribe`; pass it to `unsubscribe`. */
 export interface SubscriptionHandle {
   id: string;
   subscription: Subscription;
@@ -55,6 +62,7 @@ export interface SubscriptionHandle {
 export interface EventBus {
   /** Validates, stamps and enqueues; returns the stamped event without waiting for any subscriber. */
   emit<P extends object>(draft: EventDraft<P>): BusEvent<P>;
+  /** Registers a subscription; it sees events emitted from now on. */
   subscribe(sub: Subscription): SubscriptionHandle;
   /** Idempotent. */
   unsubscribe(handle: SubscriptionHandle): void;

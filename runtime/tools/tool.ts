@@ -39,6 +39,8 @@ export interface ToolOutput {
   files_modified?: string[];
   /** The command line, for execute tools. */
   command_executed?: string;
+  /** False when the tool ran but its action did not succeed (a shell command exiting non-zero); default true. */
+  success?: boolean;
 }
 
 /** A built-in tool: a name, a JSON Schema for its input (checked by ajv before `run`), and its effect. */

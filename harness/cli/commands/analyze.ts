@@ -1,0 +1,54 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { createAnalytics } from '../../../runtime/analytics/index.ts';
+import { loadPriceTable } from '../../../runtime/pricing/index.ts';
+import { SetupError } from '../../errors.ts';
+import { buildReport } from '../../report/build-report.ts';
+import { renderReportTable } from '../../report/render-table.ts';
+import { RunStore } from '../../runs/run-store.ts';
+import type { CommandSpec } from '../command.ts';
+
+/** Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError. */
+function openExisting(path: string): Database.Database {
+  if (!existsSync(path)) throw new SetupError(`${path}: no such trace DB`);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (e) {
+    throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
+  }
+  return db;
+}
+
+/** `analyze --skip-execute`: every report number again from an existing trace DB, no model call. */
+export const analyzeCommandSpec: CommandSpec = {
+  name: 'analyze',
+  description: 'Recompute a run\'s report from an existing trace DB, with no model calls (analyze = bench analyze).',
+  configure(cmd) {
+    cmd
+      .requiredOption('--db-path <path>', 'the existing trace DB of a bench run')
+      .option('--skip-execute', 'no model calls, analytics only (the only mode there is; accepted for the documented command line)', true)
+      .option('--run <id>', 'which run in the DB (default: the latest)')
+      .option('--json <path>', 'also write the JSON report here');
+  },
+  async run(cmd, _args, io) {
+    const o = cmd.opts<{ dbPath: string; run?: string; json?: string }>();
+    const path = resolve(io.cwd, o.dbPath);
+    const db = openExisting(path);
+    try {
+      const runs = new RunStore(db, { create: false });
+      const ids = runs.runIds();
+      if (ids.length === 0) throw new SetupError(`${path}: no benchmark runs in this trace DB (was it written by bench run?)`);
+      const runId = o.run ?? ids.at(-1)!;
+      if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
+      const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId });
+      if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
+      io.out(renderReportTable(report, { json: o.json ? resolve(io.cwd, o.json) : null }));
+      return report.exit_code;
+    } finally {
+      db.close();
+    }
+  },
+};

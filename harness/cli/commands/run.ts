@@ -1,0 +1,84 @@
+import { Option, type Command } from 'commander';
+import { SetupError } from '../../errors.ts';
+import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
+import { renderReportTable } from '../../report/render-table.ts';
+import type { CommandSpec } from '../command.ts';
+import { collect, intArg, numberArg } from '../parse-args.ts';
+
+/** benchmark.md §5, shown in `bench run --help`. */
+const COST_HELP = `
+Cost budget with real providers (benchmark.md §5; USD, default actual=haiku, baseline=sonnet).
+The baseline is re-priced from recorded tokens, never called.
+  run mode                               actual cost     baseline cost
+  single workload (smoke)                ~$0.05-0.20     n/a (no API call)
+  full suite (3 workloads)               ~$0.30-1.00     n/a
+  full suite at --model sonnet           ~$1.00-3.00     n/a
+  full suite at --model opus             ~$3.00-5.00     n/a
+A run that passes 2x the upper bound of its mode deserves a look (regressed prompt, runaway tool cycles).
+With --seed-passes N the seed passes cost N times as much. The simulated provider (sim) costs nothing:
+its dollar figures are what the emulated calls would have cost.
+
+Exit codes: 0 clean; 1 an assertion failed (report still written); 2 setup error.
+Examples:
+  npx bench run --include-marginal
+  npx bench run --workload fix-a-bug-small --seed-passes 3 --json out.json`;
+
+/** `bench run`: the suite, N reps per workload, a report (harness-and-runtime.md §2). */
+export const runCommandSpec: CommandSpec = {
+  name: 'run',
+  description: 'Run workloads through the Metis runtime and print the savings and quality report.',
+  configure(cmd: Command) {
+    cmd
+      .option('--workload <name>', 'run this workload by name (repeatable); bypasses the signal-strength filter', collect, [])
+      .option('--workloads-dir <dir>', 'where workloads live', './workloads')
+      .option('--include-marginal', 'include signal_strength: marginal workloads', false)
+      .addOption(new Option('--provider <name>', 'model backend: auto uses a real provider when its key is set, else sim').choices(['auto', 'sim', 'anthropic', 'openai', 'openai-compatible', 'replay']).default('auto'))
+      .option('--model <id>', 'actual model (id or alias: haiku, sonnet, opus, gpt-5-mini, gpt-5); pinned for every turn', 'anthropic:claude-haiku-4-5')
+      .option('--baseline <id>', 'counterfactual model, re-priced from the recorded tokens, never called', 'anthropic:claude-sonnet-4-6')
+      .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1), 1)
+      .addOption(new Option('--protocol <name>', 'single run, or the A3 protocol (passes A-D)').choices(['single', 'a3']).default('single'))
+      .option('--seed <n>', "the simulated provider's randomness and nothing else", intArg('--seed', 0), 0)
+      .option('--temperature <t>', 'temperature threaded to every request', numberArg('--temperature', 0, 2), 0)
+      .option('--db-path <path>', 'trace DB to create (refuses an existing file); default reports/.runs/bench-<UTC-ts>.db')
+      .option('--json <path>', 'where to write the JSON report; default beside the DB')
+      .option('--quiet', 'no progress output', false)
+      .addHelpText('after', COST_HELP);
+  },
+  async run(cmd, _args, io) {
+    const o = cmd.opts<{
+      workload: string[];
+      workloadsDir: string;
+      includeMarginal: boolean;
+      provider: RunSuiteOptions['provider'];
+      model: string;
+      baseline: string;
+      seedPasses: number;
+      protocol: string;
+      seed: number;
+      temperature: number;
+      dbPath?: string;
+      json?: string;
+      quiet: boolean;
+    }>();
+    if (o.protocol !== 'single') throw new SetupError(`--protocol ${o.protocol} is not available yet (it arrives with learned routing); use --protocol single`);
+    const result = await runSuite(
+      {
+        workloadsDir: o.workloadsDir,
+        workloadNames: o.workload,
+        includeMarginal: o.includeMarginal,
+        provider: o.provider,
+        model: o.model,
+        baseline: o.baseline,
+        seedPasses: o.seedPasses,
+        seed: o.seed,
+        temperature: o.temperature,
+        dbPath: o.dbPath ?? null,
+        jsonPath: o.json ?? null,
+        showProgress: io.isTTY && !o.quiet,
+      },
+      io,
+    );
+    io.out(renderReportTable(result.report, { json: result.jsonPath }));
+    return result.report.exit_code;
+  },
+};

@@ -1,0 +1,58 @@
+import { Command, CommanderError } from 'commander';
+import { DataFileError } from '../../runtime/core/yaml-document.ts';
+import { EXIT, SetupError } from '../errors.ts';
+import { runCommandSpec } from './commands/run.ts';
+import { listCommandSpec } from './commands/list.ts';
+import { validateCommandSpec } from './commands/validate.ts';
+import { analyzeCommandSpec } from './commands/analyze.ts';
+import type { CommandSpec, CliIO } from './command.ts';
+
+const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec];
+
+/** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
+function exitCodeFor(e: unknown, io: CliIO): number {
+  if (e instanceof SetupError || e instanceof DataFileError) {
+    io.err(`error: ${e.message}`);
+    return EXIT.setup;
+  }
+  io.err(`error: ${(e as Error)?.stack ?? String(e)}`);
+  return EXIT.setup;
+}
+
+/** Entry point of `bench`; returns the process exit code. */
+export async function main(argv: string[], io: CliIO = defaultIO()): Promise<number> {
+  const program = new Command('bench')
+    .description('Metis bench: run LLM-agent workloads through the Metis runtime and report cost savings and quality.')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .showHelpAfterError('(run with --help for usage)');
+  let code: number = EXIT.ok;
+  for (const spec of COMMANDS) {
+    const cmd = program.command(spec.name).description(spec.description).exitOverride();
+    spec.configure(cmd);
+    cmd.action(async (...args: unknown[]) => {
+      code = await spec.run(cmd, args, io);
+    });
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return code;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version exit 0; usage mistakes are setup errors.
+      return e.exitCode === 0 ? EXIT.ok : EXIT.setup;
+    }
+    return exitCodeFor(e, io);
+  }
+}
+
+function defaultIO(): CliIO {
+  return {
+    out: (s) => process.stdout.write(`${s}\n`),
+    err: (s) => process.stderr.write(`${s}\n`),
+    isTTY: Boolean(process.stdout.isTTY),
+    progress: (s) => process.stderr.write(s),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}

@@ -1,0 +1,130 @@
+import type { Analytics, SavingsResult } from '../../runtime/analytics/index.ts';
+import { sumSavings } from '../../runtime/analytics/index.ts';
+import type { BenchReport, Provenance, Rep, Savings, WorkloadResult } from '../../schemas/types/report.ts';
+import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
+import { mean, NOISY_STD, sampleStd } from './stats.ts';
+
+/** The one-line banner every rendering of a simulated run carries (spec §3). */
+export const SIM_BANNER =
+  'SIMULATED PROVIDER: these numbers come from the built-in emulator (sim), not from a real model. Do not quote them as real-model results.';
+
+/** A rep scores as successful work at or above this (spec §6, §8.3). */
+export const SUCCESS_SCORE = 0.5;
+
+/** Serializes a savings result: money as Decimal text. */
+export function savingsJson(s: SavingsResult): Savings {
+  return {
+    actual_repriced_usd: s.actual_repriced_usd.toString(),
+    baseline_repriced_usd: s.baseline_repriced_usd.toString(),
+    savings_usd: s.savings_usd.toString(),
+    savings_pct: s.savings_pct === null ? null : s.savings_pct.toString(),
+    rows_total: s.rows_total,
+    rows_missing_from_price_table: s.rows_missing_from_price_table,
+    pricing_version: s.pricing_version,
+    baseline_model: s.baseline_model,
+  };
+}
+
+/**
+ * Builds the whole report of a run from the trace DB alone (workload_runs + events), so a finished
+ * run and `analyze --skip-execute` on its DB print the same numbers by construction.
+ */
+export function buildReport(options: {
+  runs: RunStore;
+  analytics: Analytics;
+  runId: string;
+  /** Overrides the stored provenance (e.g. a fresh ended_at); defaults to what the DB holds. */
+  provenance?: Provenance;
+  status?: BenchReport['status'];
+  warnings?: string[];
+}): BenchReport {
+  const { runs, analytics, runId } = options;
+  const provenance = options.provenance ?? runs.provenance(runId);
+  if (!provenance) throw new Error(`run ${runId} is not in this trace DB`);
+  const baseline = provenance.baseline_model;
+  const records = runs.workloadRuns(runId);
+
+  const groups = new Map<string, WorkloadRunRecord[]>();
+  for (const r of records) {
+    const key = `${r.pass}\u0000${r.workload}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+
+  const perWorkload: { result: WorkloadResult; savings: SavingsResult }[] = [];
+  for (const reps of groups.values()) {
+    const first = reps[0]!;
+    const repJson: Rep[] = reps.map((r) => {
+      const sel = { sessions: r.session_ids };
+      const counts = analytics.usageCounts(sel);
+      return {
+        rep: r.rep,
+        session_ids: r.session_ids,
+        model: r.model,
+        started_at_us: r.started_at_us,
+        ended_at_us: r.ended_at_us,
+        turns: counts.turns,
+        llm_calls: counts.llm_calls,
+        tool_calls: counts.tool_calls,
+        failed_tool_calls: counts.tool_calls_failed + counts.tool_inputs_invalid,
+        hard_failures: counts.llm_calls_failed,
+        score: r.score,
+        confidence: r.confidence,
+        check: r.check,
+        assertions: r.assertions,
+        error: r.error,
+        savings: savingsJson(analytics.savings(sel, baseline)),
+      };
+    });
+    const savings = analytics.savings({ sessions: reps.flatMap((r) => r.session_ids) }, baseline);
+    const scores = reps.map((r) => r.score).filter((s): s is number => s !== null);
+    const std = sampleStd(scores);
+    perWorkload.push({
+      savings,
+      result: {
+        workload: first.workload,
+        pass: first.pass,
+        signal_strength: first.signal_strength,
+        reps: repJson,
+        turns: repJson.reduce((a, r) => a + r.turns, 0),
+        llm_calls: repJson.reduce((a, r) => a + r.llm_calls, 0),
+        tool_calls: repJson.reduce((a, r) => a + r.tool_calls, 0),
+        savings: savingsJson(savings),
+        quality_mean: mean(scores),
+        quality_std: std,
+        noisy: std !== null && std > NOISY_STD,
+        assertions_failed: reps.reduce((a, r) => a + r.assertions.filter((x) => !x.passed).length, 0),
+      },
+    });
+  }
+
+  const pricing = provenance.pricing_version;
+  const aggregate = sumSavings(perWorkload.map((w) => w.savings), baseline, pricing);
+  const successful = records.filter((r) => r.score !== null && r.score >= SUCCESS_SCORE);
+  const successfulSavings = analytics.savings({ sessions: successful.flatMap((r) => r.session_ids) }, baseline);
+  const allSessions = { sessions: records.flatMap((r) => r.session_ids) };
+  const routing = analytics.routing(allSessions);
+  const cache = analytics.cacheEffectiveness(allSessions);
+  const assertionsFailed = perWorkload.reduce((a, w) => a + w.result.assertions_failed, 0);
+  const status = options.status ?? 'complete';
+  const scores = records.map((r) => r.score).filter((s): s is number => s !== null);
+
+  return {
+    report_version: 1,
+    status,
+    exit_code: assertionsFailed > 0 || status === 'incomplete' ? 1 : 0,
+    banner: provenance.actual_provider === 'sim' ? SIM_BANNER : null,
+    provenance,
+    workloads: perWorkload.map((w) => w.result),
+    aggregate: {
+      savings: savingsJson(aggregate),
+      savings_on_successful_work: savingsJson(successfulSavings),
+      quality_mean: mean(scores),
+      workload_runs: records.length,
+      successful_runs: successful.length,
+    },
+    routing: { decisions_by_policy: routing.by_policy, hard_failures: routing.hard_failures },
+    cache: { hit_rate: cache.hit_rate, cache_write_share: cache.cache_write_share },
+    assertions_failed: assertionsFailed,
+    warnings: options.warnings ?? runs.warnings(runId),
+  };
+}

@@ -1,0 +1,174 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Decimal from 'decimal.js';
+import { createSystemClock, createVirtualClock, isoFromUs } from '../../runtime/core/clock.ts';
+import { newId } from '../../runtime/core/ids.ts';
+import { createMemoryLogger } from '../../runtime/core/logger.ts';
+import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
+import { createAnalytics } from '../../runtime/analytics/index.ts';
+import { createEvaluator, loadRubric } from '../../runtime/evaluator/index.ts';
+import { createEventBus } from '../../runtime/events/index.ts';
+import { loadModelRegistry, UnknownModelError, type ModelRegistry } from '../../runtime/models/index.ts';
+import { loadPriceTable } from '../../runtime/pricing/index.ts';
+import { createSimProvider, loadSimScript, type SimScript } from '../../runtime/providers/sim/index.ts';
+import { createRouter } from '../../runtime/routing/index.ts';
+import { builtinTools, createToolDispatcher } from '../../runtime/tools/index.ts';
+import { openTraceStore } from '../../runtime/trace/index.ts';
+import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
+import { SetupError } from '../errors.ts';
+import { readGitFacts } from '../provenance.ts';
+import { buildReport } from '../report/build-report.ts';
+import { RunStore } from '../runs/run-store.ts';
+import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
+import type { Workload } from '../workloads/workload.ts';
+import type { CliIO } from '../cli/command.ts';
+import { createProgress } from './progress.ts';
+import { resolveProvider, type RequestedProvider } from './resolve-provider.ts';
+import { runWorkloadRep } from './run-workload.ts';
+
+/** Everything `bench run` needs, already parsed. */
+export interface RunSuiteOptions {
+  workloadsDir: string;
+  workloadNames: string[];
+  includeMarginal: boolean;
+  provider: RequestedProvider;
+  model: string;
+  baseline: string;
+  seedPasses: number;
+  seed: number;
+  temperature: number;
+  dbPath: string | null;
+  jsonPath: string | null;
+  showProgress: boolean;
+  /** LLM calls per turn before the iteration guard stops it. */
+  maxIterations?: number;
+}
+
+/** The finished run. */
+export interface RunSuiteResult {
+  report: BenchReport;
+  dbPath: string;
+  jsonPath: string;
+}
+
+function resolveModel(registry: ModelRegistry, id: string, flag: string) {
+  try {
+    return registry.resolve(id);
+  } catch (e) {
+    if (e instanceof UnknownModelError) throw new SetupError(`${flag}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Default DB path: reports/.runs/bench-<UTC timestamp>.db under the working directory. */
+export function defaultDbPath(cwd: string, nowUs: number): string {
+  const ts = isoFromUs(nowUs).slice(0, 19).replace(/:/g, '-');
+  return resolve(cwd, 'reports', '.runs', `bench-${ts}Z.db`);
+}
+
+/**
+ * `bench run`: plan (load and check every input, so setup errors come before any work), execute
+ * (each workload rep in a hermetic copy), then score and record from the trace DB.
+ */
+export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSuiteResult> {
+  // ---- plan
+  const clock = createSystemClock();
+  const logger = createMemoryLogger();
+  const registry = loadModelRegistry();
+  const prices = loadPriceTable();
+  const actual = resolveModel(registry, opts.model, '--model');
+  const baseline = resolveModel(registry, opts.baseline, '--baseline');
+  if (!prices.rates(baseline.id)) throw new SetupError(`--baseline ${baseline.id} has no price in price table ${prices.version}`);
+  if (!prices.rates(actual.id)) throw new SetupError(`--model ${actual.id} has no price in price table ${prices.version}`);
+  const providerChoice = resolveProvider(opts.provider, actual.provider, io.env);
+  const workloadsDir = resolve(io.cwd, opts.workloadsDir);
+  const workloads = selectWorkloads(discoverWorkloads(workloadsDir), { names: opts.workloadNames, includeMarginal: opts.includeMarginal });
+  const scripts = new Map<string, SimScript>();
+  for (const w of workloads) {
+    if (!w.simScriptPath) throw new SetupError(`${w.dir}: no sim.yaml, so the simulated provider cannot play this workload`);
+    scripts.set(w.spec.name, loadSimScript(w.simScriptPath));
+  }
+  const startedUs = clock.nowUs();
+  const dbPath = opts.dbPath ? resolve(io.cwd, opts.dbPath) : defaultDbPath(io.cwd, startedUs);
+  if (existsSync(dbPath)) throw new SetupError(`${dbPath}: the trace DB already exists; pass a new --db-path (existing DBs are only read by analyze --skip-execute)`);
+  mkdirSync(dirname(dbPath), { recursive: true });
+  const jsonPath = opts.jsonPath ? resolve(io.cwd, opts.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
+
+  // ---- execute
+  const store = openTraceStore(dbPath, { logger });
+  try {
+    const bus = createEventBus({ mode: 'strict', logger, clock });
+    bus.subscribe(store.writer());
+    const runs = new RunStore(store.database);
+    const runId = newId('run');
+    const git = readGitFacts(io.cwd);
+    const provenance = (endedUs: number): Provenance => ({
+      run_id: runId,
+      suite_version: 1,
+      metis_commit_sha: git.sha,
+      metis_branch: git.branch,
+      metis_dirty: git.dirty,
+      pricing_version: prices.version,
+      actual_model: actual.id,
+      baseline_model: baseline.id,
+      requested_provider: opts.provider,
+      actual_provider: providerChoice.actual,
+      node_version: process.version,
+      started_at: isoFromUs(startedUs),
+      ended_at: isoFromUs(endedUs),
+      temperature: opts.temperature,
+      seed: opts.seed,
+      seed_passes: opts.seedPasses,
+      protocol: 'single',
+      fingerprint_version: 'v1',
+      db_path: dbPath,
+      workloads_dir: workloadsDir,
+    });
+    runs.saveRun(runId, startedUs, provenance(startedUs));
+
+    const tools = createToolDispatcher({ tools: builtinTools(), bus, logger, clock });
+    const router = createRouter({ bus, registry, globalDefault: actual.id, logger });
+    const evaluator = createEvaluator({ bus, rubric: loadRubric() });
+    const progress = createProgress(opts.showProgress, io.progress);
+    const pass = 'single';
+    const total = workloads.length * opts.seedPasses;
+    let done = 0;
+    const providerFor = (w: Workload, p: string, rep: number) =>
+      createSimProvider({ script: scripts.get(w.spec.name)!, registry, context: { seed: opts.seed, workload: w.spec.name, pass: p, rep }, clock: createVirtualClock() });
+
+    for (const workload of workloads) {
+      for (let rep = 0; rep < opts.seedPasses; rep++) {
+        const record = await runWorkloadRep(
+          { runId, workload, pass, rep, stickyModel: actual.id, temperature: opts.temperature },
+          {
+            bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor,
+            maxIterations: opts.maxIterations ?? 25,
+            onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total, spendUsd: p.spendUsd ?? new Decimal(0) }),
+          },
+        );
+        runs.saveWorkloadRun(record);
+        done += 1;
+      }
+    }
+    progress.clear();
+    await bus.drain();
+    store.flush();
+
+    // ---- score and record
+    const warnings = [...providerChoice.warnings, ...uniqueWarnings(logger.records)];
+    runs.saveRun(runId, startedUs, provenance(clock.nowUs()), warnings);
+    const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId });
+    const validate = validatorFor<BenchReport>('report.schema.json');
+    if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);
+    mkdirSync(dirname(jsonPath), { recursive: true });
+    writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+    return { report, dbPath, jsonPath };
+  } finally {
+    store.close();
+  }
+}
+
+/** WARN and ERROR log lines, once each, for the report. */
+function uniqueWarnings(records: readonly { level: string; msg: string }[]): string[] {
+  return [...new Set(records.filter((r) => r.level === 'warn' || r.level === 'error').map((r) => r.msg))];
+}

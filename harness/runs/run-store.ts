@@ -1,0 +1,126 @@
+import type { Database } from 'better-sqlite3';
+import type { Assertion, Check, Provenance } from '../../schemas/types/report.ts';
+
+/** One workload rep as recorded in the trace DB, so every report number can be recomputed from the DB alone. */
+export interface WorkloadRunRecord {
+  id: string;
+  run_id: string;
+  workload: string;
+  pass: string;
+  rep: number;
+  model: string;
+  signal_strength: 'high' | 'marginal';
+  session_ids: string[];
+  started_at_us: number;
+  ended_at_us: number;
+  turns: number;
+  score: number | null;
+  confidence: number | null;
+  check: Check;
+  assertions: Assertion[];
+  error: string | null;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS bench_runs (
+  run_id TEXT PRIMARY KEY,
+  created_at_us INTEGER NOT NULL,
+  provenance_json TEXT NOT NULL,
+  warnings_json TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE IF NOT EXISTS workload_runs (
+  id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES bench_runs(run_id),
+  workload TEXT NOT NULL,
+  pass TEXT NOT NULL,
+  rep INTEGER NOT NULL,
+  model TEXT NOT NULL,
+  signal_strength TEXT NOT NULL,
+  session_ids_json TEXT NOT NULL,
+  started_at_us INTEGER NOT NULL,
+  ended_at_us INTEGER NOT NULL,
+  turns INTEGER NOT NULL,
+  score REAL,
+  confidence REAL,
+  check_json TEXT,
+  assertions_json TEXT NOT NULL,
+  error TEXT
+);
+CREATE INDEX IF NOT EXISTS idx_workload_runs_run ON workload_runs(run_id, workload, pass, rep);
+`;
+
+/** The harness's own tables in the trace DB: the runs and each workload rep (spec §6). */
+export class RunStore {
+  /** `create: false` reads a DB as it is (analyze opens it read-only). */
+  constructor(
+    private readonly db: Database,
+    options: { create?: boolean } = {},
+  ) {
+    if (options.create ?? true) db.exec(SCHEMA);
+  }
+
+  /** Records (or updates, at the end of the run) the run's provenance and warnings. */
+  saveRun(runId: string, createdAtUs: number, provenance: Provenance, warnings: readonly string[] = []): void {
+    this.db
+      .prepare(
+        `INSERT INTO bench_runs (run_id, created_at_us, provenance_json, warnings_json) VALUES (?, ?, ?, ?)
+         ON CONFLICT(run_id) DO UPDATE SET provenance_json = excluded.provenance_json, warnings_json = excluded.warnings_json`,
+      )
+      .run(runId, createdAtUs, JSON.stringify(provenance), JSON.stringify(warnings));
+  }
+
+  /** The warnings the run recorded (sandbox missing, provider fallback...). */
+  warnings(runId: string): string[] {
+    const row = this.db.prepare('SELECT warnings_json FROM bench_runs WHERE run_id = ?').get(runId) as { warnings_json: string } | undefined;
+    return row ? (JSON.parse(row.warnings_json) as string[]) : [];
+  }
+
+  /** Records one finished workload rep. */
+  saveWorkloadRun(r: WorkloadRunRecord): void {
+    this.db
+      .prepare(
+        `INSERT INTO workload_runs (id, run_id, workload, pass, rep, model, signal_strength, session_ids_json, started_at_us, ended_at_us, turns, score, confidence, check_json, assertions_json, error)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(r.id, r.run_id, r.workload, r.pass, r.rep, r.model, r.signal_strength, JSON.stringify(r.session_ids), r.started_at_us, r.ended_at_us, r.turns, r.score, r.confidence, r.check ? JSON.stringify(r.check) : null, JSON.stringify(r.assertions), r.error);
+  }
+
+  /** Run ids in the DB, oldest first. */
+  runIds(): string[] {
+    if (!this.hasTables()) return [];
+    return (this.db.prepare('SELECT run_id FROM bench_runs ORDER BY created_at_us').all() as { run_id: string }[]).map((r) => r.run_id);
+  }
+
+  /** The stored provenance of a run. */
+  provenance(runId: string): Provenance | null {
+    const row = this.db.prepare('SELECT provenance_json FROM bench_runs WHERE run_id = ?').get(runId) as { provenance_json: string } | undefined;
+    return row ? (JSON.parse(row.provenance_json) as Provenance) : null;
+  }
+
+  /** The workload reps of a run, in the order they are reported. */
+  workloadRuns(runId: string): WorkloadRunRecord[] {
+    const rows = this.db.prepare('SELECT * FROM workload_runs WHERE run_id = ? ORDER BY pass, workload, rep').all(runId) as Record<string, unknown>[];
+    return rows.map((x) => ({
+      id: String(x.id),
+      run_id: String(x.run_id),
+      workload: String(x.workload),
+      pass: String(x.pass),
+      rep: Number(x.rep),
+      model: String(x.model),
+      signal_strength: x.signal_strength as 'high' | 'marginal',
+      session_ids: JSON.parse(String(x.session_ids_json)) as string[],
+      started_at_us: Number(x.started_at_us),
+      ended_at_us: Number(x.ended_at_us),
+      turns: Number(x.turns),
+      score: x.score == null ? null : Number(x.score),
+      confidence: x.confidence == null ? null : Number(x.confidence),
+      check: x.check_json == null ? null : (JSON.parse(String(x.check_json)) as Check),
+      assertions: JSON.parse(String(x.assertions_json)) as Assertion[],
+      error: x.error == null ? null : String(x.error),
+    }));
+  }
+
+  private hasTables(): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='bench_runs'").get() !== undefined;
+  }
+}

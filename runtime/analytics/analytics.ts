@@ -1,0 +1,161 @@
+import type Database from 'better-sqlite3';
+import type { PriceTable } from '../pricing/rates.ts';
+import { POLICY_NAMES, type PolicyName } from '../routing/route-decision.ts';
+import { computeSavings, type SavingsResult, type TokenGroup } from './savings.ts';
+import { selectorFilter, type EventSelector } from './selector.ts';
+
+/** Routing decisions over a selection (harness-and-runtime.md §6 `routing()`). */
+export interface RoutingSummary {
+  decisions_total: number;
+  /** Decisions won by each slot; every slot present, 0 when it never won. */
+  by_policy: Record<PolicyName, number>;
+  /** Decisions per chosen model. */
+  by_model: Record<string, number>;
+  /** `llm.call_failed` rows: calls that failed after the adapter's retries. */
+  hard_failures: number;
+}
+
+/** Prompt-cache effectiveness over `llm.call_completed` rows; ratios are null when there were no input tokens. */
+export interface CacheEffectiveness {
+  /** cached / (input + cached + cache_creation). */
+  hit_rate: number | null;
+  /** cache_creation / (input + cached + cache_creation). */
+  cache_write_share: number | null;
+  input_tokens: number;
+  cached_input_tokens: number;
+  cache_creation_input_tokens: number;
+}
+
+/** Event counts for the report's turns / llm / tool columns. */
+export interface UsageCounts {
+  /** `turn.started` rows. */
+  turns: number;
+  /** `llm.call_completed` rows. */
+  llm_calls: number;
+  /** `llm.call_failed` rows. */
+  llm_calls_failed: number;
+  /** `tool.called` rows. */
+  tool_calls: number;
+  /** `tool.failed` rows plus `tool.completed` rows with `success: false`. */
+  tool_calls_failed: number;
+  /** `tool.input_invalid` rows (never dispatched, so not in tool_calls). */
+  tool_inputs_invalid: number;
+}
+
+/** Analytics over one trace DB; read-only, every number recomputable from the DB alone. */
+export interface Analytics {
+  savings(selector: EventSelector, baselineModel: string): SavingsResult;
+  routing(selector: EventSelector): RoutingSummary;
+  cacheEffectiveness(selector: EventSelector): CacheEffectiveness;
+  usageCounts(selector: EventSelector): UsageCounts;
+}
+
+type Row = Record<string, number | bigint | string | null>;
+
+/** SQLite sums are 64-bit; refuse (rather than round) a sum a JS number cannot hold exactly. */
+function int(v: number | bigint | string | null | undefined): number {
+  if (v === null || v === undefined) return 0;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`token sum ${String(v)} exceeds exact integer range`);
+  return n;
+}
+
+/** Creates the analytics queries over a trace DB holding the catalog §7.1 `events` table. */
+export function createAnalytics(db: Database.Database, table: PriceTable): Analytics {
+  const statements = new Map<string, Database.Statement>();
+  const all = (sql: string, params: unknown[]): Row[] => {
+    let st = statements.get(sql);
+    if (!st) {
+      st = db.prepare(sql).safeIntegers(true);
+      statements.set(sql, st);
+    }
+    return st.all(...params) as Row[];
+  };
+
+  const tokenSums = (selector: EventSelector, groupByModel: boolean): Row[] => {
+    const f = selectorFilter(selector, ['llm.call_completed']);
+    // Grouped in SQL so a million rows become a handful; exact because cost is linear in tokens.
+    return all(
+      `SELECT ${groupByModel ? "payload_json ->> '$.model'" : 'NULL'} AS model, COUNT(*) AS rows,
+              SUM(payload_json ->> '$.input_tokens') AS input_tokens,
+              SUM(payload_json ->> '$.output_tokens') AS output_tokens,
+              SUM(payload_json ->> '$.cached_input_tokens') AS cached_input_tokens,
+              SUM(payload_json ->> '$.cache_creation_input_tokens') AS cache_creation_input_tokens
+         FROM events WHERE ${f.sql}${groupByModel ? ' GROUP BY 1' : ''}`,
+      f.params,
+    );
+  };
+
+  const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
+    const f = selectorFilter(selector, types);
+    const rows = all(`SELECT type, COUNT(*) AS n FROM events WHERE ${f.sql} GROUP BY type`, f.params);
+    return new Map(rows.map((r) => [String(r.type), int(r.n)]));
+  };
+
+  return {
+    savings(selector, baselineModel) {
+      const groups: TokenGroup[] = tokenSums(selector, true).map((r) => ({
+        model: typeof r.model === 'string' ? r.model : null,
+        rows: int(r.rows),
+        input_tokens: int(r.input_tokens),
+        output_tokens: int(r.output_tokens),
+        cached_input_tokens: int(r.cached_input_tokens),
+        cache_creation_input_tokens: int(r.cache_creation_input_tokens),
+      }));
+      return computeSavings(groups, baselineModel, table);
+    },
+
+    routing(selector) {
+      const f = selectorFilter(selector, ['route.decided']);
+      const rows = all(
+        `SELECT payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy,
+                payload_json ->> '$.chosen_model' AS model, COUNT(*) AS n
+           FROM events WHERE ${f.sql} GROUP BY 1, 2`,
+        f.params,
+      );
+      const byPolicy = Object.fromEntries(POLICY_NAMES.map((p) => [p, 0])) as Record<PolicyName, number>;
+      const byModel: Record<string, number> = {};
+      let total = 0;
+      for (const r of rows) {
+        const n = int(r.n);
+        total += n;
+        if (typeof r.policy === 'string' && r.policy in byPolicy) byPolicy[r.policy as PolicyName] += n;
+        const model = String(r.model);
+        byModel[model] = (byModel[model] ?? 0) + n;
+      }
+      const failed = countByType(selector, ['llm.call_failed']).get('llm.call_failed') ?? 0;
+      return { decisions_total: total, by_policy: byPolicy, by_model: byModel, hard_failures: failed };
+    },
+
+    cacheEffectiveness(selector) {
+      const r = tokenSums(selector, false)[0];
+      const input = int(r?.input_tokens);
+      const cached = int(r?.cached_input_tokens);
+      const creation = int(r?.cache_creation_input_tokens);
+      const denominator = input + cached + creation;
+      return {
+        hit_rate: denominator === 0 ? null : cached / denominator,
+        cache_write_share: denominator === 0 ? null : creation / denominator,
+        input_tokens: input,
+        cached_input_tokens: cached,
+        cache_creation_input_tokens: creation,
+      };
+    },
+
+    usageCounts(selector) {
+      const types = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
+      const c = countByType(selector, types);
+      const f = selectorFilter(selector, ['tool.completed']);
+      const unsuccessful = int(all(`SELECT COUNT(*) AS n FROM events WHERE ${f.sql} AND payload_json ->> '$.success' = 0`, f.params)[0]?.n);
+      const n = (t: string) => c.get(t) ?? 0;
+      return {
+        turns: n('turn.started'),
+        llm_calls: n('llm.call_completed'),
+        llm_calls_failed: n('llm.call_failed'),
+        tool_calls: n('tool.called'),
+        tool_calls_failed: n('tool.failed') + unsuccessful,
+        tool_inputs_invalid: n('tool.input_invalid'),
+      };
+    },
+  };
+}

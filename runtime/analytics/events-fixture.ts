@@ -1,0 +1,113 @@
+import Database from 'better-sqlite3';
+import { createIdFactory } from '../core/ids.ts';
+import type { Actor, Sensitivity } from '../events/event.ts';
+import type { Usage } from '../types/response.ts';
+
+/**
+ * The trace store's `events` table exactly as catalog §7.1 defines it, plus a one-column `sessions`
+ * stand-in so the foreign key holds. Tests and perf scripts build DBs with it; the real store lives in runtime/trace/.
+ */
+export const EVENTS_FIXTURE_DDL = `
+CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS events (
+  id TEXT PRIMARY KEY,
+  timestamp_us INTEGER NOT NULL,
+  session_id TEXT NOT NULL,
+  turn_id TEXT,
+  parent_event_id TEXT,
+  type TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  sensitivity TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  FOREIGN KEY (session_id) REFERENCES sessions(id)
+);
+CREATE INDEX IF NOT EXISTS idx_events_session_id     ON events(session_id, id);
+CREATE INDEX IF NOT EXISTS idx_events_type_timestamp ON events(type, timestamp_us);
+CREATE INDEX IF NOT EXISTS idx_events_turn           ON events(turn_id);
+CREATE INDEX IF NOT EXISTS idx_events_parent         ON events(parent_event_id);
+`;
+
+/** One event row to insert; unspecified envelope fields get plausible values. */
+export interface FixtureEvent {
+  type: string;
+  session_id: string;
+  payload: Record<string, unknown>;
+  timestamp_us?: number;
+  turn_id?: string | null;
+  parent_event_id?: string | null;
+  actor?: Actor;
+  sensitivity?: Sensitivity;
+}
+
+/** A completed model call for the fixture: tokens default to 0. */
+export interface FixtureLlmCall extends Partial<Usage> {
+  session_id: string;
+  model: string;
+  timestamp_us?: number;
+  cost_usd?: string;
+}
+
+/** Builds trace DBs for analytics tests: sessions are created on first use, timestamps advance by 1 µs. */
+export interface EventsFixture {
+  db: Database.Database;
+  add(event: FixtureEvent): string;
+  llmCall(call: FixtureLlmCall): string;
+}
+
+/** Creates the §7.1 schema in `db` (default: a fresh in-memory DB) and returns a builder over it. */
+export function createEventsFixture(db: Database.Database = new Database(':memory:'), startUs = 1_000_000): EventsFixture {
+  db.exec(EVENTS_FIXTURE_DDL);
+  let clockUs = startUs;
+  const newId = createIdFactory(() => Math.floor(clockUs / 1000));
+  const insertSession = db.prepare('INSERT OR IGNORE INTO sessions (id) VALUES (?)');
+  const insertEvent = db.prepare(
+    `INSERT INTO events (id, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, payload_json)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const add = (e: FixtureEvent): string => {
+    clockUs = e.timestamp_us ?? clockUs + 1;
+    const id = newId('ev');
+    insertSession.run(e.session_id);
+    insertEvent.run(
+      id,
+      clockUs,
+      e.session_id,
+      e.turn_id ?? null,
+      e.parent_event_id ?? null,
+      e.type,
+      e.actor ?? 'agent',
+      e.sensitivity ?? 'pseudonymous',
+      JSON.stringify(e.payload),
+    );
+    return id;
+  };
+  return {
+    db,
+    add,
+    llmCall: (c) =>
+      add({
+        type: 'llm.call_completed',
+        session_id: c.session_id,
+        timestamp_us: c.timestamp_us,
+        payload: llmCallCompletedPayload(c),
+      }),
+  };
+}
+
+/** A full catalog §6.3 `llm.call_completed` payload for the given model and tokens. */
+export function llmCallCompletedPayload(c: Omit<FixtureLlmCall, 'session_id' | 'timestamp_us'>): Record<string, unknown> {
+  return {
+    model: c.model,
+    provider: c.model.split(':')[0] ?? 'sim',
+    input_tokens: c.input_tokens ?? 0,
+    output_tokens: c.output_tokens ?? 0,
+    cached_input_tokens: c.cached_input_tokens ?? 0,
+    cache_creation_input_tokens: c.cache_creation_input_tokens ?? 0,
+    cost_usd: c.cost_usd ?? '0',
+    pricing_version: 'fixture',
+    latency_ms: 100,
+    stop_reason: 'end_turn',
+    produced_tool_calls: 0,
+    produced_thinking_blocks: 0,
+  };
+}

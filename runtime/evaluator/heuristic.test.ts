@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { loadRubric } from './rubric.ts';
+import { forbiddenGroundingSignal, groundingSignal, scoreSignals, substringSignal, toolHealthSignal } from './heuristic.ts';
+import { checkTurnExpectations } from './turn-expectations.ts';
+
+const rubric = loadRubric();
+
+describe('heuristic rubric (spec §5)', () => {
+  it('weights the signals exactly as the spec table', () => {
+    const w = Object.fromEntries(Object.entries(rubric.signals).map(([k, v]) => [k, v.weight]));
+    expect(w).toEqual({ completion: 2, turn_expectations: 1, tool_health: 1, final_substring: 2, grounding: 2, no_forbidden_grounding: 2, check: 4 });
+  });
+
+  it('score is the weighted mean of the signals present only', () => {
+    // completion 1 (w2), tool health 0.5 (w1), check 0 (w4): (2 + 0.5 + 0) / 7
+    const r = scoreSignals({ completion: 1, tool_health: 0.5, check: 0 }, rubric);
+    expect(r.score).toBeCloseTo(2.5 / 7, 12);
+    // content weight present = check 4 → 0.5 + 0.5 * 0.4
+    expect(r.confidence).toBeCloseTo(0.7, 12);
+  });
+
+  it('confidence is 1 with every content signal present and 0.5 with none', () => {
+    expect(scoreSignals({ completion: 1, final_substring: 1, grounding: 1, no_forbidden_grounding: 1, check: 1 }, rubric).confidence).toBe(1);
+    expect(scoreSignals({ completion: 1, turn_expectations: 1 }, rubric).confidence).toBe(0.5);
+  });
+
+  it('score stays in [0,1] and is 1 only when every present signal is 1 (property)', () => {
+    const v = fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined });
+    fc.assert(
+      fc.property(fc.record({ completion: fc.double({ min: 0, max: 1, noNaN: true }), tool_health: v, check: v, grounding: v }), (values) => {
+        const r = scoreSignals(values, rubric);
+        expect(r.score).toBeGreaterThanOrEqual(0);
+        expect(r.score).toBeLessThanOrEqual(1 + 1e-12);
+        const all1 = Object.values(values).every((x) => x === undefined || x === 1);
+        if (all1) expect(r.score).toBeCloseTo(1, 12);
+      }),
+    );
+  });
+
+  it('rejects a signal outside [0,1]', () => {
+    expect(() => scoreSignals({ completion: 1.5 }, rubric)).toThrow(/completion/);
+  });
+
+  it('signal helpers', () => {
+    expect(substringSignal('Fixed', 'the bug is FIXED now')).toBe(1);
+    expect(substringSignal('fixed', 'nothing')).toBe(0);
+    expect(groundingSignal(['alpha', 'beta', 'gamma', 'delta'], 'Alpha and beta')).toBe(0.5);
+    expect(groundingSignal([], 'x')).toBeUndefined();
+    expect(forbiddenGroundingSignal(['redis'], 'we use Redis')).toBe(0);
+    expect(forbiddenGroundingSignal(['redis'], 'we use sqlite')).toBe(1);
+    expect(toolHealthSignal(0, 0)).toBe(1);
+    expect(toolHealthSignal(1, 4)).toBe(0.75);
+  });
+});
+
+describe('turn expectations', () => {
+  it('checks each present assertion and defaults stop_reason to end_turn', () => {
+    const r = checkTurnExpectations(
+      { min_tool_calls: 2, max_tool_calls: 3, contains_substring: 'done' },
+      { tool_calls: 4, final_text: 'All DONE', stop_reason: 'end_turn', error: null },
+    );
+    expect(r.map((a) => [a.name, a.passed])).toEqual([
+      ['min_tool_calls', true],
+      ['max_tool_calls', false],
+      ['contains_substring', true],
+      ['stop_reason', true],
+    ]);
+  });
+
+  it('a turn that raised fails its stop_reason assertion', () => {
+    const r = checkTurnExpectations(undefined, { tool_calls: 0, final_text: '', stop_reason: null, error: 'provider down' });
+    expect(r).toEqual([{ name: 'stop_reason', passed: false, detail: 'provider down == end_turn' }]);
+  });
+});

@@ -1,0 +1,81 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ValidateFunction } from 'ajv';
+import { ajv, formatAjvErrors, SCHEMAS_DIR, validatorFor } from '../core/schemas.ts';
+import type { EventCatalogFile, EventTypeEntry, KnownEventType } from '../../schemas/types/events.ts';
+import { EventCatalogError } from './errors.ts';
+
+/** Default location of `catalog.json` and the per-type payload schemas. */
+export const EVENTS_SCHEMA_DIR = join(SCHEMAS_DIR, 'events');
+
+/** The loaded catalog: each type's floor, typical actor and precompiled payload validator. */
+export interface EventCatalog {
+  readonly version: number;
+  readonly entries: readonly EventTypeEntry[];
+  /** The catalog line for `type`, or undefined for a type this catalog does not know. */
+  entry(type: string): EventTypeEntry | undefined;
+  /** The compiled payload validator for `type`, or undefined when unknown. */
+  validator(type: string): ValidateFunction | undefined;
+  has(type: string): boolean;
+}
+
+/** Compiles once per `$id` on the shared ajv, so reloading a catalog never re-adds a schema. */
+function compilePayloadSchema(file: string): ValidateFunction {
+  if (!existsSync(file)) throw new EventCatalogError(file, 'payload schema file is missing');
+  let schema: Record<string, unknown>;
+  try {
+    schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (err) {
+    throw new EventCatalogError(file, `not valid JSON: ${(err as Error).message}`);
+  }
+  const id = typeof schema.$id === 'string' ? schema.$id : undefined;
+  try {
+    return (id && ajv.getSchema(id)) || ajv.compile(schema);
+  } catch (err) {
+    throw new EventCatalogError(file, `not a valid JSON Schema: ${(err as Error).message}`);
+  }
+}
+
+/**
+ * Reads `catalog.json` from `dir`, validates it against `catalog.schema.json` and compiles every
+ * type's payload schema (`<type>.json` beside it). Adding a type = a schema file + a catalog line.
+ */
+export function loadEventCatalog(dir: string = EVENTS_SCHEMA_DIR): EventCatalog {
+  const file = join(dir, 'catalog.json');
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new EventCatalogError(file, `cannot read catalog: ${(err as Error).message}`);
+  }
+  const check = validatorFor<EventCatalogFile>('events/catalog.schema.json');
+  if (!check(data)) throw new EventCatalogError(file, formatAjvErrors(check.errors).join('; '));
+  const entries = new Map<string, EventTypeEntry>();
+  const validators = new Map<string, ValidateFunction>();
+  for (const entry of data.types) {
+    if (entries.has(entry.type)) throw new EventCatalogError(file, `type ${entry.type} is listed twice`);
+    entries.set(entry.type, Object.freeze({ ...entry, parents: Object.freeze([...entry.parents]) as string[] }));
+    validators.set(entry.type, compilePayloadSchema(join(dir, `${entry.type}.json`)));
+  }
+  const list = Object.freeze([...entries.values()]);
+  return {
+    version: data.version,
+    entries: list,
+    entry: (type) => entries.get(type),
+    validator: (type) => validators.get(type),
+    has: (type) => entries.has(type),
+  };
+}
+
+let defaultCatalog: EventCatalog | undefined;
+
+/** The project's catalog (schemas/events/), loaded and compiled on first use. */
+export function eventCatalog(): EventCatalog {
+  defaultCatalog ??= loadEventCatalog();
+  return defaultCatalog;
+}
+
+/** True for a type in the project's catalog; subscribers use it to skip types from a newer catalog. */
+export function isKnownEventType(type: string): type is KnownEventType {
+  return eventCatalog().has(type);
+}

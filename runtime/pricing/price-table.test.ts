@@ -1,0 +1,57 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DataFileError } from '../core/yaml-document.ts';
+import { loadPriceTable, parsePriceTable } from './price-table.ts';
+
+describe('loadPriceTable', () => {
+  it('loads the shipped table with the published rates', () => {
+    const t = loadPriceTable();
+    expect(t.version).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(t.models()).toEqual([
+      'anthropic:claude-haiku-4-5',
+      'anthropic:claude-opus-4-5',
+      'anthropic:claude-sonnet-4-6',
+      'openai:gpt-5',
+      'openai:gpt-5-mini',
+    ]);
+    const rates = (m: string) => {
+      const r = t.rates(m)!;
+      return [r.input, r.output, r.cache_read, r.cache_write].map((d) => d.toString());
+    };
+    expect(rates('anthropic:claude-haiku-4-5')).toEqual(['1', '5', '0.1', '1.25']);
+    expect(rates('anthropic:claude-sonnet-4-6')).toEqual(['3', '15', '0.3', '3.75']);
+    expect(rates('anthropic:claude-opus-4-5')).toEqual(['5', '25', '0.5', '6.25']);
+    // OpenAI has no cache-write surcharge: writes cost the plain input rate.
+    expect(rates('openai:gpt-5-mini')).toEqual(['0.25', '2', '0.025', '0.25']);
+    expect(rates('openai:gpt-5')).toEqual(['1.25', '10', '0.125', '1.25']);
+  });
+
+  it('answers undefined for a model it does not price', () => {
+    expect(loadPriceTable().rates('anthropic:claude-nonexistent')).toBeUndefined();
+  });
+
+  it('rejects a float rate, naming the file and the field', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prices-'));
+    const file = join(dir, 'prices.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 'x',
+        currency: 'USD',
+        unit: 'per_million_tokens',
+        models: { 'a:b': { input: 1, output: '1', cache_read: '1', cache_write: '1' } },
+      }),
+    );
+    expect(() => loadPriceTable(file)).toThrow(DataFileError);
+    expect(() => loadPriceTable(file)).toThrow(/prices\.json.*\/models\/a:b\/input: must be string/);
+  });
+
+  it('rejects unknown keys and malformed JSON', () => {
+    expect(() => parsePriceTable('p.json', '{"version":"v","currency":"USD","unit":"per_million_tokens","models":{},"extra":1}')).toThrow(
+      /must NOT have additional properties 'extra'/,
+    );
+    expect(() => parsePriceTable('p.json', '{')).toThrow(/p\.json: malformed JSON/);
+  });
+});

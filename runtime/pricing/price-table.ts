@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import Decimal from 'decimal.js';
+import { formatAjvErrors, validatorFor } from '../core/schemas.ts';
+import { DataFileError } from '../core/yaml-document.ts';
+import type { PriceTableFile } from '../../schemas/types/price-table.ts';
+import type { ModelRates, PriceTable } from './rates.ts';
+
+/** The shipped price table, `runtime/data/prices.json`. */
+export const DEFAULT_PRICE_TABLE_PATH = fileURLToPath(new URL('../data/prices.json', import.meta.url));
+
+/** Builds a PriceTable from already-validated file contents (tests build small ones in memory). */
+export function createPriceTable(file: PriceTableFile): PriceTable {
+  const byModel = new Map<string, ModelRates>();
+  for (const [model, r] of Object.entries(file.models)) {
+    if (!r) continue;
+    // Frozen so a caller cannot reprice a model for everyone else sharing the table.
+    byModel.set(
+      model,
+      Object.freeze({
+        input: new Decimal(r.input),
+        output: new Decimal(r.output),
+        cache_read: new Decimal(r.cache_read),
+        cache_write: new Decimal(r.cache_write),
+      }),
+    );
+  }
+  const models = [...byModel.keys()].sort();
+  return {
+    version: file.version,
+    rates: (model) => byModel.get(model),
+    models: () => [...models],
+  };
+}
+
+/** Parses and schema-validates a price table file; every problem is a DataFileError naming the file. */
+export function parsePriceTable(file: string, text: string): PriceTable {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new DataFileError(file, null, null, `malformed JSON: ${(e as Error).message}`);
+  }
+  const validate = validatorFor<PriceTableFile>('price-table.schema.json');
+  if (!validate(data)) {
+    throw new DataFileError(file, null, null, formatAjvErrors(validate.errors).join('; '), 'see schemas/price-table.schema.json');
+  }
+  return createPriceTable(data);
+}
+
+/** Loads a price table from disk (default: the shipped `runtime/data/prices.json`). */
+export function loadPriceTable(path: string = DEFAULT_PRICE_TABLE_PATH): PriceTable {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new DataFileError(path, null, null, `cannot read price table: ${(e as Error).message}`);
+  }
+  return parsePriceTable(path, text);
+}

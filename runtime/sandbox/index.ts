@@ -1,0 +1,13 @@
+/** Public API of the sandbox: confined paths and confined commands (spec §7). */
+export { resolveInWorkspace, scrubWorkspacePaths, workspaceRelative, displayPath, isWithin } from './workspace-path.ts';
+export {
+  runCommand,
+  SandboxUnavailableError,
+  NO_SANDBOX_WARNING,
+  type RunCommandOptions,
+  type RunCommandResult,
+  type SandboxMode,
+} from './run-command.ts';
+export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS } from './sandbox-env.ts';
+export { probeBwrap } from './bwrap.ts';
+export { DEFAULT_MAX_OUTPUT_BYTES, truncationMarker, completePrefixLength } from './output-cap.ts';

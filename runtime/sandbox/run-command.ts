@@ -1,0 +1,160 @@
+import { spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import type { Logger } from '../core/logger.ts';
+import { bwrapArgs, probeBwrap } from './bwrap.ts';
+import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
+import { buildSandboxEnv } from './sandbox-env.ts';
+
+/** Which confinement to use: `auto` picks bwrap when it works here, else none (with a warning). */
+export type SandboxMode = 'auto' | 'bwrap' | 'none';
+
+/** How to run one shell or check command. */
+export interface RunCommandOptions {
+  /** The workspace copy: working directory, HOME, and the only writable place under bwrap. */
+  cwd: string;
+  timeoutMs: number;
+  /** Cap on merged stdout+stderr; default 16 KiB. */
+  maxOutputBytes?: number;
+  logger: Logger;
+  signal?: AbortSignal;
+  /** Default `auto`. */
+  sandbox?: SandboxMode;
+  /** The parent process's PATH, read at the edge; its absolute entries precede the safe defaults. */
+  hostPath?: string;
+}
+
+/** What a command did. `exitCode` is null when it was killed (timeout, cancel, signal). */
+export interface RunCommandResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  /** stdout and stderr merged in the order written, capped with a `…[truncated N bytes]` marker. */
+  output: string;
+  truncated: boolean;
+  timedOut: boolean;
+  cancelled: boolean;
+  sandbox: 'bwrap' | 'none';
+}
+
+/** Raised when `sandbox: 'bwrap'` is demanded but bwrap is missing or unusable. */
+export class SandboxUnavailableError extends Error {
+  constructor() {
+    super('bubblewrap (bwrap) was required (sandbox: bwrap) but is not installed or cannot create namespaces');
+    this.name = 'SandboxUnavailableError';
+  }
+}
+
+/** The WARN text logged when commands run without bwrap. */
+export const NO_SANDBOX_WARNING = 'bubblewrap (bwrap) not found: run_shell is confined by cwd and environment only';
+
+// Once per logger: a process has one logger in practice, and tests can still observe the warning.
+const warned = new WeakSet<Logger>();
+
+/** How long to wait for pipes to close after the shell exited, if an escaped child holds them open. */
+const CLOSE_GRACE_MS = 2_000;
+
+/**
+ * Merges stderr into stdout inside the shell, so their order is the order written; the command
+ * is passed as `$1`, never spliced into the script.
+ */
+const MERGE_SCRIPT = 'exec 2>&1; exec /bin/sh -c -- "$1"';
+
+async function chooseSandbox(opts: RunCommandOptions): Promise<{ kind: 'bwrap'; bwrap: string } | { kind: 'none' }> {
+  const mode = opts.sandbox ?? 'auto';
+  if (mode !== 'none') {
+    const bwrap = await probeBwrap(opts.hostPath);
+    if (bwrap) return { kind: 'bwrap', bwrap };
+    if (mode === 'bwrap') throw new SandboxUnavailableError();
+  }
+  if (!warned.has(opts.logger)) {
+    warned.add(opts.logger);
+    opts.logger.log('warn', NO_SANDBOX_WARNING, { sandbox: 'none', requested: mode });
+  }
+  return { kind: 'none' };
+}
+
+/**
+ * Runs `command` with `/bin/sh -c` in the workspace: under bwrap when available (read-only root,
+ * workspace writable, no network), otherwise confined by cwd and a from-scratch environment.
+ * The process group is killed on timeout or abort, and after the shell exits so no background
+ * child outlives the call.
+ */
+export async function runCommand(command: string, opts: RunCommandOptions): Promise<RunCommandResult> {
+  if (!(opts.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${opts.timeoutMs}`);
+  const workspace = realpathSync(opts.cwd);
+  const chosen = await chooseSandbox(opts);
+  const shell = ['/bin/sh', '-c', MERGE_SCRIPT, 'sh', command];
+  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs(workspace, shell)] : [shell[0]!, shell.slice(1)];
+  const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+
+  if (opts.signal?.aborted) {
+    return { exitCode: null, signal: null, output: '', truncated: false, timedOut: false, cancelled: true, sandbox: chosen.kind };
+  }
+
+  return new Promise<RunCommandResult>((resolveRun, rejectRun) => {
+    const child = spawn(file, args, {
+      cwd: workspace,
+      env: buildSandboxEnv(workspace, opts.hostPath),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true, // own process group, so one kill reaches every descendant
+    });
+    let timedOut = false;
+    let cancelled = false;
+    let settled = false;
+    let graceTimer: NodeJS.Timeout | undefined;
+
+    const killGroup = () => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // group already gone
+      }
+    };
+    const onAbort = () => {
+      cancelled = true;
+      killGroup();
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, opts.timeoutMs);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (code: number | null, sig: NodeJS.Signals | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(graceTimer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      const out = collector.finish();
+      resolveRun({
+        exitCode: timedOut || cancelled ? null : code,
+        signal: sig,
+        output: out.text,
+        truncated: out.truncated,
+        timedOut,
+        cancelled,
+        sandbox: chosen.kind,
+      });
+    };
+
+    child.stdout.on('data', (c: Buffer) => collector.push(c));
+    child.stderr.on('data', (c: Buffer) => collector.push(c)); // only bwrap's own messages land here
+    child.on('error', (err) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onAbort);
+      rejectRun(err);
+    });
+    child.on('exit', (code, sig) => {
+      killGroup();
+      graceTimer = setTimeout(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        finish(code, sig);
+      }, CLOSE_GRACE_MS);
+    });
+    child.on('close', (code, sig) => finish(code, sig));
+  });
+}

@@ -1,0 +1,189 @@
+import { createHash } from 'node:crypto';
+import Decimal from 'decimal.js';
+import type { EventBus } from '../events/event.ts';
+import type { Provider } from '../providers/provider.ts';
+import { ProviderError } from '../providers/provider.ts';
+import type { PriceTable } from '../pricing/rates.ts';
+import { costOf } from '../pricing/index.ts';
+import type { ToolDispatcher } from '../tools/index.ts';
+import type { Clock } from '../core/clock.ts';
+import { textOf, toolUsesOf, type Message, type ToolResultBlock } from '../types/content.ts';
+import type { CanonicalRequest } from '../types/request.ts';
+import { addUsage, ZERO_USAGE, type CanonicalResponse } from '../types/response.ts';
+import type { SystemSegments } from './system-prompt.ts';
+import type { TurnResult } from './turn-result.ts';
+import { estimateTokens } from './estimate-tokens.ts';
+
+/** What the loop needs from the session for one turn. */
+export interface TurnLoopInput {
+  session_id: string;
+  turn_id: string;
+  workspaceRoot: string;
+  model: string;
+  /** Messages so far; the loop appends to it in place (the session owns it). */
+  history: Message[];
+  system: SystemSegments;
+  temperature: number;
+  maxTokens: number;
+  maxIterations: number;
+  isWorker: boolean;
+  /** turn.started id: parent of the first llm.call_started and of turn.completed. */
+  turnStartedId: string;
+}
+
+/** The collaborators of the loop. */
+export interface TurnLoopDeps {
+  bus: EventBus;
+  provider: Provider;
+  tools: ToolDispatcher;
+  prices: PriceTable;
+  clock: Clock;
+}
+
+/**
+ * Runs LLM calls and tool cycles until the model ends its turn (catalog §8.1): each call is
+ * llm.call_started → llm.call_completed | llm.call_failed, each tool_use is dispatched and its
+ * result fed back. The iteration guard stops a model that never ends its turn.
+ */
+export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Promise<TurnResult> {
+  const { bus, provider, tools, prices, clock } = deps;
+  const base = { session_id: input.session_id, turn_id: input.turn_id };
+  const rates = prices.rates(input.model);
+  const startedUs = clock.nowUs();
+  let parent = input.turnStartedId;
+  let usage = ZERO_USAGE;
+  let cost = new Decimal(0);
+  let llmCalls = 0;
+  let toolCalls = 0;
+  let failedTools = 0;
+  let hardFailures = 0;
+  let last: CanonicalResponse | null = null;
+  let error: string | null = null;
+
+  while (true) {
+    if (llmCalls >= input.maxIterations) {
+      error = `iteration guard: ${input.maxIterations} LLM calls without end_turn`;
+      break;
+    }
+    const request: CanonicalRequest = {
+      model: input.model,
+      system: input.system.system,
+      system_volatile: input.system.system_volatile,
+      tools: tools.specs(),
+      messages: input.history,
+      temperature: input.temperature,
+      max_tokens: input.maxTokens,
+    };
+    const estimated = estimateTokens(request);
+    const started = bus.emit({
+      ...base,
+      parent_event_id: parent,
+      type: 'llm.call_started',
+      actor: input.isWorker ? 'worker' : 'agent',
+      payload: { model: input.model, provider: provider.name, estimated_input_tokens: estimated, request_id: `${input.turn_id}:${llmCalls}`, is_worker: input.isWorker },
+    });
+    llmCalls += 1;
+    const t0 = clock.nowUs();
+    let response: CanonicalResponse;
+    try {
+      response = await provider.complete(request);
+    } catch (e) {
+      const pe = e instanceof ProviderError ? e : new ProviderError(String((e as Error)?.message ?? e), 'other');
+      hardFailures += 1;
+      const failed = bus.emit({
+        ...base,
+        parent_event_id: started.id,
+        type: 'llm.call_failed',
+        actor: input.isWorker ? 'worker' : 'agent',
+        payload: {
+          model: input.model,
+          provider: provider.name,
+          error_class: pe.errorClass,
+          error_message_redacted: pe.message.slice(0, 500),
+          retry_count: pe.retryCount,
+          latency_ms: Math.round((clock.nowUs() - t0) / 1000),
+        },
+      });
+      parent = failed.id;
+      error = `${pe.errorClass}: ${pe.message}`;
+      break;
+    }
+    last = response;
+    usage = addUsage(usage, response.usage);
+    const callCost = rates ? costOf(response.usage, rates) : new Decimal(0);
+    cost = cost.plus(callCost);
+    const uses = toolUsesOf(response.content);
+    const completed = bus.emit({
+      ...base,
+      parent_event_id: started.id,
+      type: 'llm.call_completed',
+      actor: input.isWorker ? 'worker' : 'agent',
+      payload: {
+        model: response.model,
+        provider: provider.name,
+        input_tokens: response.usage.input_tokens,
+        output_tokens: response.usage.output_tokens,
+        cached_input_tokens: response.usage.cached_input_tokens,
+        cache_creation_input_tokens: response.usage.cache_creation_input_tokens,
+        cost_usd: callCost.toString(),
+        pricing_version: prices.version,
+        latency_ms: Math.round(response.latency_ms),
+        stop_reason: response.stop_reason,
+        produced_tool_calls: uses.length,
+        produced_thinking_blocks: 0,
+      },
+    });
+    parent = completed.id;
+    input.history.push({ role: 'assistant', content: response.content });
+    if (response.stop_reason !== 'tool_use' || uses.length === 0) break;
+
+    const results: ToolResultBlock[] = [];
+    for (const call of uses) {
+      const r = await tools.dispatch(call, { workspaceRoot: input.workspaceRoot, ...base, parent_event_id: completed.id });
+      toolCalls += 1;
+      if (r.failed) failedTools += 1;
+      results.push(r.result);
+      parent = r.event_id;
+    }
+    input.history.push({ role: 'user', content: results });
+  }
+
+  const stop = last?.stop_reason ?? null;
+  const finalText = last ? textOf(last.content) : '';
+  const done = bus.emit({
+    ...base,
+    parent_event_id: input.turnStartedId,
+    type: 'turn.completed',
+    actor: input.isWorker ? 'worker' : 'agent',
+    payload: {
+      stop_reason: error ? 'max_tokens' : (stop ?? 'end_turn'),
+      llm_call_count: llmCalls,
+      tool_call_count: toolCalls,
+      total_input_tokens: usage.input_tokens + usage.cached_input_tokens + usage.cache_creation_input_tokens,
+      total_output_tokens: usage.output_tokens,
+      total_cost_usd: cost.toString(),
+      wall_time_seconds: (clock.nowUs() - startedUs) / 1e6,
+      signals_extra: error ? { error } : null,
+    },
+  });
+  return {
+    turn_id: input.turn_id,
+    session_id: input.session_id,
+    model: input.model,
+    stop_reason: stop,
+    llm_calls: llmCalls,
+    tool_calls: toolCalls,
+    failed_tool_calls: failedTools,
+    hard_failures: hardFailures,
+    final_text: finalText,
+    usage,
+    cost_usd: cost,
+    error,
+    completed_event_id: done.id,
+  };
+}
+
+/** SHA-256 hex of a string (user message hashes, workspace hashes). */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

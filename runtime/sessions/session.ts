@@ -1,0 +1,142 @@
+import Decimal from 'decimal.js';
+import type { IdFactory } from '../core/ids.ts';
+import type { Logger } from '../core/logger.ts';
+import type { Message } from '../types/content.ts';
+import { runTurnLoop, sha256, type TurnLoopDeps } from './agent-loop.ts';
+import { estimateTokens } from './estimate-tokens.ts';
+import { assembleSystemPrompt } from './system-prompt.ts';
+import type { TurnResult } from './turn-result.ts';
+import type { TurnRouter } from './turn-router.ts';
+
+/** Options for one session (one workload run drives one session). */
+export interface SessionOptions {
+  workspaceRoot: string;
+  /** Manual sticky model (routing slot 2), e.g. `--model` or an A3 forced pass. */
+  stickyModel?: string | null;
+  isWorker?: boolean;
+  parentSessionId?: string | null;
+}
+
+/** Per-turn options; temperature is threaded to every request of the turn. */
+export interface TurnOptions {
+  temperature?: number;
+  maxTokens?: number;
+  /** Routing slot 1. */
+  overrideModel?: string | null;
+}
+
+/** Everything a session needs; built once per run by the caller. */
+export interface SessionDeps extends TurnLoopDeps {
+  router: TurnRouter;
+  ids: IdFactory;
+  logger: Logger;
+  maxIterations: number;
+}
+
+/** One agent session: a workspace, a message history, and the turns run in it. */
+export class Session {
+  readonly id: string;
+  readonly history: Message[] = [];
+  private turns = 0;
+  private cost = new Decimal(0);
+  private readonly startedUs: number;
+  private ended = false;
+
+  constructor(
+    private readonly deps: SessionDeps,
+    readonly options: SessionOptions,
+  ) {
+    this.id = deps.ids('sess');
+    this.startedUs = deps.clock.nowUs();
+    deps.bus.emit({
+      session_id: this.id,
+      type: 'session.created',
+      actor: 'system',
+      payload: {
+        workspace_path: options.workspaceRoot,
+        workspace_hash: sha256(options.workspaceRoot),
+        initial_active_model: options.stickyModel ?? null,
+        routing_policy_version: deps.router.policyVersion(options.workspaceRoot),
+      },
+    });
+  }
+
+  /** Total cost of the session's LLM calls so far. */
+  get totalCostUsd(): Decimal {
+    return this.cost;
+  }
+
+  /** Runs one user turn to its end: turn.started → route.decided → LLM/tool cycles → turn.completed. */
+  async submitTurn(prompt: string, opts: TurnOptions = {}): Promise<TurnResult> {
+    if (this.ended) throw new Error(`session ${this.id} has ended`);
+    const { bus, ids } = this.deps;
+    const turn_id = ids('turn');
+    const hadTools = this.history.some((m) => m.content.some((b) => b.type === 'tool_use'));
+    this.history.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
+    const system = assembleSystemPrompt(this.options.workspaceRoot);
+    const estimated = estimateTokens({ ...system, tools: this.deps.tools.specs(), messages: this.history });
+    const started = bus.emit({
+      session_id: this.id,
+      turn_id,
+      type: 'turn.started',
+      actor: 'user',
+      payload: {
+        user_message_hash: sha256(prompt),
+        user_message_text_redacted: null,
+        estimated_input_tokens: estimated,
+        has_images: false,
+        has_tool_calls_in_history: hadTools,
+      },
+    });
+    const decision = this.deps.router.decide({
+      workspaceRoot: this.options.workspaceRoot,
+      userMessage: prompt,
+      history: this.history,
+      estimatedInputTokens: estimated,
+      toolsOffered: true,
+      hasImages: false,
+      stickyModel: this.options.stickyModel ?? null,
+      overrideModel: opts.overrideModel ?? null,
+      session_id: this.id,
+      turn_id,
+      parent_event_id: started.id,
+    });
+    this.turns += 1;
+    const result = await runTurnLoop(
+      {
+        session_id: this.id,
+        turn_id,
+        workspaceRoot: this.options.workspaceRoot,
+        model: decision.chosen_model,
+        history: this.history,
+        system,
+        temperature: opts.temperature ?? 0,
+        maxTokens: opts.maxTokens ?? 8192,
+        maxIterations: this.deps.maxIterations,
+        isWorker: this.options.isWorker ?? false,
+        turnStartedId: started.id,
+      },
+      this.deps,
+    );
+    this.cost = this.cost.plus(result.cost_usd);
+    return result;
+  }
+
+  /** Emits session.ended once; later calls are no-ops. */
+  end(disposition: 'completed' | 'abandoned' | 'error'): string | null {
+    if (this.ended) return null;
+    this.ended = true;
+    const ev = this.deps.bus.emit({
+      session_id: this.id,
+      type: 'session.ended',
+      actor: 'system',
+      payload: {
+        disposition,
+        turn_count: this.turns,
+        total_cost_usd: this.cost.toString(),
+        duration_seconds: (this.deps.clock.nowUs() - this.startedUs) / 1e6,
+      },
+    });
+    return ev.id;
+  }
+}

@@ -1,0 +1,33 @@
+/** Stamped into `PRAGMA user_version`; bump in lockstep with any breaking edit to the events table (catalog §7.5). */
+export const TRACE_SCHEMA_VERSION = 1;
+
+/**
+ * The catalog §7.1 events table and its four indexes, plus a minimal sessions table so the
+ * foreign key holds. Idempotent, so it can run against a DB the harness created first.
+ */
+export const TRACE_SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS sessions (
+  id TEXT PRIMARY KEY,
+  created_at_us INTEGER,
+  workspace_hash TEXT,
+  parent_session_id TEXT NULL
+);
+
+CREATE TABLE IF NOT EXISTS events (
+  id TEXT PRIMARY KEY,
+  timestamp_us INTEGER NOT NULL,
+  session_id TEXT NOT NULL,
+  turn_id TEXT,
+  parent_event_id TEXT,
+  type TEXT NOT NULL,
+  actor TEXT NOT NULL,
+  sensitivity TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  FOREIGN KEY (session_id) REFERENCES sessions(id)
+);
+
+CREATE INDEX IF NOT EXISTS idx_events_session_id     ON events(session_id, id);
+CREATE INDEX IF NOT EXISTS idx_events_type_timestamp ON events(type, timestamp_us);
+CREATE INDEX IF NOT EXISTS idx_events_turn           ON events(turn_id);
+CREATE INDEX IF NOT EXISTS idx_events_parent         ON events(parent_event_id);
+`;
