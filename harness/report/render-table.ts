@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { BenchReport, Savings } from '../../schemas/types/report.ts';
 
 const usd = (s: string) => new Decimal(s).toFixed(4);
@@ -58,7 +58,7 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   out.push(`  successful runs (score >= 0.5):   ${report.aggregate.successful_runs}/${report.aggregate.workload_runs}`);
   out.push(`  savings_on_successful_work:       ${usd(report.aggregate.savings_on_successful_work.savings_usd)} (${pct(report.aggregate.savings_on_successful_work.savings_pct)})`);
   out.push(`  cache hit_rate:                   ${num(report.cache.hit_rate)}   write share: ${num(report.cache.cache_write_share)}`);
-  const wins = Object.entries(report.routing.decisions_by_policy).filter(([, n]) => n > 0).map(([k, n]) => `${k}=${n}`).join(' ');
+  const wins = Object.entries(report.routing.decisions_by_policy).filter(([, n]) => (n ?? 0) > 0).map(([k, n]) => `${k}=${n}`).join(' ');
   out.push(`  routing decisions:                ${wins || 'none'}   hard failures: ${report.routing.hard_failures}`);
 
   const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `  ${w.workload} [${w.pass} rep ${r.rep}] ${a.scope} ${a.name}: ${a.detail}`)));

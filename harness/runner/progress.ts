@@ -1,4 +1,4 @@
-import type Decimal from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 
 /** Renders a one-line progress indicator on a TTY; silent otherwise. */
 export function createProgress(enabled: boolean, write: (s: string) => void) {

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { createSystemClock, createVirtualClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
@@ -11,7 +11,7 @@ import { createEventBus } from '../../runtime/events/index.ts';
 import { loadModelRegistry, UnknownModelError, type ModelRegistry } from '../../runtime/models/index.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { createSimProvider, loadSimScript, type SimScript } from '../../runtime/providers/sim/index.ts';
-import { createRouter } from '../../runtime/routing/index.ts';
+import { createRouter, defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import { builtinTools, createToolDispatcher } from '../../runtime/tools/index.ts';
 import { openTraceStore } from '../../runtime/trace/index.ts';
 import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
@@ -127,7 +127,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     runs.saveRun(runId, startedUs, provenance(startedUs));
 
     const tools = createToolDispatcher({ tools: builtinTools(), bus, logger, clock });
-    const router = createRouter({ bus, registry, globalDefault: actual.id, logger });
+    const router = createRouter({ bus, registry, global: { ...defaultRoutingConfig(), default_model: actual.id } });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
     const progress = createProgress(opts.showProgress, io.progress);
     const pass = 'single';

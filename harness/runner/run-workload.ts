@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { Clock } from '../../runtime/core/clock.ts';
 import type { IdFactory } from '../../runtime/core/ids.ts';
 import type { Logger } from '../../runtime/core/logger.ts';
@@ -6,7 +6,8 @@ import type { EventBus } from '../../runtime/events/event.ts';
 import { checkTurnExpectations, runCheck, type CheckResult, type Evaluator } from '../../runtime/evaluator/index.ts';
 import type { PriceTable } from '../../runtime/pricing/rates.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
-import { Session, type TurnResult, type TurnRouter } from '../../runtime/sessions/index.ts';
+import type { TurnRouter } from '../../runtime/routing/index.ts';
+import { Session, type TurnResult } from '../../runtime/sessions/index.ts';
 import type { ToolDispatcher } from '../../runtime/tools/index.ts';
 import type { Assertion } from '../../schemas/types/report.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';

@@ -2,7 +2,12 @@ import type Database from 'better-sqlite3';
 import type { PriceTable } from '../pricing/rates.ts';
 import { POLICY_NAMES, type PolicyName } from '../routing/route-decision.ts';
 import { computeSavings, type SavingsResult, type TokenGroup } from './savings.ts';
-import { selectorFilter, type EventSelector } from './selector.ts';
+import { selectorFilter, type EventSelector, type SqlFilter } from './selector.ts';
+import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
+import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
+
+/** Above this many selected llm rows, reading the usage index beats reading the rows. */
+const LARGE_SELECTION_ROWS = 20_000;
 
 /** Routing decisions over a selection (harness-and-runtime.md §6 `routing()`). */
 export interface RoutingSummary {
@@ -62,6 +67,7 @@ function int(v: number | bigint | string | null | undefined): number {
 
 /** Creates the analytics queries over a trace DB holding the catalog §7.1 `events` table. */
 export function createAnalytics(db: Database.Database, table: PriceTable): Analytics {
+  if (!db.readonly) ensureAnalyticsIndexes(db);
   const statements = new Map<string, Database.Statement>();
   const all = (sql: string, params: unknown[]): Row[] => {
     let st = statements.get(sql);
@@ -72,18 +78,38 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
     return st.all(...params) as Row[];
   };
 
-  const tokenSums = (selector: EventSelector, groupByModel: boolean): Row[] => {
+  const hasUsageIndex = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = ?").get(LLM_USAGE_INDEX) !== undefined;
+  /**
+   * Without planner statistics SQLite reads a large window through (type, timestamp_us) and parses every
+   * payload (~2 s per 1M rows); the usage index answers it in ~0.1 s. A cheap covering count decides.
+   */
+  const indexHint = (selector: EventSelector, f: SqlFilter): string => {
+    if (!hasUsageIndex || 'sessions' in selector) return '';
+    const n = int(all(`SELECT COUNT(*) AS n FROM events WHERE ${f.sql}`, f.params)[0]?.n);
+    return n > LARGE_SELECTION_ROWS ? ` INDEXED BY ${LLM_USAGE_INDEX}` : '';
+  };
+
+  const tokenGroups = (selector: EventSelector): TokenGroup[] => {
     const f = selectorFilter(selector, ['llm.call_completed']);
     // Grouped in SQL so a million rows become a handful; exact because cost is linear in tokens.
-    return all(
-      `SELECT ${groupByModel ? "payload_json ->> '$.model'" : 'NULL'} AS model, COUNT(*) AS rows,
-              SUM(payload_json ->> '$.input_tokens') AS input_tokens,
-              SUM(payload_json ->> '$.output_tokens') AS output_tokens,
-              SUM(payload_json ->> '$.cached_input_tokens') AS cached_input_tokens,
-              SUM(payload_json ->> '$.cache_creation_input_tokens') AS cache_creation_input_tokens
-         FROM events WHERE ${f.sql}${groupByModel ? ' GROUP BY 1' : ''}`,
+    // The expressions match LLM_USAGE_INDEX_DDL's, so SQLite reads them from the index, not the JSON.
+    const rows = all(
+      `SELECT ${USAGE_EXPR.model} AS model, COUNT(*) AS rows,
+              SUM(${USAGE_EXPR.input_tokens}) AS input_tokens,
+              SUM(${USAGE_EXPR.output_tokens}) AS output_tokens,
+              SUM(${USAGE_EXPR.cached_input_tokens}) AS cached_input_tokens,
+              SUM(${USAGE_EXPR.cache_creation_input_tokens}) AS cache_creation_input_tokens
+         FROM events${indexHint(selector, f)} WHERE ${f.sql} GROUP BY 1`,
       f.params,
     );
+    return rows.map((r) => ({
+      model: typeof r.model === 'string' ? r.model : null,
+      rows: int(r.rows),
+      input_tokens: int(r.input_tokens),
+      output_tokens: int(r.output_tokens),
+      cached_input_tokens: int(r.cached_input_tokens),
+      cache_creation_input_tokens: int(r.cache_creation_input_tokens),
+    }));
   };
 
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
@@ -94,15 +120,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
 
   return {
     savings(selector, baselineModel) {
-      const groups: TokenGroup[] = tokenSums(selector, true).map((r) => ({
-        model: typeof r.model === 'string' ? r.model : null,
-        rows: int(r.rows),
-        input_tokens: int(r.input_tokens),
-        output_tokens: int(r.output_tokens),
-        cached_input_tokens: int(r.cached_input_tokens),
-        cache_creation_input_tokens: int(r.cache_creation_input_tokens),
-      }));
-      return computeSavings(groups, baselineModel, table);
+      return computeSavings(tokenGroups(selector), baselineModel, table);
     },
 
     routing(selector) {
@@ -128,10 +146,10 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
     },
 
     cacheEffectiveness(selector) {
-      const r = tokenSums(selector, false)[0];
-      const input = int(r?.input_tokens);
-      const cached = int(r?.cached_input_tokens);
-      const creation = int(r?.cache_creation_input_tokens);
+      const sum = tokenGroups(selector).reduce<Usage>(addUsage, ZERO_USAGE);
+      const input = sum.input_tokens;
+      const cached = sum.cached_input_tokens;
+      const creation = sum.cache_creation_input_tokens;
       const denominator = input + cached + creation;
       return {
         hit_rate: denominator === 0 ? null : cached / denominator,

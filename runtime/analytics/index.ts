@@ -3,3 +3,4 @@ export type { Analytics, CacheEffectiveness, RoutingSummary, UsageCounts } from 
 export { computeSavings, sumSavings, UnpricedBaselineError } from './savings.ts';
 export type { SavingsResult, TokenGroup } from './savings.ts';
 export type { EventSelector, TimeWindow } from './selector.ts';
+export { ensureAnalyticsIndexes, LLM_USAGE_INDEX, LLM_USAGE_INDEX_DDL } from './indexes.ts';

@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { costOf } from '../pricing/cost.ts';
 import type { PriceTable } from '../pricing/rates.ts';
 import type { Usage } from '../types/response.ts';

@@ -24,7 +24,9 @@ export function validatorFor<T>(relPath: string): ValidateFunction<T> {
   let v = cache.get(relPath);
   if (!v) {
     const schema = readSchema(relPath);
-    v = (schema.$id && ajv.getSchema(String(schema.$id))) || ajv.compile(schema);
+    // A schema another schema already pulled in by $id is compiled once, not twice.
+    const known = typeof schema.$id === 'string' ? ajv.getSchema(schema.$id) : undefined;
+    v = known ?? ajv.compile(schema);
     cache.set(relPath, v);
   }
   return v as ValidateFunction<T>;

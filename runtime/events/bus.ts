@@ -40,6 +40,7 @@ interface Registration {
  * Creates the in-process event bus (catalog §3). `emit` validates, stamps and enqueues only; a
  * worker scheduled with setImmediate fans events out, fast-path handlers inline, others on
  * per-(subscription, session) promise chains so a slow handler never blocks the worker.
+ * The payload object is delivered as given, not copied: do not mutate it after `emit`.
  */
 export function createEventBus(options: EventBusOptions): EventBus {
   const { mode, logger, clock } = options;

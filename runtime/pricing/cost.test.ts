@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { addUsage, type Usage } from '../types/response.ts';
 import { costOf } from './cost.ts';
 import type { ModelRates } from './rates.ts';

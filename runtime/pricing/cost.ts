@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { Usage } from '../types/response.ts';
 import type { ModelRates } from './rates.ts';
 

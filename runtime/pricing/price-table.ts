@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import { formatAjvErrors, validatorFor } from '../core/schemas.ts';
 import { DataFileError } from '../core/yaml-document.ts';
 import type { PriceTableFile } from '../../schemas/types/price-table.ts';

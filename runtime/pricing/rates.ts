@@ -1,4 +1,4 @@
-import type Decimal from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 
 /** USD per million tokens for one model (harness-and-runtime.md §6). */
 export interface ModelRates {

@@ -51,10 +51,14 @@ function realpathLenient(p: string, hops = 0): string {
 export function resolveInWorkspace(root: string, userPath: string): string {
   const shown = scrubWorkspacePaths(userPath, root);
   if (userPath.includes('\0')) throw new ToolError('permission_denied', `invalid path '${shown.replace(/\0/g, '\\0')}'`);
-  if (isAbsolute(userPath) || /^[A-Za-z]:[\\/]/.test(userPath)) {
-    throw new ToolError('permission_denied', `absolute path '${shown}' is not allowed; use a path relative to the workspace`);
-  }
   const rootReal = realpathSync(root);
+  if (isAbsolute(userPath) || /^[A-Za-z]:[\\/]/.test(userPath)) {
+    const abs = resolve(userPath);
+    const base = [rootReal, resolve(root)].find((r) => isWithin(r, abs));
+    // Inside the workspace: suggest the relative form rather than echo the root.
+    const hint = base ? `use '${workspaceRelative(base, abs)}'` : `'${shown}' is not allowed; use a path`;
+    throw new ToolError('permission_denied', `absolute paths are refused: ${hint} relative to the workspace`);
+  }
   const lexical = resolve(rootReal, userPath);
   if (!isWithin(rootReal, lexical)) {
     throw new ToolError('permission_denied', `path '${shown}' is outside the workspace`);

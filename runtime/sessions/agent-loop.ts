@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { EventBus } from '../events/event.ts';
 import type { Provider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';

@@ -1,6 +1,5 @@
 export * from './session.ts';
 export * from './turn-result.ts';
-export * from './turn-router.ts';
 export * from './system-prompt.ts';
 export { runTurnLoop, sha256 } from './agent-loop.ts';
 export type { TurnLoopDeps, TurnLoopInput } from './agent-loop.ts';

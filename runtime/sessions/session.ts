@@ -1,4 +1,4 @@
-import Decimal from 'decimal.js';
+import { Decimal } from 'decimal.js';
 import type { IdFactory } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import type { Message } from '../types/content.ts';
@@ -6,7 +6,7 @@ import { runTurnLoop, sha256, type TurnLoopDeps } from './agent-loop.ts';
 import { estimateTokens } from './estimate-tokens.ts';
 import { assembleSystemPrompt } from './system-prompt.ts';
 import type { TurnResult } from './turn-result.ts';
-import type { TurnRouter } from './turn-router.ts';
+import type { TurnRouter } from '../routing/router.ts';
 
 /** Options for one session (one workload run drives one session). */
 export interface SessionOptions {

@@ -1,4 +1,4 @@
-import type Decimal from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 import type { StopReason, Usage } from '../types/response.ts';
 
 /** What one user turn did; the harness builds assertions and signals from it. */

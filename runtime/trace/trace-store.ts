@@ -41,6 +41,11 @@ export interface TraceStore {
   close(): void;
 }
 
+interface PendingSession {
+  createdAtUs: number;
+  workspaceHash: string | null;
+}
+
 type Row = [string, number, string, string | null, string | null, string, string, string, string];
 
 interface EventRow {
@@ -139,33 +144,44 @@ export function openTraceStore(path: string, options: TraceStoreOptions): TraceS
     'INSERT INTO sessions (id, created_at_us, workspace_hash) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET workspace_hash = coalesce(excluded.workspace_hash, sessions.workspace_hash)',
   );
   const selectReplay = db.prepare<[string, string], EventRow>(`${SELECT_EVENTS} WHERE session_id = ? AND id > ? ORDER BY id`);
+  // Sessions committed so far; a session is upserted only with its first batch or its session.created.
   const knownSessions = new Set<string>();
 
-  const writeRows = db.transaction((rows: Row[], hashes: Map<string, string | null>) => {
-    for (const [sid, hash] of hashes) upsertSession.run(sid, rows.find((r) => r[2] === sid)![1], hash);
+  const writeRows = db.transaction((rows: Row[], sessions: Map<string, PendingSession>) => {
+    for (const [sid, s] of sessions) upsertSession.run(sid, s.createdAtUs, s.workspaceHash);
     for (const row of rows) insertEvent.run(row);
   });
 
   let buffer: Row[] = [];
+  let sessions = new Map<string, PendingSession>();
   let closed = false;
+
+  function noteSession(event: BusEvent): void {
+    const sid = event.session_id;
+    if (event.type === 'session.created') {
+      const hash = event.payload.workspace_hash;
+      const createdAtUs = sessions.get(sid)?.createdAtUs ?? event.timestamp_us;
+      sessions.set(sid, { createdAtUs, workspaceHash: typeof hash === 'string' ? hash : null });
+    } else if (!knownSessions.has(sid) && !sessions.has(sid)) {
+      sessions.set(sid, { createdAtUs: event.timestamp_us, workspaceHash: null });
+    }
+  }
 
   function flush(): void {
     if (buffer.length === 0) return;
     const rows = buffer;
+    const batchSessions = sessions;
     buffer = [];
-    const hashes = new Map<string, string | null>();
-    for (const r of rows) {
-      if (r[5] === 'session.created') hashes.set(r[2], (JSON.parse(r[8]) as { workspace_hash?: string }).workspace_hash ?? null);
-      else if (!knownSessions.has(r[2]) && !hashes.has(r[2])) hashes.set(r[2], null);
-    }
+    sessions = new Map();
     try {
-      writeRows(rows, hashes);
+      writeRows(rows, batchSessions);
     } catch (err) {
       // Keep the rows for the next flush: loss is worse than a late write (catalog §2.1).
-      buffer = rows.concat(buffer);
+      buffer = rows;
+      sessions = batchSessions;
       throw new TraceStoreError(path, `writing ${rows.length} events failed: ${(err as Error).message}`);
     }
-    for (const sid of hashes.keys()) knownSessions.add(sid);
+    for (const sid of batchSessions.keys()) knownSessions.add(sid);
   }
 
   const writer: Subscription = {
@@ -174,6 +190,7 @@ export function openTraceStore(path: string, options: TraceStoreOptions): TraceS
     fast_path: true,
     handler(event) {
       if (closed) throw new TraceStoreError(path, `trace store is closed; event ${event.id} not persisted`);
+      noteSession(event);
       buffer.push([
         event.id,
         event.timestamp_us,

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { Decimal } from 'decimal.js';
+import { createPriceTable } from '../pricing/price-table.ts';
+import { computeSavings, sumSavings, UnpricedBaselineError, type TokenGroup } from './savings.ts';
+
+const table = createPriceTable({
+  version: 'test-1',
+  currency: 'USD',
+  unit: 'per_million_tokens',
+  models: {
+    'anthropic:claude-haiku-4-5': { input: '1', output: '5', cache_read: '0.10', cache_write: '1.25' },
+    'anthropic:claude-sonnet-4-6': { input: '3', output: '15', cache_read: '0.30', cache_write: '3.75' },
+    'openai:gpt-5-mini': { input: '0.25', output: '2', cache_read: '0.025', cache_write: '0.25' },
+  },
+});
+const SONNET = 'anthropic:claude-sonnet-4-6';
+
+const group = (model: string | null, rows: number, i: number, o: number, c: number, w: number): TokenGroup => ({
+  model,
+  rows,
+  input_tokens: i,
+  output_tokens: o,
+  cached_input_tokens: c,
+  cache_creation_input_tokens: w,
+});
+
+describe('computeSavings', () => {
+  it('re-prices actual tokens and the baseline counterfactual by hand, to the last digit', () => {
+    const r = computeSavings(
+      [group('anthropic:claude-haiku-4-5', 2, 1200, 600, 2000, 400), group('openai:gpt-5-mini', 1, 3000, 1000, 1000, 0)],
+      SONNET,
+      table,
+    );
+    // haiku: 1200*1 + 600*5 + 2000*0.10 + 400*1.25 = 4900; mini: 3000*0.25 + 1000*2 + 1000*0.025 = 2775 (per 1e6)
+    expect(r.actual_repriced_usd.toString()).toBe('0.007675');
+    // sonnet over the same tokens, cache tokens at sonnet's cache rates: 4200*3 + 1600*15 + 3000*0.30 + 400*3.75 = 39000
+    expect(r.baseline_repriced_usd.toString()).toBe('0.039');
+    expect(r.savings_usd.toString()).toBe('0.031325');
+    expect(r.savings_pct!.toFixed(6)).toBe('80.320513');
+    expect(r).toMatchObject({ rows_total: 3, rows_missing_from_price_table: 0, pricing_version: 'test-1', baseline_model: SONNET });
+  });
+
+  it('counts rows of unpriced (or model-less) groups and excludes them from both sums', () => {
+    const priced = group('anthropic:claude-haiku-4-5', 1, 1000, 0, 0, 0);
+    const r = computeSavings([priced, group('local:llama-3', 4, 9e6, 9e6, 0, 0), group(null, 1, 5, 5, 5, 5)], SONNET, table);
+    expect(r.rows_total).toBe(6);
+    expect(r.rows_missing_from_price_table).toBe(5);
+    expect(r.actual_repriced_usd.toString()).toBe('0.001');
+    expect(r.baseline_repriced_usd.toString()).toBe('0.003');
+  });
+
+  it('answers savings_pct null when the baseline costs nothing', () => {
+    const none = computeSavings([], SONNET, table);
+    expect(none.savings_pct).toBeNull();
+    expect(none.savings_usd.isZero()).toBe(true);
+    const onlyUnpriced = computeSavings([group('local:llama-3', 3, 10, 10, 0, 0)], SONNET, table);
+    expect(onlyUnpriced.savings_pct).toBeNull();
+    expect(onlyUnpriced.rows_missing_from_price_table).toBe(3);
+  });
+
+  it('refuses a baseline the table does not price, naming it and the priced models', () => {
+    expect(() => computeSavings([], 'anthropic:claude-unknown', table)).toThrow(UnpricedBaselineError);
+    expect(() => computeSavings([], 'anthropic:claude-unknown', table)).toThrow(
+      /'anthropic:claude-unknown' is not in price table test-1; priced models: .*claude-haiku-4-5/,
+    );
+  });
+
+  it('is additive: savings of a split selection sum exactly to savings of the whole', () => {
+    const models = ['anthropic:claude-haiku-4-5', SONNET, 'openai:gpt-5-mini', 'local:unpriced'];
+    const t = fc.integer({ min: 0, max: 2_000_000 });
+    const groupArb = fc
+      .record({ m: fc.constantFrom(...models), rows: fc.integer({ min: 1, max: 50 }), i: t, o: t, c: t, w: t })
+      .map((g) => group(g.m, g.rows, g.i, g.o, g.c, g.w));
+    fc.assert(
+      fc.property(fc.array(groupArb), fc.array(groupArb), (a, b) => {
+        const whole = computeSavings([...a, ...b], SONNET, table);
+        const parts = sumSavings([computeSavings(a, SONNET, table), computeSavings(b, SONNET, table)], SONNET, 'test-1');
+        expect(parts.actual_repriced_usd.equals(whole.actual_repriced_usd)).toBe(true);
+        expect(parts.baseline_repriced_usd.equals(whole.baseline_repriced_usd)).toBe(true);
+        expect(parts.savings_usd.equals(whole.savings_usd)).toBe(true);
+        expect(parts.rows_total).toBe(whole.rows_total);
+        expect(parts.rows_missing_from_price_table).toBe(whole.rows_missing_from_price_table);
+        expect(parts.savings_pct === null ? null : parts.savings_pct.toString()).toBe(whole.savings_pct?.toString() ?? null);
+      }),
+    );
+  });
+
+  it('saves nothing when the actual model is the baseline', () => {
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), fc.nat(), fc.nat(), (i, o, c, w) => {
+        const r = computeSavings([group(SONNET, 1, i, o, c, w)], SONNET, table);
+        expect(r.savings_usd.equals(new Decimal(0))).toBe(true);
+      }),
+    );
+  });
+
+  it('refuses to add results for different baselines', () => {
+    const a = computeSavings([], SONNET, table);
+    expect(() => sumSavings([a], 'anthropic:claude-haiku-4-5', 'test-1')).toThrow(/cannot add savings/);
+  });
+});

@@ -1,0 +1,96 @@
+// One valid payload per catalog type, typed by the generated interfaces so the compiler and the
+// JSON Schemas must agree; tests mutate these to build invalid payloads.
+import type { Actor, EventDraft, EventPayloads, KnownEventType } from '../index.ts';
+
+const HASH = 'a'.repeat(64);
+
+/** A valid payload for every catalog type. */
+export const samplePayloads: { [K in KnownEventType]: EventPayloads[K] } = {
+  'session.created': { workspace_path: '/tmp/ws', workspace_hash: HASH, initial_active_model: null, routing_policy_version: HASH },
+  'session.ended': { disposition: 'completed', turn_count: 2, total_cost_usd: '0.012345', duration_seconds: 3.5 },
+  'turn.started': { user_message_hash: HASH, user_message_text_redacted: null, estimated_input_tokens: 120, has_images: false, has_tool_calls_in_history: true },
+  'turn.completed': {
+    stop_reason: 'end_turn',
+    llm_call_count: 2,
+    tool_call_count: 1,
+    total_input_tokens: 1500,
+    total_output_tokens: 200,
+    total_cost_usd: '0.0042',
+    wall_time_seconds: 1.25,
+  },
+  'llm.call_started': { model: 'anthropic:claude-haiku-4-5', provider: 'sim', estimated_input_tokens: 900, request_id: 'req_1', is_worker: false },
+  'llm.call_completed': {
+    model: 'anthropic:claude-haiku-4-5',
+    provider: 'sim',
+    input_tokens: 900,
+    output_tokens: 80,
+    cached_input_tokens: 0,
+    cache_creation_input_tokens: 1024,
+    cost_usd: '0.00231',
+    pricing_version: '2026-05-01',
+    latency_ms: 840,
+    stop_reason: 'tool_use',
+    produced_tool_calls: 1,
+    produced_thinking_blocks: 0,
+  },
+  'llm.call_failed': { model: 'openai:gpt-5', provider: 'openai', error_class: 'rate_limit', error_message_redacted: 'slow down', retry_count: 3, latency_ms: 12000 },
+  'tool.called': { tool_use_id: 'tu_01', tool_name: 'read_file', input_hash: HASH, input_size_bytes: 42, side_effects: 'read' },
+  'tool.completed': { tool_use_id: 'tu_01', success: true, output_size_bytes: 512, latency_ms: 3, files_modified: null, command_executed: null },
+  'tool.failed': { tool_use_id: 'tu_01', error_class: 'not_found', error_message: 'no such file: a.txt', latency_ms: 1 },
+  'tool.input_invalid': { tool_name: 'edit_file', validation_errors: ['(root): must have required property \'path\''] },
+  'route.decided': {
+    chosen_model: 'anthropic:claude-haiku-4-5',
+    winner_index: 1,
+    elapsed_ms: 0.42,
+    chain: [
+      { policy: 'rule', verdict: 'not_applicable', candidate_model: null, reason: 'no rule matched', rule_name: null, confidence: null, pattern_alternatives: null, validation_failure: null },
+      {
+        policy: 'pattern',
+        verdict: 'chose',
+        candidate_model: 'anthropic:claude-haiku-4-5',
+        reason: 'k-nn',
+        rule_name: null,
+        confidence: 0.8,
+        pattern_alternatives: [{ model: 'anthropic:claude-sonnet-4-6', score: 0.7, sample_size: 6 }],
+        validation_failure: null,
+      },
+    ],
+  },
+  'routing.policy_invalid': { policy_path: '/ws/.metis/routing.yaml', errors: ['/rules/0: unknown key'], using_last_known_good: true },
+  'eval.started': { eval_id: 'ev_1', subject_kind: 'workload', subject_id: 'run_1', rubric_id: 'heuristic', rubric_version: '1', judge_kind_planned: 'heuristic', trigger: 'benchmark' },
+  'eval.completed': {
+    eval_id: 'ev_1',
+    subject_kind: 'workload',
+    subject_id: 'run_1',
+    score: 0.75,
+    confidence: 0.9,
+    judge_kind: 'heuristic',
+    judge_model: null,
+    judge_cost_usd: '0',
+    judge_pricing_version: null,
+    judge_latency_ms: 0,
+    rubric_id: 'heuristic',
+    rubric_version: '1',
+    signals: { check: 1 },
+    parent_eval_id: null,
+  },
+  'eval.failed': { eval_id: 'ev_1', subject_kind: 'turn', subject_id: 'turn_1', failure_mode: 'judge_output_invalid', error_message: 'not JSON', judge_latency_ms: 300 },
+};
+
+/** A payload typed both precisely and as a plain record, so emitted events are also plain `BusEvent`s. */
+export type SamplePayload<K extends KnownEventType> = EventPayloads[K] & Record<string, unknown>;
+
+/** A draft of `type` with its sample payload (deep-copied) and the given envelope fields. */
+export function sampleDraft<K extends KnownEventType>(
+  type: K,
+  envelope: { session_id?: string; actor?: Actor; turn_id?: string | null; parent_event_id?: string | null } = {},
+): EventDraft<SamplePayload<K>> {
+  return {
+    session_id: envelope.session_id ?? 'sess_1',
+    turn_id: envelope.turn_id ?? null,
+    parent_event_id: envelope.parent_event_id ?? null,
+    type,
+    actor: envelope.actor ?? 'system',
+    payload: structuredClone(samplePayloads[type]) as SamplePayload<K>,
+  };
+}

@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventBus } from '../events/event.ts';
+import type { ModelRegistry } from '../models/model-profile.ts';
+import { createCapabilityValidator } from './capability-validator.ts';
+import { decideRoute } from './decide-route.ts';
+import { extractTurnFeatures } from './turn-features.ts';
+import { loadRoutingConfig, WORKSPACE_ROUTING_PATH, type RoutingLoadResult } from './load-routing-config.ts';
+import { createPolicyChain } from './policies/index.ts';
+import type { PatternRecommender, RouteContext } from './route-context.ts';
+import type { RoutingConfig } from './routing-config.ts';
+import type { Message } from '../types/content.ts';
+
+/** What the session knows about a turn when it asks for a model. */
+export interface TurnRouteRequest {
+  workspaceRoot: string;
+  userMessage: string;
+  history: readonly Message[];
+  estimatedInputTokens: number;
+  toolsOffered: boolean;
+  hasImages: boolean;
+  stickyModel: string | null;
+  overrideModel: string | null;
+  session_id: string;
+  turn_id: string;
+  /** turn.started id, parent of route.decided. */
+  parent_event_id: string;
+}
+
+/** The decision: the model to call; route.decided has already been emitted. */
+export interface TurnRouteDecision {
+  chosen_model: string;
+  event_id: string;
+}
+
+/** The routing engine as the session sees it: exactly one route.decided per turn. */
+export interface TurnRouter {
+  decide(request: TurnRouteRequest): TurnRouteDecision;
+  /** SHA-256 of the routing config in force for a workspace (session.created.routing_policy_version). */
+  policyVersion(workspaceRoot: string): string;
+}
+
+/** Options for the session-facing router. */
+export interface RouterOptions {
+  bus: EventBus;
+  registry: ModelRegistry;
+  /** The harness's global config (its default_model is slot 7). */
+  global: RoutingConfig;
+  /** Slot 4; absent until a pattern store is wired in. */
+  recommender?: PatternRecommender | null;
+}
+
+/**
+ * The routing engine as sessions use it: re-reads the workspace's routing.yaml each turn (the agent
+ * may edit it), keeps the last good config when it turns invalid (emitting routing.policy_invalid
+ * once per distinct problem), runs the seven-slot chain and emits exactly one route.decided.
+ */
+export function createRouter(options: RouterOptions): TurnRouter {
+  const { bus, registry, global } = options;
+  const validate = createCapabilityValidator(registry);
+  const lastGood = new Map<string, RoutingLoadResult>();
+  const reported = new Set<string>();
+  const chains = new WeakMap<RoutingConfig, ReturnType<typeof createPolicyChain>>();
+  const chainFor = (config: RoutingConfig) => {
+    let chain = chains.get(config);
+    if (!chain) chains.set(config, (chain = createPolicyChain(config)));
+    return chain;
+  };
+  const load = (workspaceRoot: string, session_id: string | null): RoutingLoadResult => {
+    const result = loadRoutingConfig(global, workspaceRoot, lastGood.get(workspaceRoot));
+    if (result.invalid) {
+      const key = `${workspaceRoot}\u0000${result.invalid.errors.join('\n')}`;
+      if (session_id && !reported.has(key)) {
+        reported.add(key);
+        bus.emit({ session_id, type: 'routing.policy_invalid', actor: 'system', payload: { ...result.invalid } });
+      }
+    } else lastGood.set(workspaceRoot, result);
+    return result;
+  };
+  return {
+    policyVersion(workspaceRoot) {
+      const file = join(workspaceRoot, WORKSPACE_ROUTING_PATH);
+      return sha256Hex(`${JSON.stringify(global)}\u0000${existsSync(file) ? readFileSync(file, 'utf8') : ''}`);
+    },
+    decide(req) {
+      const routing = load(req.workspaceRoot, req.session_id);
+      const features = extractTurnFeatures(req.userMessage, req.history);
+      const ctx: RouteContext = {
+        override_model: req.overrideModel,
+        sticky_model: req.stickyModel,
+        workspace_default_model: routing.workspace_default_model,
+        global_default_model: routing.global_default_model,
+        user_message: req.userMessage,
+        intent_tags: features.intent_tags,
+        file_extensions: features.file_extensions,
+        estimated_input_tokens: req.estimatedInputTokens,
+        tools_offered: req.toolsOffered,
+        has_images: req.hasImages,
+        delegate_tier: null,
+        tiers: routing.config.tiers,
+        recommender: options.recommender ?? null,
+      };
+      // Aliases resolve to canonical ids so prices and the trace always name one model.
+      const payload = decideRoute(ctx, chainFor(routing.config), validate, { canonicalize: (m) => registry.resolve(m).id });
+      const ev = bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: req.parent_event_id, type: 'route.decided', actor: 'system', payload });
+      return { chosen_model: payload.chosen_model, event_id: ev.id };
+    },
+  };
+}
+
+function sha256Hex(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}

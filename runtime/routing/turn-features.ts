@@ -1,0 +1,37 @@
+import type { Message } from '../types/content.ts';
+
+/** What the rule slot matches on besides the message text. */
+export interface TurnFeatures {
+  intent_tags: string[];
+  file_extensions: string[];
+}
+
+/** Mechanical intent hints over the new user message (pattern-store.md §5.2 `intent_tags`). */
+const INTENT_PATTERNS: readonly (readonly [string, RegExp])[] = [
+  ['commit', /\b(commit|git)\b/i],
+  ['refactor', /\b(refactor\w*|rename|extract|restructure)\b/i],
+  ['architecture', /\b(architect\w*|design)\b/i],
+  ['debug', /\b(debug\w*|bug|fix\w*|error|traceback|exception|failing|crash\w*)\b/i],
+  ['doc', /\b(docs?|document\w*|readme|docstring|changelog)\b/i],
+  ['test', /\b(tests?|testing|pytest|vitest|jest|unit test)\b/i],
+];
+
+// A path-like token ending in an extension: `src/app.py`, `README.md`, `config.test.ts`.
+const FILE_TOKEN = /(?:^|[\s`'"(/])[\w.-]*\w\.([A-Za-z][A-Za-z0-9]{0,7})\b/g;
+
+function extensionsIn(text: string, into: Set<string>): void {
+  for (const m of text.matchAll(FILE_TOKEN)) into.add(`.${m[1]!.toLowerCase()}`);
+}
+
+/**
+ * Default features for routing: intent tags from the new message; file extensions named in it or in
+ * `path` arguments of earlier tool calls. The session may pass its own (e.g. the pattern fingerprint's).
+ */
+export function extractTurnFeatures(userMessage: string, history: readonly Message[]): TurnFeatures {
+  const intent_tags = INTENT_PATTERNS.filter(([, re]) => re.test(userMessage)).map(([tag]) => tag);
+  const exts = new Set<string>();
+  extensionsIn(userMessage, exts);
+  for (const m of history)
+    for (const b of m.content) if (b.type === 'tool_use' && typeof b.input.path === 'string') extensionsIn(` ${b.input.path}`, exts);
+  return { intent_tags, file_extensions: [...exts].sort() };
+}

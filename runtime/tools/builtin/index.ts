@@ -1,0 +1,33 @@
+import type { Tool } from '../tool.ts';
+import { createEditFileTool } from './edit-file.ts';
+import { createListFilesTool, type ListFilesOptions } from './list-files.ts';
+import { createReadFileTool, type ReadFileOptions } from './read-file.ts';
+import { createRunShellTool, type RunShellOptions } from './run-shell.ts';
+import { createWriteFileTool } from './write-file.ts';
+
+export { createEditFileTool, createListFilesTool, createReadFileTool, createRunShellTool, createWriteFileTool };
+export type { ListFilesOptions, ReadFileOptions, RunShellOptions };
+export { DEFAULT_READ_MAX_BYTES } from './read-file.ts';
+export { DEFAULT_LIST_MAX_ENTRIES } from './list-files.ts';
+export { RUN_SHELL_DEFAULT_TIMEOUT_S, RUN_SHELL_MAX_TIMEOUT_S } from './run-shell.ts';
+
+/** Options for the whole built-in set. */
+export interface BuiltinToolsOptions {
+  readFile?: ReadFileOptions;
+  listFiles?: ListFilesOptions;
+  runShell?: RunShellOptions;
+}
+
+/** The five file and shell tools (spec §7); skill and delegate tools live with their subsystems. */
+export function createBuiltinTools(opts: BuiltinToolsOptions = {}): Tool[] {
+  return [
+    createReadFileTool(opts.readFile),
+    createListFilesTool(opts.listFiles),
+    createWriteFileTool(),
+    createEditFileTool(),
+    createRunShellTool(opts.runShell),
+  ];
+}
+
+/** Alias of `createBuiltinTools`, kept for callers written against the earlier name. */
+export const builtinTools = createBuiltinTools;

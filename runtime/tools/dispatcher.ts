@@ -1,0 +1,152 @@
+import type { ValidateFunction } from 'ajv';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../core/logger.ts';
+import { ajv, formatAjvErrors } from '../core/schemas.ts';
+import type { Actor, EventBus } from '../events/event.ts';
+import { scrubWorkspacePaths } from '../sandbox/index.ts';
+import type { ToolResultBlock, ToolUseBlock } from '../types/content.ts';
+import type { ToolSpec } from '../types/request.ts';
+import type {
+  ToolCalledPayload,
+  ToolCompletedPayload,
+  ToolFailedPayload,
+  ToolInputInvalidPayload,
+} from '../../schemas/types/events.ts';
+import { inputDigest } from './input-hash.ts';
+import { ToolError, type Tool, type ToolErrorClass } from './tool.ts';
+
+/** Collaborators of the dispatcher. */
+export interface ToolDispatcherOptions {
+  tools: readonly Tool[];
+  bus: EventBus;
+  logger: Logger;
+  clock: Clock;
+}
+
+/** Where one call runs and where its events hang in the causal chain. */
+export interface DispatchContext {
+  workspaceRoot: string;
+  session_id: string;
+  turn_id: string | null;
+  /** The llm.call_completed whose response asked for this call. */
+  parent_event_id: string;
+  /** Actor of tool.called; `agent` unless a delegated worker made the call. */
+  actor?: Actor;
+  signal?: AbortSignal;
+}
+
+/** The result for the model, the id of the last event emitted (parent of the next llm.call_started), and whether the call failed. */
+export interface DispatchResult {
+  result: ToolResultBlock;
+  event_id: string;
+  failed: boolean;
+}
+
+/** Validates and runs tool calls, emitting the tool.* events of catalog §6.4. */
+export interface ToolDispatcher {
+  /** Tool specs for a request, sorted by name so the request prefix is byte-stable. */
+  specs(): ToolSpec[];
+  dispatch(call: ToolUseBlock, ctx: DispatchContext): Promise<DispatchResult>;
+}
+
+/** One line, no workspace location: what the model and the trace see of a failure. */
+function oneLine(text: string, root: string): string {
+  return scrubWorkspacePaths(text, root).replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/** Creates a dispatcher over `tools`; each input schema is compiled once, here. */
+export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatcher {
+  const { bus, logger, clock } = opts;
+  const byName = new Map<string, { tool: Tool; validate: ValidateFunction }>();
+  for (const tool of opts.tools) {
+    if (byName.has(tool.name)) throw new Error(`duplicate tool name '${tool.name}'`);
+    byName.set(tool.name, { tool, validate: ajv.compile(tool.input_schema) });
+  }
+  const sortedSpecs: ToolSpec[] = [...opts.tools]
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
+
+  const invalid = (call: ToolUseBlock, ctx: DispatchContext, errors: string[]): DispatchResult => {
+    const ev = bus.emit<ToolInputInvalidPayload>({
+      session_id: ctx.session_id,
+      turn_id: ctx.turn_id,
+      parent_event_id: ctx.parent_event_id,
+      type: 'tool.input_invalid',
+      actor: 'system',
+      payload: { tool_name: call.name, validation_errors: errors },
+    });
+    const content = `invalid input for tool '${call.name}': ${errors.join('; ')}`;
+    return { result: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, event_id: ev.id, failed: true };
+  };
+
+  return {
+    specs: () => sortedSpecs.map((s) => ({ ...s })),
+
+    async dispatch(call, ctx) {
+      const entry = byName.get(call.name);
+      if (!entry) {
+        return invalid(call, ctx, [`unknown tool '${call.name}'; available: ${[...byName.keys()].sort().join(', ')}`]);
+      }
+      const { tool, validate } = entry;
+      // Validate a copy: ajv fills defaults in place, and the model's input must stay as it was sent.
+      const input = structuredClone(call.input ?? {}) as Record<string, unknown>;
+      if (!validate(input)) return invalid(call, ctx, formatAjvErrors(validate.errors));
+
+      const envelope = { session_id: ctx.session_id, turn_id: ctx.turn_id };
+      const called = bus.emit<ToolCalledPayload>({
+        ...envelope,
+        parent_event_id: ctx.parent_event_id,
+        type: 'tool.called',
+        actor: ctx.actor ?? 'agent',
+        payload: { tool_use_id: call.id, tool_name: tool.name, ...inputDigest(call.input ?? {}), side_effects: tool.side_effects },
+      });
+      const startUs = clock.nowUs();
+      const latency = () => Math.max(0, Math.round((clock.nowUs() - startUs) / 1000));
+
+      try {
+        const out = await tool.run(input, {
+          workspaceRoot: ctx.workspaceRoot,
+          logger,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        });
+        const content = scrubWorkspacePaths(out.content, ctx.workspaceRoot);
+        const success = out.success ?? true;
+        const done = bus.emit<ToolCompletedPayload>({
+          ...envelope,
+          parent_event_id: called.id,
+          type: 'tool.completed',
+          actor: 'tool',
+          payload: {
+            tool_use_id: call.id,
+            success,
+            output_size_bytes: Buffer.byteLength(content, 'utf8'),
+            latency_ms: latency(),
+            files_modified: out.files_modified ?? null,
+            command_executed: out.command_executed ?? null,
+          },
+        });
+        return { result: { type: 'tool_result', tool_use_id: call.id, content, is_error: false }, event_id: done.id, failed: false };
+      } catch (err) {
+        let errorClass: ToolErrorClass = 'execution_error';
+        let message: string;
+        if (err instanceof ToolError) {
+          errorClass = err.errorClass;
+          message = oneLine(err.message, ctx.workspaceRoot);
+        } else {
+          // Not a ToolError: a bug or an unexpected fault in the tool; keep the stack in the log.
+          message = oneLine(err instanceof Error ? err.message : String(err), ctx.workspaceRoot);
+          logger.log('warn', 'tool raised an unexpected error', { tool: tool.name, tool_use_id: call.id, error: err instanceof Error ? err.stack : String(err) });
+        }
+        const failed = bus.emit<ToolFailedPayload>({
+          ...envelope,
+          parent_event_id: called.id,
+          type: 'tool.failed',
+          actor: 'tool',
+          payload: { tool_use_id: call.id, error_class: errorClass, error_message: message, latency_ms: latency() },
+        });
+        const content = `${errorClass}: ${message}`;
+        return { result: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, event_id: failed.id, failed: true };
+      }
+    },
+  };
+}

@@ -1,0 +1,4 @@
+// Public API of the SQLite trace store; other subsystems import from here only.
+export { openTraceStore, type EventsOfTypeOptions, type TimeWindow, type TraceStore, type TraceStoreOptions } from './trace-store.ts';
+export { TraceStoreError } from './errors.ts';
+export { TRACE_SCHEMA_VERSION } from './schema.ts';

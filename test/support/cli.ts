@@ -1,0 +1,28 @@
+import { main } from '../../harness/cli/main.ts';
+import type { CliIO } from '../../harness/cli/command.ts';
+import { REPO_ROOT } from './temp.ts';
+
+export { REPO_ROOT, tempDir } from './temp.ts';
+
+/** Result of one in-process CLI invocation. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `bench ARGS` in-process with captured output, from `cwd` (default: the repo root). */
+export async function bench(args: string[], opts: { cwd?: string; env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = {
+    out: (s) => out.push(s),
+    err: (s) => err.push(s),
+    isTTY: false,
+    progress: () => {},
+    env: opts.env ?? {},
+    cwd: opts.cwd ?? REPO_ROOT,
+  };
+  const code = await main(args, io);
+  return { code, stdout: out.join('\n'), stderr: err.join('\n') };
+}
