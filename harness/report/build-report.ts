@@ -64,7 +64,8 @@ export function buildReport(options: {
         ended_at_us: r.ended_at_us,
         turns: counts.turns,
         llm_calls: counts.llm_calls,
-        tool_calls: counts.tool_calls,
+        // Calls the model asked for: dispatched ones plus those refused for invalid input.
+        tool_calls: counts.tool_calls + counts.tool_inputs_invalid,
         failed_tool_calls: counts.tool_calls_failed + counts.tool_inputs_invalid,
         hard_failures: counts.llm_calls_failed,
         score: r.score,

@@ -126,7 +126,8 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     });
     runs.saveRun(runId, startedUs, provenance(startedUs));
 
-    const tools = createToolDispatcher({ tools: builtinTools(), bus, logger, clock });
+    const hostPath = io.env.PATH;
+    const tools = createToolDispatcher({ tools: builtinTools({ runShell: { hostPath, hide: [workloadsDir] } }), bus, logger, clock });
     const router = createRouter({ bus, registry, global: { ...defaultRoutingConfig(), default_model: actual.id } });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
     const progress = createProgress(opts.showProgress, io.progress);
@@ -141,7 +142,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
         const record = await runWorkloadRep(
           { runId, workload, pass, rep, stickyModel: actual.id, temperature: opts.temperature },
           {
-            bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor,
+            bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath,
             maxIterations: opts.maxIterations ?? 25,
             onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total, spendUsd: p.spendUsd ?? new Decimal(0) }),
           },

@@ -26,6 +26,8 @@ export interface RunnerDeps {
   ids: IdFactory;
   logger: Logger;
   maxIterations: number;
+  /** PATH for shell tools and checks, read at the CLI edge. */
+  hostPath?: string;
   /** A provider for one rep (the sim provider needs workload, pass and rep for its seed). */
   providerFor(workload: Workload, pass: string, rep: number): Provider;
   /** Called as the rep progresses (TTY progress line). */
@@ -73,7 +75,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     let check: CheckResult | null = null;
     if (spec.evaluate?.check && workload.checkDir) {
       mountCheckFiles(workload.checkDir, root, CHECK_MOUNT);
-      check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger });
+      check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger, hostPath: deps.hostPath });
     }
     const endedEventId = session.end(error ? 'error' : 'completed');
 

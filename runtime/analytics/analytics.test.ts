@@ -188,7 +188,7 @@ describe('analytics.routing / cacheEffectiveness / usageCounts', () => {
     expect(a.cacheEffectiveness({ sessions: ['nobody'] })).toMatchObject({ hit_rate: null, cache_write_share: null });
   });
 
-  it('counts turns, llm calls, tool calls and failed tools', () => {
+  it('counts turns, llm calls, tool calls and failed tools (a non-zero shell exit is not a failed tool)', () => {
     const f = handFixture();
     f.add({ type: 'turn.started', session_id: 's1', actor: 'user', payload: {} });
     f.add({ type: 'turn.started', session_id: 's2', actor: 'user', payload: {} });
@@ -199,7 +199,7 @@ describe('analytics.routing / cacheEffectiveness / usageCounts', () => {
     f.add({ type: 'tool.input_invalid', session_id: 's1', actor: 'system', payload: { tool_name: 'x', validation_errors: [] } });
     f.add({ type: 'llm.call_failed', session_id: 's2', payload: {} });
     const a = createAnalytics(f.db, table);
-    expect(a.usageCounts({})).toEqual({ turns: 2, llm_calls: 4, llm_calls_failed: 1, tool_calls: 3, tool_calls_failed: 2, tool_inputs_invalid: 1 });
+    expect(a.usageCounts({})).toEqual({ turns: 2, llm_calls: 4, llm_calls_failed: 1, tool_calls: 3, tool_calls_failed: 1, tool_inputs_invalid: 1 });
     expect(a.usageCounts({ sessions: ['s2'] })).toEqual({ turns: 1, llm_calls: 2, llm_calls_failed: 1, tool_calls: 0, tool_calls_failed: 0, tool_inputs_invalid: 0 });
   });
 });

@@ -41,7 +41,10 @@ export interface UsageCounts {
   llm_calls_failed: number;
   /** `tool.called` rows. */
   tool_calls: number;
-  /** `tool.failed` rows plus `tool.completed` rows with `success: false`. */
+  /**
+   * `tool.failed` rows: the tool could not do its job. A shell command that ran and exited non-zero
+   * (`tool.completed` with `success: false`) is information for the model, not a broken tool.
+   */
   tool_calls_failed: number;
   /** `tool.input_invalid` rows (never dispatched, so not in tool_calls). */
   tool_inputs_invalid: number;
@@ -163,15 +166,13 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
     usageCounts(selector) {
       const types = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
       const c = countByType(selector, types);
-      const f = selectorFilter(selector, ['tool.completed']);
-      const unsuccessful = int(all(`SELECT COUNT(*) AS n FROM events WHERE ${f.sql} AND payload_json ->> '$.success' = 0`, f.params)[0]?.n);
       const n = (t: string) => c.get(t) ?? 0;
       return {
         turns: n('turn.started'),
         llm_calls: n('llm.call_completed'),
         llm_calls_failed: n('llm.call_failed'),
         tool_calls: n('tool.called'),
-        tool_calls_failed: n('tool.failed') + unsuccessful,
+        tool_calls_failed: n('tool.failed'),
         tool_inputs_invalid: n('tool.input_invalid'),
       };
     },

@@ -17,12 +17,15 @@ export async function runCheck(options: {
   timeoutSeconds: number;
   workspaceRoot: string;
   logger: Logger;
+  /** The caller's PATH, so the check finds the same interpreters the user has. */
+  hostPath?: string;
 }): Promise<CheckResult> {
   const r = await runCommand(options.command, {
     cwd: options.workspaceRoot,
     timeoutMs: Math.round(options.timeoutSeconds * 1000),
     maxOutputBytes: 64 * 1024,
     logger: options.logger,
+    ...(options.hostPath !== undefined ? { hostPath: options.hostPath } : {}),
   });
   return {
     passed: r.exitCode === 0 && !r.timedOut,

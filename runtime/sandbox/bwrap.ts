@@ -51,14 +51,16 @@ export function probeBwrap(hostPath?: string): Promise<string | null> {
 /**
  * bwrap arguments that run `argv` with a read-only root, the workspace as the only writable
  * place, a private /tmp, no network and its own pid namespace. `/tmp` is mounted before the
- * workspace so a workspace that lives under /tmp is not hidden by it.
+ * workspace so a workspace that lives under /tmp is not hidden by it. `hide` must not contain the workspace.
  */
-export function bwrapArgs(workspace: string, argv: readonly string[]): string[] {
+export function bwrapArgs(workspace: string, argv: readonly string[], hide: readonly string[] = []): string[] {
   return [
     '--ro-bind', '/', '/',
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
+    // Hidden paths (e.g. the workloads folder with its check/ files) become empty directories.
+    ...hide.flatMap((p) => ['--tmpfs', p]),
     '--bind', workspace, workspace,
     ...ISOLATION,
     '--chdir', workspace,

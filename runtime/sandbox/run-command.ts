@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import type { Logger } from '../core/logger.ts';
 import { bwrapArgs, probeBwrap } from './bwrap.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
@@ -21,6 +21,11 @@ export interface RunCommandOptions {
   sandbox?: SandboxMode;
   /** The parent process's PATH, read at the edge; its absolute entries precede the safe defaults. */
   hostPath?: string;
+  /**
+   * Absolute directories made invisible under bwrap (mounted as empty tmpfs), such as the workloads
+   * folder whose check/ files the agent must not read. Without bwrap they cannot be hidden.
+   */
+  hide?: readonly string[];
 }
 
 /** What a command did. `exitCode` is null when it was killed (timeout, cancel, signal). */
@@ -83,7 +88,8 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const workspace = realpathSync(opts.cwd);
   const chosen = await chooseSandbox(opts);
   const shell = ['/bin/sh', '-c', MERGE_SCRIPT, 'sh', command];
-  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs(workspace, shell)] : [shell[0]!, shell.slice(1)];
+  const hide = (opts.hide ?? []).filter((p) => existsSync(p));
+  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs(workspace, shell, hide)] : [shell[0]!, shell.slice(1)];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
 
   if (opts.signal?.aborted) {

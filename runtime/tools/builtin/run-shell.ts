@@ -10,6 +10,8 @@ export interface RunShellOptions {
   sandbox?: SandboxMode;
   hostPath?: string;
   maxOutputBytes?: number;
+  /** Directories the command must not see (see RunCommandOptions.hide). */
+  hide?: readonly string[];
 }
 
 /**
@@ -49,6 +51,7 @@ export function createRunShellTool(opts: RunShellOptions = {}): Tool {
         ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
         ...(opts.hostPath !== undefined ? { hostPath: opts.hostPath } : {}),
         ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
+        ...(opts.hide ? { hide: opts.hide } : {}),
       });
       if (r.timedOut) throw new ToolError('timeout', `command timed out after ${timeoutS}s and was killed`);
       if (r.cancelled) throw new ToolError('cancelled', 'command cancelled');
