@@ -1,4 +1,4 @@
-import { runCommand } from '../sandbox/index.ts';
+import { runCommand, scrubWorkspacePaths } from '../sandbox/index.ts';
 import type { Logger } from '../core/logger.ts';
 
 /** Outcome of a workload's `evaluate.check` command. */
@@ -32,6 +32,6 @@ export async function runCheck(options: {
     exit_code: r.exitCode,
     timed_out: r.timedOut,
     sandbox: r.sandbox,
-    output_tail: r.output.slice(-2000),
+    output_tail: scrubWorkspacePaths(r.output, options.workspaceRoot).slice(-2000),
   };
 }

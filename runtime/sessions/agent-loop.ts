@@ -90,7 +90,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     } catch (e) {
       const pe = e instanceof ProviderError ? e : new ProviderError(String((e as Error)?.message ?? e), 'other');
       hardFailures += 1;
-      const failed = bus.emit({
+      bus.emit({
         ...base,
         parent_event_id: started.id,
         type: 'llm.call_failed',
@@ -104,7 +104,6 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
           latency_ms: Math.round((clock.nowUs() - t0) / 1000),
         },
       });
-      parent = failed.id;
       error = `${pe.errorClass}: ${pe.message}`;
       break;
     }
