@@ -1,8 +1,14 @@
 import type { Analytics, SavingsResult } from '../../runtime/analytics/index.ts';
 import { sumSavings } from '../../runtime/analytics/index.ts';
-import type { BenchReport, Provenance, Rep, Savings, WorkloadResult } from '../../schemas/types/report.ts';
+import type { BenchReport, Provenance, Rep, WorkloadResult } from '../../schemas/types/report.ts';
+import { passAtK, passHatK } from '../metrics/index.ts';
+import { passesOf } from '../protocols/protocol.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
+import { a3Metrics, type FingerprintSource } from './protocol-metrics.ts';
+import { savingsJson } from './savings-json.ts';
 import { mean, NOISY_STD, sampleStd } from './stats.ts';
+
+export { savingsJson } from './savings-json.ts';
 
 /** The one-line banner every rendering of a simulated run carries (spec §3). */
 export const SIM_BANNER =
@@ -11,28 +17,16 @@ export const SIM_BANNER =
 /** A rep scores as successful work at or above this (spec §6, §8.3). */
 export const SUCCESS_SCORE = 0.5;
 
-/** Serializes a savings result: money as Decimal text. */
-export function savingsJson(s: SavingsResult): Savings {
-  return {
-    actual_repriced_usd: s.actual_repriced_usd.toString(),
-    baseline_repriced_usd: s.baseline_repriced_usd.toString(),
-    savings_usd: s.savings_usd.toString(),
-    savings_pct: s.savings_pct === null ? null : s.savings_pct.toString(),
-    rows_total: s.rows_total,
-    rows_missing_from_price_table: s.rows_missing_from_price_table,
-    pricing_version: s.pricing_version,
-    baseline_model: s.baseline_model,
-  };
-}
-
 /**
  * Builds the whole report of a run from the trace DB alone (workload_runs + events), so a finished
  * run and `analyze --skip-execute` on its DB print the same numbers by construction.
  */
-export function buildReport(options: {
+export function buildReport<T = unknown>(options: {
   runs: RunStore;
   analytics: Analytics;
   runId: string;
+  /** The run's pattern store fingerprints, for cluster tightness (A3); null when there is no patterns DB. */
+  fingerprints?: FingerprintSource<T> | null;
   /** Overrides the stored provenance (e.g. a fresh ended_at); defaults to what the DB holds. */
   provenance?: Provenance;
   status?: BenchReport['status'];
@@ -44,8 +38,11 @@ export function buildReport(options: {
   const baseline = provenance.baseline_model;
   const records = runs.workloadRuns(runId);
 
+  // Passes in protocol order, workloads by name within a pass.
+  const passOrder = passesOf(provenance.protocol).map((p) => p.name);
+  const sorted = [...records].sort((a, b) => passOrder.indexOf(a.pass) - passOrder.indexOf(b.pass) || a.workload.localeCompare(b.workload) || a.rep - b.rep);
   const groups = new Map<string, WorkloadRunRecord[]>();
-  for (const r of records) {
+  for (const r of sorted) {
     const key = `${r.pass}\u0000${r.workload}`;
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
@@ -79,11 +76,14 @@ export function buildReport(options: {
     const savings = analytics.savings({ sessions: reps.flatMap((r) => r.session_ids) }, baseline);
     const scores = reps.map((r) => r.score).filter((s): s is number => s !== null);
     const std = sampleStd(scores);
+    const passed = scores.filter((s) => s >= SUCCESS_SCORE).length;
+    const models = [...new Set(reps.map((r) => r.model))];
     perWorkload.push({
       savings,
       result: {
         workload: first.workload,
         pass: first.pass,
+        model: models.length === 1 && first.pass !== 'C' ? models[0]! : 'routed',
         signal_strength: first.signal_strength,
         reps: repJson,
         turns: repJson.reduce((a, r) => a + r.turns, 0),
@@ -94,6 +94,9 @@ export function buildReport(options: {
         quality_std: std,
         noisy: std !== null && std > NOISY_STD,
         assertions_failed: reps.reduce((a, r) => a + r.assertions.filter((x) => !x.passed).length, 0),
+        k: scores.length,
+        pass_at_k: scores.length ? passAtK(scores.length, passed, scores.length) : null,
+        pass_hat_k: scores.length ? passHatK(scores.length, passed, scores.length) : null,
       },
     });
   }
@@ -112,7 +115,7 @@ export function buildReport(options: {
   return {
     report_version: 1,
     status,
-    exit_code: assertionsFailed > 0 || status === 'incomplete' ? 1 : 0,
+    exit_code: assertionsFailed > 0 || status === 'incomplete' || runs.recordingErrors(runId).length > 0 ? 1 : 0,
     banner: provenance.actual_provider === 'sim' ? SIM_BANNER : null,
     provenance,
     workloads: perWorkload.map((w) => w.result),
@@ -127,5 +130,10 @@ export function buildReport(options: {
     cache: { hit_rate: cache.hit_rate, cache_write_share: cache.cache_write_share },
     assertions_failed: assertionsFailed,
     warnings: options.warnings ?? runs.warnings(runId),
+    protocol_metrics:
+      provenance.protocol === 'a3'
+        ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null })
+        : null,
+    recording_path_errors: runs.recordingErrors(runId),
   };
 }

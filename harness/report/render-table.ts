@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
 import { Decimal } from 'decimal.js';
-import type { BenchReport, Savings } from '../../schemas/types/report.ts';
+import type { BenchReport, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
 
 const usd = (s: string) => new Decimal(s).toFixed(4);
 const pct = (s: string | null) => (s === null ? 'n/a' : `${new Decimal(s).toFixed(1)}%`);
@@ -45,12 +45,13 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   if (paths.json) out.push(`json:             ${paths.json}`);
   out.push(`status:           ${report.status}`, '', 'Per-workload:');
 
-  const t = plainTable(['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual_$', 'baseline_$', 'saved_$', 'saved_%', 'quality', 'check']);
+  const t = plainTable(['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual_$', 'baseline_$', 'saved_$', 'saved_%', 'quality', 'check', 'pass@k / ^k']);
   for (const w of report.workloads) {
     const checks = w.reps.filter((r) => r.check !== null);
     const checkCell = checks.length === 0 ? '-' : `${checks.filter((r) => r.check!.passed).length}/${checks.length}`;
     const quality = w.quality_mean === null ? 'n/a' : `${num(w.quality_mean)}±${num(w.quality_std)}${w.noisy ? ' NOISY' : ''}`;
-    t.push([w.workload, w.pass, w.reps.length, w.turns, w.llm_calls, w.tool_calls, usd(w.savings.actual_repriced_usd), usd(w.savings.baseline_repriced_usd), usd(w.savings.savings_usd), pct(w.savings.savings_pct), quality, checkCell]);
+    const passK = w.pass_at_k === null ? 'n/a' : `${num(w.pass_at_k, 2)} / ${num(w.pass_hat_k, 2)} (k=${w.k})`;
+    t.push([w.workload, w.pass, w.reps.length, w.turns, w.llm_calls, w.tool_calls, usd(w.savings.actual_repriced_usd), usd(w.savings.baseline_repriced_usd), usd(w.savings.savings_usd), pct(w.savings.savings_pct), quality, checkCell, passK]);
   }
   out.push(t.toString(), '');
   out.push(...savingsLines('Aggregate', report.aggregate.savings));
@@ -61,10 +62,36 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   const wins = Object.entries(report.routing.decisions_by_policy).filter(([, n]) => (n ?? 0) > 0).map(([k, n]) => `${k}=${n}`).join(' ');
   out.push(`  routing decisions:                ${wins || 'none'}   hard failures: ${report.routing.hard_failures}`);
 
+  if (report.protocol_metrics) out.push('', ...renderA3(report.protocol_metrics));
+  if (report.recording_path_errors.length) out.push('', `Recording-path errors (${report.recording_path_errors.length}):`, ...report.recording_path_errors.map((e) => `  ${e}`));
+
   const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `  ${w.workload} [${w.pass} rep ${r.rep}] ${a.scope} ${a.name}: ${a.detail}`)));
   out.push('', failed.length === 0 ? 'Assertions: all held.' : `Assertions failed (${failed.length}):`, ...failed);
   for (const w of report.warnings) out.push(`warning: ${w}`);
   out.push('', 'Recompute every number from the trace DB alone:', `  npx analyze --skip-execute --db-path ${p.db_path}`);
   if (report.banner) out.push('', `*** ${report.banner} ***`);
   return out.join('\n');
+}
+
+const rate = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
+
+/** The A3 section: one row per pass, then the routing and cluster figures of spec §8.3. */
+function renderA3(m: ProtocolMetrics): string[] {
+  const out = [`A3 protocol (cheap: ${m.cheap_model}, strong: ${m.strong_model}):`];
+  const t = plainTable(['pass', 'model', 'runs', 'actual_$', 'saved_% vs baseline', 'quality', 'slot-4 fire', 'slot-4 inversion']);
+  for (const p of m.passes)
+    t.push([p.pass, p.model, p.workload_runs, usd(p.actual_cost_usd), pct(p.savings.savings_pct), p.quality_mean === null ? 'n/a' : `${num(p.quality_mean)}±${num(p.quality_std)}${p.noisy ? ' NOISY' : ''}`, rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
+  t.push(['D', '-', 0, '-', '-', '-', '-', '-']);
+  out.push(t.toString());
+  if (!m.pass_d.run) out.push(`  Pass D not run: ${m.pass_d.reason}`);
+  out.push(
+    `  savings vs measured strong arm (B -> C):  ${pct(m.savings_vs_measured_strong_pct)}`,
+    `  performance gap recovered (C vs A..B):    ${num(m.performance_gap_recovered)}`,
+    `  strong-call share in Pass C:              ${rate(m.strong_call_pct)}`,
+    `  slot 4 in Pass C: ${m.slot4.routed_turns} routed turns, fired ${m.slot4.fired} (${rate(m.slot4.fire_rate)}), inverted ${m.slot4.inverted} (${rate(m.slot4.inversion_rate)})`,
+  );
+  for (const w of m.slot4_per_workload) out.push(`    ${w.workload.padEnd(48)} fire ${rate(w.slot4.fire_rate).padStart(6)}  inversion ${rate(w.slot4.inversion_rate).padStart(6)}`);
+  const v1 = m.cluster_tightness.v1;
+  out.push(v1 ? `  cluster tightness (v1, ${v1.fingerprints} fingerprints): intra ${num(v1.intra)}  inter ${num(v1.inter)}  separation ${num(v1.separation)}` : '  cluster tightness: no patterns DB');
+  return out;
 }

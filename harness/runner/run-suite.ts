@@ -1,6 +1,5 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { Decimal } from 'decimal.js';
 import { createSystemClock, createVirtualClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
@@ -23,6 +22,11 @@ import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.t
 import type { Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../cli/command.ts';
 import { createProgress } from './progress.ts';
+import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';
+import { passesOf, type PassSpec } from '../protocols/protocol.ts';
+import type { WorkloadRunRecord } from '../runs/run-store.ts';
+import { openPatternStore } from '../../runtime/patterns/index.ts';
+import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
 import { resolveProvider, type RequestedProvider } from './resolve-provider.ts';
 import { runWorkloadRep } from './run-workload.ts';
 
@@ -39,6 +43,9 @@ export interface RunSuiteOptions {
   temperature: number;
   dbPath: string | null;
   jsonPath: string | null;
+  /** The shared pattern store; default beside the trace DB. An existing file is reused (a seeded store). */
+  patternsDbPath: string | null;
+  protocol: 'single' | 'a3';
   showProgress: boolean;
   /** LLM calls per turn before the iteration guard stops it. */
   maxIterations?: number;
@@ -93,6 +100,9 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   if (existsSync(dbPath)) throw new SetupError(`${dbPath}: the trace DB already exists; pass a new --db-path (existing DBs are only read by analyze --skip-execute)`);
   mkdirSync(dirname(dbPath), { recursive: true });
   const jsonPath = opts.jsonPath ? resolve(io.cwd, opts.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
+  const patternsDbPath = opts.patternsDbPath ? resolve(io.cwd, opts.patternsDbPath) : dbPath.replace(/\.db$/, '') + '.patterns.db';
+  const passes = passesOf(opts.protocol);
+  const modelFor = (p: PassSpec) => (p.forced === 'cheap' ? actual.id : p.forced === 'strong' ? baseline.id : null);
 
   // ---- execute
   const store = openTraceStore(dbPath, { logger });
@@ -119,46 +129,64 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
       temperature: opts.temperature,
       seed: opts.seed,
       seed_passes: opts.seedPasses,
-      protocol: 'single',
+      protocol: opts.protocol,
       fingerprint_version: 'v1',
       db_path: dbPath,
+      patterns_db_path: patternsDbPath,
+      strong_model: opts.protocol === 'a3' ? baseline.id : null,
       workloads_dir: workloadsDir,
     });
     runs.saveRun(runId, startedUs, provenance(startedUs));
 
     const hostPath = io.env.PATH;
-    const tools = createToolDispatcher({ tools: builtinTools({ runShell: { hostPath, hide: [workloadsDir] } }), bus, logger, clock });
-    const router = createRouter({ bus, registry, global: { ...defaultRoutingConfig(), default_model: actual.id } });
+    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir] } });
+    const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
+    const patterns = openPatternStore(patternsDbPath, { logger, clock, bus });
+    const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])) });
+    const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, minEvalConfidence: slot4.minEvalConfidence });
+    const router = createRouter({ bus, registry, global: { ...defaultRoutingConfig(), default_model: actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
     const progress = createProgress(opts.showProgress, io.progress);
-    const pass = 'single';
-    const total = workloads.length * opts.seedPasses;
+    const total = passes.length * workloads.length * opts.seedPasses;
     let done = 0;
     const providerFor = (w: Workload, p: string, rep: number) =>
       createSimProvider({ script: scripts.get(w.spec.name)!, registry, context: { seed: opts.seed, workload: w.spec.name, pass: p, rep }, clock: createVirtualClock() });
+    const recordingErrors: string[] = [];
 
-    for (const workload of workloads) {
-      for (let rep = 0; rep < opts.seedPasses; rep++) {
-        const record = await runWorkloadRep(
-          { runId, workload, pass, rep, stickyModel: actual.id, temperature: opts.temperature },
-          {
-            bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath,
-            maxIterations: opts.maxIterations ?? 25,
-            onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total, spendUsd: p.spendUsd ?? new Decimal(0) }),
-          },
-        );
-        runs.saveWorkloadRun(record);
-        done += 1;
+    try {
+      for (const pass of passes) {
+        const passRecords: WorkloadRunRecord[] = [];
+        for (const workload of workloads) {
+          for (let rep = 0; rep < opts.seedPasses; rep++) {
+            const record = await runWorkloadRep(
+              { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
+              {
+                bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath,
+                maxIterations: opts.maxIterations ?? 25,
+                onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total }),
+              },
+            );
+            runs.saveWorkloadRun(record);
+            passRecords.push(record);
+            done += 1;
+          }
+        }
+        await bus.drain();
+        // The seeding passes must leave every recorded turn in the shared store (benchmark.md §6.4).
+        if (pass.forced !== null) recordingErrors.push(...accumulationErrors(patterns, passRecords, opts.seedPasses));
       }
+    } finally {
+      progress.clear();
+      await bus.drain();
+      loop.stop();
     }
-    progress.clear();
-    await bus.drain();
     store.flush();
 
     // ---- score and record
     const warnings = [...providerChoice.warnings, ...uniqueWarnings(logger.records)];
-    runs.saveRun(runId, startedUs, provenance(clock.nowUs()), warnings);
-    const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId });
+    runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors });
+    const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId, fingerprints: fingerprintSource(patterns) });
+    patterns.close();
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);
     mkdirSync(dirname(jsonPath), { recursive: true });

@@ -55,7 +55,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
   const startedUs = deps.clock.nowUs();
   return withWorkspaceCopy(workload.workspaceDir, async (root) => {
     const provider = deps.providerFor(workload, job.pass, job.rep);
-    const session = new Session({ ...deps, provider }, { workspaceRoot: root, stickyModel: job.stickyModel });
+    const session = new Session({ ...deps, provider }, { workspaceRoot: root, stickyModel: job.stickyModel, workloadId: spec.name });
     const turns: TurnResult[] = [];
     const assertions: Assertion[] = [];
     let error: string | null = null;

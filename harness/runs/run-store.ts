@@ -26,7 +26,8 @@ CREATE TABLE IF NOT EXISTS bench_runs (
   run_id TEXT PRIMARY KEY,
   created_at_us INTEGER NOT NULL,
   provenance_json TEXT NOT NULL,
-  warnings_json TEXT NOT NULL DEFAULT '[]'
+  warnings_json TEXT NOT NULL DEFAULT '[]',
+  recording_errors_json TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS workload_runs (
   id TEXT PRIMARY KEY,
@@ -59,14 +60,21 @@ export class RunStore {
     if (options.create ?? true) db.exec(SCHEMA);
   }
 
-  /** Records (or updates, at the end of the run) the run's provenance and warnings. */
-  saveRun(runId: string, createdAtUs: number, provenance: Provenance, warnings: readonly string[] = []): void {
+  /** Records (or updates, at the end of the run) the run's provenance, warnings and accumulation-check failures. */
+  saveRun(runId: string, createdAtUs: number, provenance: Provenance, notes: { warnings?: readonly string[]; recordingErrors?: readonly string[] } = {}): void {
     this.db
       .prepare(
-        `INSERT INTO bench_runs (run_id, created_at_us, provenance_json, warnings_json) VALUES (?, ?, ?, ?)
-         ON CONFLICT(run_id) DO UPDATE SET provenance_json = excluded.provenance_json, warnings_json = excluded.warnings_json`,
+        `INSERT INTO bench_runs (run_id, created_at_us, provenance_json, warnings_json, recording_errors_json) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(run_id) DO UPDATE SET provenance_json = excluded.provenance_json, warnings_json = excluded.warnings_json,
+           recording_errors_json = excluded.recording_errors_json`,
       )
-      .run(runId, createdAtUs, JSON.stringify(provenance), JSON.stringify(warnings));
+      .run(runId, createdAtUs, JSON.stringify(provenance), JSON.stringify(notes.warnings ?? []), JSON.stringify(notes.recordingErrors ?? []));
+  }
+
+  /** Accumulation-check failures the run recorded (benchmark.md §6.4). */
+  recordingErrors(runId: string): string[] {
+    const row = this.db.prepare('SELECT recording_errors_json FROM bench_runs WHERE run_id = ?').get(runId) as { recording_errors_json: string } | undefined;
+    return row ? (JSON.parse(row.recording_errors_json) as string[]) : [];
   }
 
   /** The warnings the run recorded (sandbox missing, provider fallback...). */

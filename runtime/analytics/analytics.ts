@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { PriceTable } from '../pricing/rates.ts';
-import { POLICY_NAMES, type PolicyName } from '../routing/route-decision.ts';
+import { POLICY_NAMES, type PolicyName, type RouteDecidedPayload } from '../routing/route-decision.ts';
 import { computeSavings, type SavingsResult, type TokenGroup } from './savings.ts';
 import { selectorFilter, type EventSelector, type SqlFilter } from './selector.ts';
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
@@ -50,8 +50,17 @@ export interface UsageCounts {
   tool_inputs_invalid: number;
 }
 
+/** One `route.decided` event: which turn, and the decision with its whole chain. */
+export interface RouteDecisionRow {
+  session_id: string;
+  turn_id: string | null;
+  decision: RouteDecidedPayload;
+}
+
 /** Analytics over one trace DB; read-only, every number recomputable from the DB alone. */
 export interface Analytics {
+  /** Every routing decision of the selection, in event order (for slot-4 metrics and the report's routed turns). */
+  routeDecisions(selector: EventSelector): RouteDecisionRow[];
   savings(selector: EventSelector, baselineModel: string): SavingsResult;
   routing(selector: EventSelector): RoutingSummary;
   cacheEffectiveness(selector: EventSelector): CacheEffectiveness;
@@ -122,6 +131,15 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
   };
 
   return {
+    routeDecisions(selector) {
+      const f = selectorFilter(selector, ['route.decided']);
+      return all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params).map((r) => ({
+        session_id: String(r.session_id),
+        turn_id: r.turn_id === null ? null : String(r.turn_id),
+        decision: JSON.parse(String(r.payload_json)) as RouteDecidedPayload,
+      }));
+    },
+
     savings(selector, baselineModel) {
       return computeSavings(tokenGroups(selector), baselineModel, table);
     },

@@ -9,7 +9,8 @@ import { extractTurnFeatures } from './turn-features.ts';
 import { loadRoutingConfig, WORKSPACE_ROUTING_PATH, type RoutingLoadResult } from './load-routing-config.ts';
 import { createPolicyChain } from './policies/index.ts';
 import type { PatternRecommender, RouteContext } from './route-context.ts';
-import type { RoutingConfig } from './routing-config.ts';
+import type { PatternConfig, RoutingConfig } from './routing-config.ts';
+import type { RouteDecidedPayload } from './route-decision.ts';
 import type { Message } from '../types/content.ts';
 
 /** What the session knows about a turn when it asks for a model. */
@@ -22,6 +23,8 @@ export interface TurnRouteRequest {
   hasImages: boolean;
   stickyModel: string | null;
   overrideModel: string | null;
+  /** The benchmark workload this session runs, if any (the pattern store's near-key, pattern-store.md §5.3). */
+  workloadId: string | null;
   session_id: string;
   turn_id: string;
   /** turn.started id, parent of route.decided. */
@@ -41,14 +44,24 @@ export interface TurnRouter {
   policyVersion(workspaceRoot: string): string;
 }
 
+/** Slot 4's source: the learned-routing glue gives the chain a recommender for each turn. */
+export interface Slot4Provider {
+  /** Called once per turn before the chain runs. */
+  recommenderFor(req: TurnRouteRequest, pattern: PatternConfig): PatternRecommender;
+  /** May add detail to the pattern slot's chain entry (e.g. the K-NN scores of a gated cluster) before it is emitted. */
+  annotate?(req: TurnRouteRequest, decision: RouteDecidedPayload): void;
+  /** Called after route.decided is on the bus (pattern.matched goes here). */
+  onDecided?(req: TurnRouteRequest, decision: RouteDecidedPayload, routeEventId: string): void;
+}
+
 /** Options for the session-facing router. */
 export interface RouterOptions {
   bus: EventBus;
   registry: ModelRegistry;
   /** The harness's global config (its default_model is slot 7). */
   global: RoutingConfig;
-  /** Slot 4; absent until a pattern store is wired in. */
-  recommender?: PatternRecommender | null;
+  /** Slot 4; without it the pattern slot answers not_applicable. */
+  slot4?: Slot4Provider | null;
 }
 
 /**
@@ -99,11 +112,13 @@ export function createRouter(options: RouterOptions): TurnRouter {
         has_images: req.hasImages,
         delegate_tier: null,
         tiers: routing.config.tiers,
-        recommender: options.recommender ?? null,
+        recommender: options.slot4 ? options.slot4.recommenderFor(req, routing.config.pattern) : null,
       };
       // Aliases resolve to canonical ids so prices and the trace always name one model.
       const payload = decideRoute(ctx, chainFor(routing.config), validate, { canonicalize: (m) => registry.resolve(m).id });
+      options.slot4?.annotate?.(req, payload);
       const ev = bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: req.parent_event_id, type: 'route.decided', actor: 'system', payload });
+      options.slot4?.onDecided?.(req, payload, ev.id);
       return { chosen_model: payload.chosen_model, event_id: ev.id };
     },
   };

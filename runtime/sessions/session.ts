@@ -15,6 +15,8 @@ export interface SessionOptions {
   stickyModel?: string | null;
   isWorker?: boolean;
   parentSessionId?: string | null;
+  /** The benchmark workload this session runs; part of each turn's fingerprint. */
+  workloadId?: string | null;
 }
 
 /** Per-turn options; temperature is threaded to every request of the turn. */
@@ -97,6 +99,7 @@ export class Session {
       hasImages: false,
       stickyModel: this.options.stickyModel ?? null,
       overrideModel: opts.overrideModel ?? null,
+      workloadId: this.options.workloadId ?? null,
       session_id: this.id,
       turn_id,
       parent_event_id: started.id,

@@ -36,6 +36,14 @@ export interface BenchReport {
   cache: Cache;
   assertions_failed: number;
   warnings: string[];
+  /**
+   * A3 protocol figures (spec §8.2-§8.3); null for the single protocol.
+   */
+  protocol_metrics: null | ProtocolMetrics;
+  /**
+   * Accumulation-check failures (benchmark.md §6.4): the pattern store holds fewer samples than were recorded.
+   */
+  recording_path_errors: string[];
 }
 export interface Provenance {
   run_id: string;
@@ -58,6 +66,11 @@ export interface Provenance {
   fingerprint_version: 'v1' | 'v2';
   db_path: string;
   workloads_dir: string;
+  patterns_db_path: string | null;
+  /**
+   * Pass B's forced model in the A3 protocol.
+   */
+  strong_model: string | null;
 }
 export interface WorkloadResult {
   workload: string;
@@ -75,6 +88,16 @@ export interface WorkloadResult {
    */
   noisy: boolean;
   assertions_failed: number;
+  /**
+   * k of pass@k and pass^k: the number of reps.
+   */
+  k: number;
+  pass_at_k: number | null;
+  pass_hat_k: number | null;
+  /**
+   * The forced model of the pass, or 'routed'.
+   */
+  model: string;
 }
 export interface Rep {
   rep: number;
@@ -126,4 +149,74 @@ export interface Aggregate {
 export interface Cache {
   hit_rate: number | null;
   cache_write_share: number | null;
+}
+export interface ProtocolMetrics {
+  protocol: 'a3';
+  cheap_model: string;
+  strong_model: string;
+  passes: PassSummary[];
+  pass_d: {
+    run: boolean;
+    reason: string | null;
+  };
+  slot4: Slot4;
+  slot4_per_workload: {
+    workload: string;
+    slot4: Slot4;
+  }[];
+  cluster_tightness: {
+    v1: null | Tightness;
+    v2: null | Tightness;
+  };
+  savings_vs_measured_strong_pct: Pct;
+  performance_gap_recovered: number | null;
+  strong_call_pct: number | null;
+  routed_turns: RoutedTurn[];
+}
+export interface PassSummary {
+  pass: string;
+  model: string;
+  description: string;
+  savings: Savings;
+  actual_cost_usd: Money;
+  quality_mean: number | null;
+  quality_std: number | null;
+  noisy: boolean;
+  workload_runs: number;
+  slot4: Slot4;
+}
+export interface Slot4 {
+  routed_turns: number;
+  fired: number;
+  inverted: number;
+  fire_rate: number | null;
+  inversion_rate: number | null;
+}
+export interface Tightness {
+  intra: number | null;
+  inter: number | null;
+  separation: number | null;
+  fingerprints: number;
+  pairs_intra: number;
+  pairs_inter: number;
+}
+export interface RoutedTurn {
+  workload: string;
+  rep: number;
+  turn_index: number;
+  turn_id: string;
+  chosen_model: string;
+  pattern_verdict: string;
+  inverted: boolean;
+  knn_scores:
+    | {
+        model: string;
+        score: number;
+        sample_size: number;
+      }[]
+    | null;
+  /**
+   * route.decided.chain as emitted.
+   */
+  chain: {}[];
 }

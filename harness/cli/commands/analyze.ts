@@ -8,6 +8,10 @@ import { buildReport } from '../../report/build-report.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import { RunStore } from '../../runs/run-store.ts';
 import type { CommandSpec } from '../command.ts';
+import { openPatternStore } from '../../../runtime/patterns/index.ts';
+import { createMemoryLogger } from '../../../runtime/core/logger.ts';
+import { createSystemClock } from '../../../runtime/core/clock.ts';
+import { fingerprintSource } from '../../runner/pattern-checks.ts';
 
 /** Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError. */
 function openExisting(path: string): Database.Database {
@@ -31,10 +35,11 @@ export const analyzeCommandSpec: CommandSpec = {
       .requiredOption('--db-path <path>', 'the existing trace DB of a bench run')
       .option('--skip-execute', 'no model calls, analytics only (the only mode there is; accepted for the documented command line)', true)
       .option('--run <id>', 'which run in the DB (default: the latest)')
+      .option('--patterns-db-path <path>', "the run's pattern store, for cluster tightness (default: the path the run recorded)")
       .option('--json <path>', 'also write the JSON report here');
   },
   async run(cmd, _args, io) {
-    const o = cmd.opts<{ dbPath: string; run?: string; json?: string }>();
+    const o = cmd.opts<{ dbPath: string; run?: string; json?: string; patternsDbPath?: string }>();
     const path = resolve(io.cwd, o.dbPath);
     const db = openExisting(path);
     try {
@@ -43,7 +48,15 @@ export const analyzeCommandSpec: CommandSpec = {
       if (ids.length === 0) throw new SetupError(`${path}: no benchmark runs in this trace DB (was it written by bench run?)`);
       const runId = o.run ?? ids.at(-1)!;
       if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
-      const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId });
+      const recorded = runs.provenance(runId)?.patterns_db_path ?? null;
+      const patternsPath = o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : recorded;
+      const patterns = patternsPath && existsSync(patternsPath) ? openPatternStore(patternsPath, { logger: createMemoryLogger(), clock: createSystemClock() }) : null;
+      let report;
+      try {
+        report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, fingerprints: patterns ? fingerprintSource(patterns) : null });
+      } finally {
+        patterns?.close();
+      }
       if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
       io.out(renderReportTable(report, { json: o.json ? resolve(io.cwd, o.json) : null }));
       return report.exit_code;

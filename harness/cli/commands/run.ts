@@ -1,5 +1,4 @@
 import { Option, type Command } from 'commander';
-import { SetupError } from '../../errors.ts';
 import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
@@ -36,10 +35,11 @@ export const runCommandSpec: CommandSpec = {
       .option('--model <id>', 'actual model (id or alias: haiku, sonnet, opus, gpt-5-mini, gpt-5); pinned for every turn', 'anthropic:claude-haiku-4-5')
       .option('--baseline <id>', 'counterfactual model, re-priced from the recorded tokens, never called', 'anthropic:claude-sonnet-4-6')
       .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1), 1)
-      .addOption(new Option('--protocol <name>', 'single run, or the A3 protocol (passes A-D)').choices(['single', 'a3']).default('single'))
+      .addOption(new Option('--protocol <name>', 'single: every turn on --model; a3: Pass A forced to --model, Pass B forced to --baseline, Pass C routed with slot 4 live over the store A and B seeded').choices(['single', 'a3']).default('single'))
       .option('--seed <n>', "the simulated provider's randomness and nothing else", intArg('--seed', 0), 0)
       .option('--temperature <t>', 'temperature threaded to every request', numberArg('--temperature', 0, 2), 0)
       .option('--db-path <path>', 'trace DB to create (refuses an existing file); default reports/.runs/bench-<UTC-ts>.db')
+      .option('--patterns-db-path <path>', 'shared pattern store of the run (an existing one is reused: a seeded store); default beside the DB')
       .option('--json <path>', 'where to write the JSON report; default beside the DB')
       .option('--quiet', 'no progress output', false)
       .addHelpText('after', COST_HELP);
@@ -53,14 +53,14 @@ export const runCommandSpec: CommandSpec = {
       model: string;
       baseline: string;
       seedPasses: number;
-      protocol: string;
+      protocol: 'single' | 'a3';
+      patternsDbPath?: string;
       seed: number;
       temperature: number;
       dbPath?: string;
       json?: string;
       quiet: boolean;
     }>();
-    if (o.protocol !== 'single') throw new SetupError(`--protocol ${o.protocol} is not available yet (it arrives with learned routing); use --protocol single`);
     const result = await runSuite(
       {
         workloadsDir: o.workloadsDir,
@@ -74,6 +74,8 @@ export const runCommandSpec: CommandSpec = {
         temperature: o.temperature,
         dbPath: o.dbPath ?? null,
         jsonPath: o.json ?? null,
+        patternsDbPath: o.patternsDbPath ?? null,
+        protocol: o.protocol,
         showProgress: io.isTTY && !o.quiet,
       },
       io,

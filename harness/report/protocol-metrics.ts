@@ -1,0 +1,95 @@
+import { Decimal } from 'decimal.js';
+import type { Analytics, RouteDecisionRow } from '../../runtime/analytics/index.ts';
+import { chosenWithout } from '../../runtime/routing/index.ts';
+import type { PassSummary, ProtocolMetrics, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
+import { clusterTightness, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, strongCallShare } from '../metrics/index.ts';
+import type { WorkloadRunRecord } from '../runs/run-store.ts';
+import { A3_PASSES, PASS_D_NOT_RUN } from '../protocols/protocol.ts';
+import { savingsJson } from './savings-json.ts';
+import { mean, NOISY_STD, sampleStd } from './stats.ts';
+
+/** What cluster tightness is computed over: the patterns DB's fingerprints and a similarity without the workload partition. */
+export interface FingerprintSource<T> {
+  items: { workload: string | null; value: T }[];
+  similarity(a: T, b: T): number;
+}
+
+function routedTurns(rows: readonly RouteDecisionRow[], records: readonly WorkloadRunRecord[]): RoutedTurn[] {
+  const bySession = new Map(records.flatMap((r) => r.session_ids.map((s) => [s, r] as const)));
+  const turnIndex = new Map<string, number>();
+  return rows.map((row) => {
+    const rec = bySession.get(row.session_id)!;
+    const idx = turnIndex.get(row.session_id) ?? 0;
+    turnIndex.set(row.session_id, idx + 1);
+    const pattern = row.decision.chain.find((e) => e.policy === 'pattern');
+    const winner = row.decision.chain[row.decision.winner_index];
+    const without = chosenWithout(row.decision, 'pattern');
+    return {
+      workload: rec.workload,
+      rep: rec.rep,
+      turn_index: idx,
+      turn_id: row.turn_id ?? '',
+      chosen_model: row.decision.chosen_model,
+      pattern_verdict: pattern?.verdict ?? 'not_applicable',
+      inverted: winner?.policy === 'pattern' && without !== null && without !== row.decision.chosen_model,
+      knn_scores: pattern?.pattern_alternatives ? pattern.pattern_alternatives.map((a) => ({ model: a.model, score: a.score, sample_size: a.sample_size })) : null,
+      chain: row.decision.chain as unknown as RoutedTurn['chain'],
+    };
+  });
+}
+
+/** The A3 protocol's section of the report (spec §8.2-§8.3), from the trace DB and the patterns DB. */
+export function a3Metrics<T>(options: {
+  analytics: Analytics;
+  records: readonly WorkloadRunRecord[];
+  baseline: string;
+  cheapModel: string;
+  strongModel: string;
+  fingerprints: FingerprintSource<T> | null;
+}): ProtocolMetrics {
+  const { analytics, records, baseline } = options;
+  const sessionsOf = (pass: string) => records.filter((r) => r.pass === pass).flatMap((r) => r.session_ids);
+  const passes: PassSummary[] = A3_PASSES.map((p) => {
+    const reps = records.filter((r) => r.pass === p.name);
+    const sel = { sessions: sessionsOf(p.name) };
+    const savings = analytics.savings(sel, baseline);
+    const scores = reps.map((r) => r.score).filter((s): s is number => s !== null);
+    const std = sampleStd(scores);
+    return {
+      pass: p.name,
+      model: p.forced === 'cheap' ? options.cheapModel : p.forced === 'strong' ? options.strongModel : 'routed',
+      description: p.description,
+      savings: savingsJson(savings),
+      actual_cost_usd: savings.actual_repriced_usd.toString(),
+      quality_mean: mean(scores),
+      quality_std: std,
+      noisy: std !== null && std > NOISY_STD,
+      workload_runs: reps.length,
+      slot4: slot4Metrics(analytics.routeDecisions(sel).map((r) => r.decision)),
+    };
+  });
+  const byName = (n: string) => passes.find((p) => p.pass === n)!;
+  const routed = analytics.routeDecisions({ sessions: sessionsOf('C') });
+  const workloads = [...new Set(records.filter((r) => r.pass === 'C').map((r) => r.workload))].sort();
+  const sessionsByWorkload = (w: string) => new Set(records.filter((r) => r.pass === 'C' && r.workload === w).flatMap((r) => r.session_ids));
+  const pct = savingsVsMeasuredPct(new Decimal(byName('B').actual_cost_usd), new Decimal(byName('C').actual_cost_usd));
+  let v1: Tightness | null = null;
+  if (options.fingerprints) v1 = clusterTightness(options.fingerprints.items, options.fingerprints.similarity);
+  return {
+    protocol: 'a3',
+    cheap_model: options.cheapModel,
+    strong_model: options.strongModel,
+    passes,
+    pass_d: { run: false, reason: PASS_D_NOT_RUN },
+    slot4: slot4Metrics(routed.map((r) => r.decision)),
+    slot4_per_workload: workloads.map((w) => {
+      const s = sessionsByWorkload(w);
+      return { workload: w, slot4: slot4Metrics(routed.filter((r) => s.has(r.session_id)).map((r) => r.decision)) };
+    }),
+    cluster_tightness: { v1, v2: null },
+    savings_vs_measured_strong_pct: pct === null ? null : pct.toString(),
+    performance_gap_recovered: performanceGapRecovered(byName('A').quality_mean, byName('B').quality_mean, byName('C').quality_mean),
+    strong_call_pct: strongCallShare(routed.map((r) => r.decision), options.strongModel),
+    routed_turns: routedTurns(routed, records),
+  };
+}

@@ -1,0 +1,40 @@
+import { similarity, type PatternStore, type StructuralFeatures } from '../../runtime/patterns/index.ts';
+import type { FingerprintSource } from '../report/protocol-metrics.ts';
+import type { WorkloadRunRecord } from '../runs/run-store.ts';
+
+/**
+ * The accumulation check of benchmark.md §6.4: after seeding, the shared store must hold at least
+ * one sample per recorded turn for each (workload, model), and at least N for the cluster. Fewer
+ * means the recording path dropped outcomes silently — reported, never ignored.
+ */
+export function accumulationErrors(store: PatternStore, records: readonly WorkloadRunRecord[], seedPasses: number): string[] {
+  const workloadOf = new Map(store.fingerprints().map((f) => [f.id, f.structural.workload_id]));
+  const held = new Map<string, number>();
+  for (const o of store.outcomes()) {
+    const key = `${workloadOf.get(o.fingerprint_id) ?? ''}\u0000${o.primary_model}`;
+    held.set(key, (held.get(key) ?? 0) + o.sample_size);
+  }
+  const expected = new Map<string, { workload: string; model: string; pass: string; turns: number }>();
+  for (const r of records) {
+    const key = `${r.workload}\u0000${r.model}`;
+    const e = expected.get(key) ?? { workload: r.workload, model: r.model, pass: r.pass, turns: 0 };
+    e.turns += r.turns;
+    expected.set(key, e);
+  }
+  const errors: string[] = [];
+  for (const [key, e] of expected) {
+    const have = held.get(key) ?? 0;
+    const need = Math.max(seedPasses, e.turns);
+    if (have < need)
+      errors.push(`recording-path error: after pass ${e.pass}, ${e.workload} on ${e.model} has ${have} samples in the pattern store, expected at least ${need} (${e.turns} turns recorded over ${seedPasses} rep(s))`);
+  }
+  return errors;
+}
+
+/** The store's fingerprints for cluster tightness, compared with the workload-id partition switched off (spec §8.3). */
+export function fingerprintSource(store: PatternStore): FingerprintSource<StructuralFeatures> {
+  return {
+    items: store.fingerprints().map((f) => ({ workload: f.structural.workload_id, value: f.structural })),
+    similarity: (a, b) => similarity(a, b, { useWorkloadId: false }),
+  };
+}

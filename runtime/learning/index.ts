@@ -1,0 +1,2 @@
+export { startLearningLoop, type LearningLoopOptions } from './learning-loop.ts';
+export { createPatternSlot, type PatternSlot } from './pattern-slot.ts';

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import type { EventBus } from '../events/event.ts';
+import { computeStructuralFeatures, createPatternRecommender, type PatternRecommendation, type PatternStore, type StructuralFeatures } from '../patterns/index.ts';
+import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
+import type { SideEffect } from '../tools/tool.ts';
+
+/** Slot 4 backed by the pattern store, plus what the learning loop needs to record each turn. */
+export interface PatternSlot extends Slot4Provider {
+  /** The structural features computed for a turn at routing time. */
+  featuresOf(turnId: string): StructuralFeatures | undefined;
+  /** pattern.min_eval_confidence of the config last seen. */
+  minEvalConfidence(): number;
+}
+
+/**
+ * Learned routing glue (pattern-store.md §8.1, §9): computes each turn's fingerprint from session
+ * state, asks the store for a recommendation with the effective pattern knobs, records the K-NN's
+ * per-model scores in the pattern slot of route.decided even when the gate holds it back, and emits
+ * pattern.matched when slot 4 wins.
+ */
+export function createPatternSlot(options: { store: PatternStore; bus: EventBus; toolSideEffects: Readonly<Record<string, SideEffect>> }): PatternSlot {
+  const { store, bus } = options;
+  const features = new Map<string, StructuralFeatures>();
+  const recommendations = new Map<string, PatternRecommendation | null>();
+  let minEvalConfidence = 0.5;
+
+  return {
+    featuresOf: (turnId) => features.get(turnId),
+    minEvalConfidence: () => minEvalConfidence,
+
+    recommenderFor(req: TurnRouteRequest, pattern: PatternConfig) {
+      minEvalConfidence = pattern.min_eval_confidence;
+      const f = computeStructuralFeatures({
+        userMessage: req.userMessage,
+        // The router sees the history with this turn's user message already appended.
+        history: req.history.slice(0, -1),
+        toolSideEffects: options.toolSideEffects,
+        estimatedInputTokens: req.estimatedInputTokens,
+        hasImages: req.hasImages,
+        // A benchmark run copies the workload's fixture to a fresh temp dir each rep; the logical
+        // workspace is the workload, so structurally equal turns of different reps share a fingerprint.
+        workspaceHash: sha256(req.workloadId ? `workload:${req.workloadId}` : req.workspaceRoot),
+        workloadId: req.workloadId,
+      });
+      features.set(req.turn_id, f);
+      const recommender = createPatternRecommender(store, {
+        featuresOf: () => f,
+        options: () => ({ cost_weight: pattern.cost_weight, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, k: 10 }),
+      });
+      return {
+        recommend(ctx) {
+          const r = recommender.recommend(ctx);
+          recommendations.set(req.turn_id, recommender.lastRecommendation());
+          return r;
+        },
+      };
+    },
+
+    annotate(req, decision) {
+      const rec = recommendations.get(req.turn_id);
+      const entry = decision.chain.find((e) => e.policy === 'pattern');
+      if (!rec || !entry || entry.pattern_alternatives || rec.alternatives.length === 0) return;
+      // Gated by min_confidence / min_sample_size: keep the evidence the report needs.
+      entry.pattern_alternatives = rec.alternatives.map((a) => ({ model: a.model, score: a.score, sample_size: a.sample_size }));
+      entry.confidence = rec.confidence;
+    },
+
+    onDecided(req, decision: RouteDecidedPayload, routeEventId) {
+      const rec = recommendations.get(req.turn_id);
+      recommendations.delete(req.turn_id);
+      if (decision.chain[decision.winner_index]?.policy !== 'pattern' || !rec) return;
+      bus.emit({
+        session_id: req.session_id,
+        turn_id: req.turn_id,
+        parent_event_id: routeEventId,
+        type: 'pattern.matched',
+        actor: 'system',
+        payload: {
+          fingerprint_id: rec.fingerprint_id ?? `unstored:${sha256(JSON.stringify(features.get(req.turn_id))).slice(0, 26)}`,
+          fingerprint_kind: 'structural',
+          chosen_model: decision.chosen_model,
+          confidence: rec.confidence,
+          sample_size: rec.sample_size,
+          k_cluster_size: rec.k_cluster_size,
+          alternatives_count: rec.alternatives.length,
+        },
+      });
+    },
+  };
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
