@@ -116,7 +116,8 @@ export function buildReport<T = unknown>(options: {
     report_version: 1,
     status,
     exit_code: assertionsFailed > 0 || status === 'incomplete' || runs.recordingErrors(runId).length > 0 ? 1 : 0,
-    banner: provenance.actual_provider === 'sim' ? SIM_BANNER : null,
+    // Direct or through a cassette recorded from it: either way the numbers are the emulator's.
+    banner: /(^|[:+])sim($|\+)/.test(provenance.actual_provider) ? SIM_BANNER : null,
     provenance,
     workloads: perWorkload.map((w) => w.result),
     aggregate: {

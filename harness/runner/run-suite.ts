@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { createSystemClock, createVirtualClock, isoFromUs } from '../../runtime/core/clock.ts';
+import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
@@ -9,7 +9,6 @@ import { createEvaluator, loadRubric } from '../../runtime/evaluator/index.ts';
 import { createEventBus } from '../../runtime/events/index.ts';
 import { loadModelRegistry, UnknownModelError, type ModelRegistry } from '../../runtime/models/index.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import { createSimProvider, loadSimScript, type SimScript } from '../../runtime/providers/sim/index.ts';
 import { createRouter, defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import { builtinTools, createToolDispatcher } from '../../runtime/tools/index.ts';
 import { openTraceStore } from '../../runtime/trace/index.ts';
@@ -24,11 +23,13 @@ import type { CliIO } from '../cli/command.ts';
 import { createProgress } from './progress.ts';
 import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';
 import { passesOf, type PassSpec } from '../protocols/protocol.ts';
-import type { WorkloadRunRecord } from '../runs/run-store.ts';
 import { openPatternStore } from '../../runtime/patterns/index.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
-import { resolveProvider, type RequestedProvider } from './resolve-provider.ts';
+import type { RequestedProvider } from './resolve-provider.ts';
+import { planProvider } from './provider-plan.ts';
+import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
 import { runWorkloadRep } from './run-workload.ts';
+import { mapPool } from './pool.ts';
 
 /** Everything `bench run` needs, already parsed. */
 export interface RunSuiteOptions {
@@ -47,6 +48,12 @@ export interface RunSuiteOptions {
   patternsDbPath: string | null;
   protocol: 'single' | 'a3';
   showProgress: boolean;
+  /** Append every provider exchange to this JSONL cassette (spec §11). */
+  recordPath?: string | null;
+  /** Serve every exchange from this cassette instead of a provider. */
+  replayPath?: string | null;
+  /** Workload reps in flight at once (default 1). Above 1, Pass C's order of learning is not fixed. */
+  concurrency?: number;
   /** LLM calls per turn before the iteration guard stops it. */
   maxIterations?: number;
 }
@@ -87,14 +94,19 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   const baseline = resolveModel(registry, opts.baseline, '--baseline');
   if (!prices.rates(baseline.id)) throw new SetupError(`--baseline ${baseline.id} has no price in price table ${prices.version}`);
   if (!prices.rates(actual.id)) throw new SetupError(`--model ${actual.id} has no price in price table ${prices.version}`);
-  const providerChoice = resolveProvider(opts.provider, actual.provider, io.env);
+
   const workloadsDir = resolve(io.cwd, opts.workloadsDir);
   const workloads = selectWorkloads(discoverWorkloads(workloadsDir), { names: opts.workloadNames, includeMarginal: opts.includeMarginal });
-  const scripts = new Map<string, SimScript>();
-  for (const w of workloads) {
-    if (!w.simScriptPath) throw new SetupError(`${w.dir}: no sim.yaml, so the simulated provider cannot play this workload`);
-    scripts.set(w.spec.name, loadSimScript(w.simScriptPath));
-  }
+  const providers = planProvider({
+    requested: opts.provider,
+    modelProvider: actual.provider,
+    env: io.env,
+    workloads,
+    registry,
+    seed: opts.seed,
+    record: opts.recordPath ? resolve(io.cwd, opts.recordPath) : null,
+    replay: opts.replayPath ? resolve(io.cwd, opts.replayPath) : null,
+  });
   const startedUs = clock.nowUs();
   const dbPath = opts.dbPath ? resolve(io.cwd, opts.dbPath) : defaultDbPath(io.cwd, startedUs);
   if (existsSync(dbPath)) throw new SetupError(`${dbPath}: the trace DB already exists; pass a new --db-path (existing DBs are only read by analyze --skip-execute)`);
@@ -122,7 +134,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
       actual_model: actual.id,
       baseline_model: baseline.id,
       requested_provider: opts.provider,
-      actual_provider: providerChoice.actual,
+      actual_provider: providers.actual,
       node_version: process.version,
       started_at: isoFromUs(startedUs),
       ended_at: isoFromUs(endedUs),
@@ -149,32 +161,34 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const progress = createProgress(opts.showProgress, io.progress);
     const total = passes.length * workloads.length * opts.seedPasses;
     let done = 0;
-    const providerFor = (w: Workload, p: string, rep: number) =>
-      createSimProvider({ script: scripts.get(w.spec.name)!, registry, context: { seed: opts.seed, workload: w.spec.name, pass: p, rep }, clock: createVirtualClock() });
+    const providerFor = providers.forRep;
     const recordingErrors: string[] = [];
 
     try {
       for (const pass of passes) {
-        const passRecords: WorkloadRunRecord[] = [];
-        for (const workload of workloads) {
-          for (let rep = 0; rep < opts.seedPasses; rep++) {
-            const record = await runWorkloadRep(
-              { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
-              {
-                bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath,
-                maxIterations: opts.maxIterations ?? 25,
-                onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total }),
-              },
-            );
-            runs.saveWorkloadRun(record);
-            passRecords.push(record);
-            done += 1;
-          }
-        }
+        const jobs = workloads.flatMap((workload) => Array.from({ length: opts.seedPasses }, (_, rep) => ({ workload, rep })));
+        // Sessions never share state, so reps can run side by side; per-session analytics stay exact.
+        const passRecords = await mapPool(jobs, opts.concurrency ?? 1, async ({ workload, rep }) => {
+          const record = await runWorkloadRep(
+            { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
+            {
+              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath,
+              maxIterations: opts.maxIterations ?? 25,
+              onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total }),
+            },
+          );
+          runs.saveWorkloadRun(record);
+          done += 1;
+          return record;
+        });
         await bus.drain();
         // The seeding passes must leave every recorded turn in the shared store (benchmark.md §6.4).
         if (pass.forced !== null) recordingErrors.push(...accumulationErrors(patterns, passRecords, opts.seedPasses));
       }
+    } catch (e) {
+      // A replay that lacks a request cannot go on: the run is not what was recorded.
+      if (e instanceof CassetteMissError) throw new SetupError(e.message);
+      throw e;
     } finally {
       progress.clear();
       await bus.drain();
@@ -183,7 +197,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     store.flush();
 
     // ---- score and record
-    const warnings = [...providerChoice.warnings, ...uniqueWarnings(logger.records)];
+    const warnings = [...providers.warnings, ...uniqueWarnings(logger.records)];
     runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors });
     const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId, fingerprints: fingerprintSource(patterns) });
     patterns.close();

@@ -23,12 +23,22 @@ function extensionsIn(text: string, into: Set<string>): void {
   for (const m of text.matchAll(FILE_TOKEN)) into.add(`.${m[1]!.toLowerCase()}`);
 }
 
+/** Intent tags whose regex matches `text`, in declaration order (the pattern fingerprint reuses them). */
+export function intentTagsOf(text: string): string[] {
+  return INTENT_PATTERNS.filter(([, re]) => re.test(text)).map(([tag]) => tag);
+}
+
+/** Lowercase extensions (`.py`) of the file-like tokens in `text`, added to `into`. */
+export function collectFileExtensions(text: string, into: Set<string>): void {
+  extensionsIn(` ${text}`, into);
+}
+
 /**
  * Default features for routing: intent tags from the new message; file extensions named in it or in
  * `path` arguments of earlier tool calls. The session may pass its own (e.g. the pattern fingerprint's).
  */
 export function extractTurnFeatures(userMessage: string, history: readonly Message[]): TurnFeatures {
-  const intent_tags = INTENT_PATTERNS.filter(([, re]) => re.test(userMessage)).map(([tag]) => tag);
+  const intent_tags = intentTagsOf(userMessage);
   const exts = new Set<string>();
   extensionsIn(userMessage, exts);
   for (const m of history)

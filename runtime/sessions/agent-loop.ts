@@ -88,7 +88,9 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     try {
       response = await provider.complete(request);
     } catch (e) {
-      const pe = e instanceof ProviderError ? e : new ProviderError(String((e as Error)?.message ?? e), 'other');
+      // Only classified provider failures are turn outcomes; anything else (a replay miss, a bug) stops the run.
+      if (!(e instanceof ProviderError)) throw e;
+      const pe = e;
       hardFailures += 1;
       bus.emit({
         ...base,

@@ -53,6 +53,9 @@ export interface EventPayloads {
   'eval.started': EvalStartedPayload;
   'eval.completed': EvalCompletedPayload;
   'eval.failed': EvalFailedPayload;
+  'pattern.recorded': PatternRecordedPayload;
+  'pattern.matched': PatternMatchedPayload;
+  'pattern.evicted': PatternEvictedPayload;
 }
 /**
  * A session began (catalog §6.1).
@@ -395,6 +398,87 @@ export interface EvalFailedPayload {
     'judge_output_invalid' | 'judge_call_failed' | 'throttled_no_heuristic' | 'subject_not_found' | 'rubric_invalid';
   error_message: string;
   judge_latency_ms: number;
+}
+/**
+ * One (fingerprint, primary_model) outcome write: a turn recorded at session end, or a late verdict folded in (sample_size_before == sample_size_after) (catalog §6.5b, pattern-store.md §10.1, §10.4).
+ */
+export interface PatternRecordedPayload {
+  /**
+   * ULID of the stored fingerprint.
+   */
+  fingerprint_id: string;
+  fingerprint_kind: 'structural' | 'hybrid';
+  /**
+   * Canonical provider:name.
+   */
+  primary_model: string;
+  sample_size_before: number;
+  sample_size_after: number;
+  was_new_fingerprint: boolean;
+  /**
+   * This turn's score; null when recorded before its verdict arrived.
+   */
+  success_score: number | null;
+  /**
+   * Decimal USD as a string: this turn's cost contribution; "0" for a score-only update.
+   */
+  cost_usd_at_record: string;
+  /**
+   * Price-table version the cost was computed under.
+   */
+  pricing_version: string;
+  /**
+   * Outcome rows >= soft_cap_rows after this write.
+   */
+  over_soft_cap: boolean;
+}
+/**
+ * Routing slot 4 won the turn: the pattern store's K-NN chose the model (catalog §6.5b, pattern-store.md §10.2).
+ */
+export interface PatternMatchedPayload {
+  /**
+   * The stored fingerprint equal to this turn's; null when the turn's exact shape has not been recorded yet.
+   */
+  fingerprint_id: string | null;
+  fingerprint_kind: 'structural' | 'hybrid';
+  /**
+   * Mirrors route.decided.chosen_model.
+   */
+  chosen_model: string;
+  /**
+   * (top score - runner-up) / top score.
+   */
+  confidence: number;
+  /**
+   * Samples backing chosen_model in the K-cluster.
+   */
+  sample_size: number;
+  /**
+   * Neighbours found (<= K).
+   */
+  k_cluster_size: number;
+  /**
+   * Distinct models scored.
+   */
+  alternatives_count: number;
+}
+/**
+ * The pattern store hit a cap, trimmed stale rows or was cleared; counts and ages only (catalog §6.5b, pattern-store.md §10.3).
+ */
+export interface PatternEvictedPayload {
+  trigger: 'soft_cap_signal' | 'hard_cap_evict' | 'age_trim' | 'manual_clear';
+  fingerprints_before: number;
+  fingerprints_after: number;
+  outcomes_before: number;
+  outcomes_after: number;
+  /**
+   * Outcome rows removed; 0 for soft_cap_signal.
+   */
+  entries_evicted: number;
+  /**
+   * Age of the stalest removed row, for age_trim and hard_cap_evict; null otherwise.
+   */
+  oldest_evicted_age_days: number | null;
 }
 
 /** A type the catalog knows. */

@@ -41,6 +41,9 @@ export const runCommandSpec: CommandSpec = {
       .option('--db-path <path>', 'trace DB to create (refuses an existing file); default reports/.runs/bench-<UTC-ts>.db')
       .option('--patterns-db-path <path>', 'shared pattern store of the run (an existing one is reused: a seeded store); default beside the DB')
       .option('--json <path>', 'where to write the JSON report; default beside the DB')
+      .option('--record <file>', 'append every provider exchange to this JSONL cassette (keyed by the SHA-256 of the request)')
+      .option('--replay <file>', 'serve every exchange from a cassette; a request it lacks is exit 2')
+      .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1), 1)
       .option('--quiet', 'no progress output', false)
       .addHelpText('after', COST_HELP);
   },
@@ -55,11 +58,14 @@ export const runCommandSpec: CommandSpec = {
       seedPasses: number;
       protocol: 'single' | 'a3';
       patternsDbPath?: string;
+      record?: string;
+      replay?: string;
       seed: number;
       temperature: number;
       dbPath?: string;
       json?: string;
       quiet: boolean;
+      concurrency: number;
     }>();
     const result = await runSuite(
       {
@@ -75,6 +81,9 @@ export const runCommandSpec: CommandSpec = {
         dbPath: o.dbPath ?? null,
         jsonPath: o.json ?? null,
         patternsDbPath: o.patternsDbPath ?? null,
+        recordPath: o.record ?? null,
+        concurrency: o.concurrency,
+        replayPath: o.replay ?? null,
         protocol: o.protocol,
         showProgress: io.isTTY && !o.quiet,
       },

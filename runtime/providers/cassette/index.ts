@@ -1,0 +1,2 @@
+export { createRecordingProvider, createReplayProvider, CassetteMissError, type CassetteEntry } from './cassette.ts';
+export { requestKey } from './request-key.ts';
