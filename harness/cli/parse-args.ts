@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { Decimal } from 'decimal.js';
 
 /** Accumulates a repeatable option. */
 export function collect(value: string, previous: string[]): string[] {
@@ -20,5 +21,19 @@ export function numberArg(flag: string, min: number, max: number) {
     const n = Number(value);
     if (!Number.isFinite(n) || n < min || n > max) throw new InvalidArgumentError(`${flag} takes a number from ${min} to ${max}, got '${value}'`);
     return n;
+  };
+}
+
+/** Parses a positive money amount as a Decimal, naming the flag in the error. */
+export function decimalArg(flag: string) {
+  return (value: string): Decimal => {
+    let d: Decimal;
+    try {
+      d = new Decimal(value);
+    } catch {
+      throw new InvalidArgumentError(`${flag} takes an amount in USD such as 0.50, got '${value}'`);
+    }
+    if (!d.isFinite() || d.lte(0)) throw new InvalidArgumentError(`${flag} takes a positive amount in USD, got '${value}'`);
+    return d;
   };
 }

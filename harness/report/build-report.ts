@@ -109,7 +109,7 @@ export function buildReport<T = unknown>(options: {
   const routing = analytics.routing(allSessions);
   const cache = analytics.cacheEffectiveness(allSessions);
   const assertionsFailed = perWorkload.reduce((a, w) => a + w.result.assertions_failed, 0);
-  const status = options.status ?? 'complete';
+  const status = options.status ?? runs.status(runId);
   const scores = records.map((r) => r.score).filter((s): s is number => s !== null);
 
   return {

@@ -30,6 +30,8 @@ import { planProvider } from './provider-plan.ts';
 import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
 import { runWorkloadRep } from './run-workload.ts';
 import { mapPool } from './pool.ts';
+import { createSpendGuard } from '../../runtime/sessions/index.ts';
+import type { Decimal } from 'decimal.js';
 
 /** Everything `bench run` needs, already parsed. */
 export interface RunSuiteOptions {
@@ -52,6 +54,8 @@ export interface RunSuiteOptions {
   recordPath?: string | null;
   /** Serve every exchange from this cassette instead of a provider. */
   replayPath?: string | null;
+  /** `--max-cost`: stop before spend passes this (report incomplete, exit 1). */
+  maxCostUsd?: Decimal | null;
   /** Workload reps in flight at once (default 1). Above 1, Pass C's order of learning is not fixed. */
   concurrency?: number;
   /** LLM calls per turn before the iteration guard stops it. */
@@ -163,27 +167,32 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     let done = 0;
     const providerFor = providers.forRep;
     const recordingErrors: string[] = [];
+    const spend = createSpendGuard(opts.maxCostUsd ?? null);
+    let stopped = false;
 
     try {
       for (const pass of passes) {
         const jobs = workloads.flatMap((workload) => Array.from({ length: opts.seedPasses }, (_, rep) => ({ workload, rep })));
         // Sessions never share state, so reps can run side by side; per-session analytics stay exact.
         const passRecords = await mapPool(jobs, opts.concurrency ?? 1, async ({ workload, rep }) => {
+          if (stopped) return null;
           const record = await runWorkloadRep(
             { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
             {
-              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath,
+              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath, spend,
               maxIterations: opts.maxIterations ?? 25,
               onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total }),
             },
           );
           runs.saveWorkloadRun(record);
+          if (record.budget_stopped) stopped = true;
           done += 1;
           return record;
         });
+        if (stopped) break;
         await bus.drain();
         // The seeding passes must leave every recorded turn in the shared store (benchmark.md §6.4).
-        if (pass.forced !== null) recordingErrors.push(...accumulationErrors(patterns, passRecords, opts.seedPasses));
+        if (pass.forced !== null) recordingErrors.push(...accumulationErrors(patterns, passRecords.filter((r) => r !== null), opts.seedPasses));
       }
     } catch (e) {
       // A replay that lacks a request cannot go on: the run is not what was recorded.
@@ -198,7 +207,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
 
     // ---- score and record
     const warnings = [...providers.warnings, ...uniqueWarnings(logger.records)];
-    runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors });
+    runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors, status: stopped ? 'incomplete' : 'complete' });
     const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId, fingerprints: fingerprintSource(patterns) });
     patterns.close();
     const validate = validatorFor<BenchReport>('report.schema.json');

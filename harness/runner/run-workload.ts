@@ -7,7 +7,7 @@ import { checkTurnExpectations, runCheck, type CheckResult, type Evaluator } fro
 import type { PriceTable } from '../../runtime/pricing/rates.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
-import { Session, type TurnResult } from '../../runtime/sessions/index.ts';
+import { Session, SpendLimitError, type SpendGuard, type TurnResult } from '../../runtime/sessions/index.ts';
 import type { ToolDispatcher } from '../../runtime/tools/index.ts';
 import type { Assertion } from '../../schemas/types/report.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
@@ -26,6 +26,8 @@ export interface RunnerDeps {
   ids: IdFactory;
   logger: Logger;
   maxIterations: number;
+  /** The run's `--max-cost` guard, shared by every rep. */
+  spend?: SpendGuard;
   /** PATH for shell tools and checks, read at the CLI edge. */
   hostPath?: string;
   /** A provider for one rep (the sim provider needs workload, pass and rep for its seed). */
@@ -59,10 +61,20 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     const turns: TurnResult[] = [];
     const assertions: Assertion[] = [];
     let error: string | null = null;
+    let budgetStopped = false;
     let spend = new Decimal(0);
     for (const [i, turn] of spec.turns.entries()) {
       deps.onProgress?.({ workload: spec.name, pass: job.pass, rep: job.rep, turn: i + 1, turns: spec.turns.length, spendUsd: spend });
-      const r = await session.submitTurn(turn.prompt, { temperature: job.temperature });
+      let r: TurnResult;
+      try {
+        r = await session.submitTurn(turn.prompt, { temperature: job.temperature });
+      } catch (e) {
+        if (!(e instanceof SpendLimitError)) throw e;
+        // --max-cost: stop cleanly; what was spent stays in the trace and the report.
+        error = `stopped: ${e.message}`;
+        budgetStopped = true;
+        break;
+      }
       turns.push(r);
       spend = spend.plus(r.cost_usd);
       for (const a of checkTurnExpectations(turn.expect, r)) assertions.push({ scope: `turn ${i + 1}`, ...a });
@@ -73,7 +85,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     }
 
     let check: CheckResult | null = null;
-    if (spec.evaluate?.check && workload.checkDir) {
+    if (spec.evaluate?.check && workload.checkDir && !budgetStopped) {
       mountCheckFiles(workload.checkDir, root, CHECK_MOUNT);
       check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger, hostPath: deps.hostPath });
     }
@@ -115,6 +127,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       check,
       assertions,
       error,
+      budget_stopped: budgetStopped,
     };
   });
 }

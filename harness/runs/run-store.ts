@@ -19,6 +19,8 @@ export interface WorkloadRunRecord {
   check: Check;
   assertions: Assertion[];
   error: string | null;
+  /** The rep was cut short by --max-cost (the run is then incomplete). */
+  budget_stopped?: boolean;
 }
 
 const SCHEMA = `
@@ -27,7 +29,8 @@ CREATE TABLE IF NOT EXISTS bench_runs (
   created_at_us INTEGER NOT NULL,
   provenance_json TEXT NOT NULL,
   warnings_json TEXT NOT NULL DEFAULT '[]',
-  recording_errors_json TEXT NOT NULL DEFAULT '[]'
+  recording_errors_json TEXT NOT NULL DEFAULT '[]',
+  status TEXT NOT NULL DEFAULT 'complete'
 );
 CREATE TABLE IF NOT EXISTS workload_runs (
   id TEXT PRIMARY KEY,
@@ -61,14 +64,25 @@ export class RunStore {
   }
 
   /** Records (or updates, at the end of the run) the run's provenance, warnings and accumulation-check failures. */
-  saveRun(runId: string, createdAtUs: number, provenance: Provenance, notes: { warnings?: readonly string[]; recordingErrors?: readonly string[] } = {}): void {
+  saveRun(
+    runId: string,
+    createdAtUs: number,
+    provenance: Provenance,
+    notes: { warnings?: readonly string[]; recordingErrors?: readonly string[]; status?: 'complete' | 'incomplete' } = {},
+  ): void {
     this.db
       .prepare(
-        `INSERT INTO bench_runs (run_id, created_at_us, provenance_json, warnings_json, recording_errors_json) VALUES (?, ?, ?, ?, ?)
+        `INSERT INTO bench_runs (run_id, created_at_us, provenance_json, warnings_json, recording_errors_json, status) VALUES (?, ?, ?, ?, ?, ?)
          ON CONFLICT(run_id) DO UPDATE SET provenance_json = excluded.provenance_json, warnings_json = excluded.warnings_json,
-           recording_errors_json = excluded.recording_errors_json`,
+           recording_errors_json = excluded.recording_errors_json, status = excluded.status`,
       )
-      .run(runId, createdAtUs, JSON.stringify(provenance), JSON.stringify(notes.warnings ?? []), JSON.stringify(notes.recordingErrors ?? []));
+      .run(runId, createdAtUs, JSON.stringify(provenance), JSON.stringify(notes.warnings ?? []), JSON.stringify(notes.recordingErrors ?? []), notes.status ?? 'complete');
+  }
+
+  /** Whether the run finished or was stopped (e.g. by --max-cost). */
+  status(runId: string): 'complete' | 'incomplete' {
+    const row = this.db.prepare('SELECT status FROM bench_runs WHERE run_id = ?').get(runId) as { status: string } | undefined;
+    return row?.status === 'incomplete' ? 'incomplete' : 'complete';
   }
 
   /** Accumulation-check failures the run recorded (benchmark.md §6.4). */

@@ -13,6 +13,7 @@ import { addUsage, ZERO_USAGE, type CanonicalResponse } from '../types/response.
 import type { SystemSegments } from './system-prompt.ts';
 import type { TurnResult } from './turn-result.ts';
 import { estimateTokens } from './estimate-tokens.ts';
+import type { SpendGuard } from './spend-guard.ts';
 
 /** What the loop needs from the session for one turn. */
 export interface TurnLoopInput {
@@ -38,6 +39,8 @@ export interface TurnLoopDeps {
   tools: ToolDispatcher;
   prices: PriceTable;
   clock: Clock;
+  /** `--max-cost`: refuses a call that could pass the run's bound. */
+  spend?: SpendGuard;
 }
 
 /**
@@ -75,6 +78,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
       max_tokens: input.maxTokens,
     };
     const estimated = estimateTokens(request);
+    deps.spend?.beforeCall(rates, estimated, input.maxTokens);
     const started = bus.emit({
       ...base,
       parent_event_id: parent,
@@ -113,6 +117,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     usage = addUsage(usage, response.usage);
     const callCost = rates ? costOf(response.usage, rates) : new Decimal(0);
     cost = cost.plus(callCost);
+    deps.spend?.afterCall(callCost);
     const uses = toolUsesOf(response.content);
     const completed = bus.emit({
       ...base,

@@ -2,7 +2,8 @@ import { Option, type Command } from 'commander';
 import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
-import { collect, intArg, numberArg } from '../parse-args.ts';
+import { collect, decimalArg, intArg, numberArg } from '../parse-args.ts';
+import type { Decimal } from 'decimal.js';
 
 /** benchmark.md §5, shown in `bench run --help`. */
 const COST_HELP = `
@@ -44,6 +45,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--record <file>', 'append every provider exchange to this JSONL cassette (keyed by the SHA-256 of the request)')
       .option('--replay <file>', 'serve every exchange from a cassette; a request it lacks is exit 2')
       .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1), 1)
+      .option('--max-cost <usd>', 'stop cleanly before spend passes this many USD (report incomplete, exit 1)', decimalArg('--max-cost'))
       .option('--quiet', 'no progress output', false)
       .addHelpText('after', COST_HELP);
   },
@@ -66,6 +68,7 @@ export const runCommandSpec: CommandSpec = {
       json?: string;
       quiet: boolean;
       concurrency: number;
+      maxCost?: Decimal;
     }>();
     const result = await runSuite(
       {
@@ -83,6 +86,7 @@ export const runCommandSpec: CommandSpec = {
         patternsDbPath: o.patternsDbPath ?? null,
         recordPath: o.record ?? null,
         concurrency: o.concurrency,
+        maxCostUsd: o.maxCost ?? null,
         replayPath: o.replay ?? null,
         protocol: o.protocol,
         showProgress: io.isTTY && !o.quiet,

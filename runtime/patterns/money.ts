@@ -1,0 +1,19 @@
+import { Decimal } from 'decimal.js';
+
+const MICROS_PER_USD = 1_000_000;
+
+/** USD to whole micro-dollars (§7.1 storage unit), rounding half-even below a micro-dollar. */
+export function usdToMicros(usd: Decimal): bigint {
+  return BigInt(usd.times(MICROS_PER_USD).toDecimalPlaces(0, Decimal.ROUND_HALF_EVEN).toFixed(0));
+}
+
+/** Mean USD of `samples` contributions summing to `micros`. */
+export function meanUsdFromMicros(micros: bigint, samples: number): Decimal {
+  if (samples <= 0) return new Decimal(0);
+  return new Decimal(micros.toString()).div(samples).div(MICROS_PER_USD);
+}
+
+/** Decimal text for payloads and reports: plain notation (never `1e-7`), as the catalog's money pattern needs. */
+export function usdText(usd: Decimal): string {
+  return usd.toFixed();
+}
