@@ -1,10 +1,6 @@
 import Table from 'cli-table3';
-import { Decimal } from 'decimal.js';
 import type { BenchReport, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
-
-const usd = (s: string) => new Decimal(s).toFixed(4);
-const pct = (s: string | null) => (s === null ? 'n/a' : `${new Decimal(s).toFixed(1)}%`);
-const num = (x: number | null, digits = 3) => (x === null ? 'n/a' : x.toFixed(digits));
+import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, usd } from './format.ts';
 
 function plainTable(head: string[]): Table.Table {
   // No colours and ASCII-safe borders so the output pastes cleanly into decks and CI logs.
@@ -30,7 +26,7 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   if (report.banner) out.push(`*** ${report.banner} ***`, '');
   out.push(
     '=== Metis benchmark suite ===',
-    `commit:           ${p.metis_commit_sha ? p.metis_commit_sha.slice(0, 7) : 'unknown'} (${p.metis_dirty === null ? 'unknown' : p.metis_dirty ? 'dirty' : 'clean'})${p.metis_branch ? ` on ${p.metis_branch}` : ''}`,
+    `commit:           ${commitCell(p)}`,
     `suite_version:    ${p.suite_version}`,
     `actual_model:     ${p.actual_model}`,
     `baseline_model:   ${p.baseline_model}`,
@@ -47,11 +43,8 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
 
   const t = plainTable(['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual_$', 'baseline_$', 'saved_$', 'saved_%', 'quality', 'check', 'pass@k / ^k']);
   for (const w of report.workloads) {
-    const checks = w.reps.filter((r) => r.check !== null);
-    const checkCell = checks.length === 0 ? '-' : `${checks.filter((r) => r.check!.passed).length}/${checks.length}`;
-    const quality = w.quality_mean === null ? 'n/a' : `${num(w.quality_mean)}±${num(w.quality_std)}${w.noisy ? ' NOISY' : ''}`;
-    const passK = w.pass_at_k === null ? 'n/a' : `${num(w.pass_at_k, 2)} / ${num(w.pass_hat_k, 2)} (k=${w.k})`;
-    t.push([w.workload, w.pass, w.reps.length, w.turns, w.llm_calls, w.tool_calls, usd(w.savings.actual_repriced_usd), usd(w.savings.baseline_repriced_usd), usd(w.savings.savings_usd), pct(w.savings.savings_pct), quality, checkCell, passK]);
+    const quality = qualityCell(w.quality_mean, w.quality_std, w.noisy);
+    t.push([w.workload, w.pass, w.reps.length, w.turns, w.llm_calls, w.tool_calls, usd(w.savings.actual_repriced_usd), usd(w.savings.baseline_repriced_usd), usd(w.savings.savings_usd), pct(w.savings.savings_pct), quality, checkCell(w.reps), passKCell(w)]);
   }
   out.push(t.toString(), '');
   out.push(...savingsLines('Aggregate', report.aggregate.savings));
@@ -73,14 +66,12 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   return out.join('\n');
 }
 
-const rate = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`);
-
 /** The A3 section: one row per pass, then the routing and cluster figures of spec §8.3. */
 function renderA3(m: ProtocolMetrics): string[] {
   const out = [`A3 protocol (cheap: ${m.cheap_model}, strong: ${m.strong_model}):`];
   const t = plainTable(['pass', 'model', 'runs', 'actual_$', 'saved_% vs baseline', 'quality', 'slot-4 fire', 'slot-4 inversion']);
   for (const p of m.passes)
-    t.push([p.pass, p.model, p.workload_runs, usd(p.actual_cost_usd), pct(p.savings.savings_pct), p.quality_mean === null ? 'n/a' : `${num(p.quality_mean)}±${num(p.quality_std)}${p.noisy ? ' NOISY' : ''}`, rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
+    t.push([p.pass, p.model, p.workload_runs, usd(p.actual_cost_usd), pct(p.savings.savings_pct), qualityCell(p.quality_mean, p.quality_std, p.noisy), rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
   t.push(['D', '-', 0, '-', '-', '-', '-', '-']);
   out.push(t.toString());
   if (!m.pass_d.run) out.push(`  Pass D not run: ${m.pass_d.reason}`);

@@ -8,8 +8,10 @@ import { bench, tempDir } from '../support/cli.ts';
  * A five-turn workload: turn 1's competent plan writes the right answer and its mistake a wrong one
  * (the hidden check tells them apart); turns 2-5 only look around. `difficulty` sets how often each
  * model profile finds turn 1's competent plan: P = sigmoid(10 (competence - difficulty)). Five turns
- * give five fingerprints per workload, so with two models each workload fills the K = 10 cluster by
- * itself, as a real multi-turn workload does.
+ * with different intents give five fingerprints per workload, so with two models each workload fills
+ * the K = 10 cluster by itself, as a real multi-turn workload does. (With fewer, K = 10 reaches into
+ * the other workload's outcomes, which §8.3 scores without regard to similarity — see the A3 finding
+ * in docs/results.md.)
  */
 function addWorkload(root: string, name: string, difficulty: number): void {
   const dir = join(root, name);
@@ -29,7 +31,8 @@ function addWorkload(root: string, name: string, difficulty: number): void {
   writeFileSync(join(dir, 'sim.yaml'), `version: 1\nturns:\n  - difficulty: ${difficulty}\n    plans:\n${plan('right', true, 'right')}${plan('wrong', false, 'wrong')}${lookTurns}`);
 }
 
-const LOOK_TURNS = ['Show me the files.', 'List them again.', 'And once more.', 'Last look.'];
+// Each follow-up carries a different intent tag, so every turn of a workload has its own fingerprint.
+const LOOK_TURNS = ['Look for any failing tests.', 'Debug anything odd you see.', 'Is there a design note?', 'Would a git commit be ready?'];
 const TURNS = 1 + LOOK_TURNS.length;
 
 const PASSES = 6;
@@ -86,7 +89,11 @@ describe('the learning loop end to end on the simulated provider (A3)', () => {
     expect(m.slot4.routed_turns).toBe(2 * TURNS * PASSES);
     expect(m.slot4.inversion_rate).toBeCloseTo(0.5, 12);
     expect(m.strong_call_pct).toBeCloseTo(0.5, 12);
-    expect(m.cluster_tightness.v1!.separation!).toBeGreaterThan(0);
+    // Cluster tightness is measured with the workload partition off: here the two workloads' turns are
+    // structurally identical position by position, so the figure is defined but says nothing about routing.
+    const t = m.cluster_tightness.v1!;
+    expect(t.fingerprints).toBe(2 * TURNS);
+    expect(t.separation).toBeCloseTo(t.intra! - t.inter!, 12);
     expect(m.performance_gap_recovered).not.toBeNull();
     expect(m.savings_vs_measured_strong_pct).not.toBeNull();
   });

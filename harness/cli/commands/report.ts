@@ -1,0 +1,63 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { Option } from 'commander';
+import type { BenchReport } from '../../../schemas/types/report.ts';
+import { findReport } from '../../report/find-report.ts';
+import { renderReportMarkdown } from '../../report/render-md.ts';
+import { renderReportTable } from '../../report/render-table.ts';
+import type { CommandSpec } from '../command.ts';
+
+type ReportFormat = 'table' | 'md' | 'html' | 'json';
+
+const EXAMPLES = `
+RUN is a run id, a report JSON, or a trace DB (the JSON beside it is read); default: the newest report
+in --runs-dir by the started_at it records. The JSON is validated against schemas/report.schema.json.
+
+Exit codes: 0 rendered; 2 the report is missing or invalid (the message names the file and the first problem).
+Examples:
+  npx bench report --format md >> "$GITHUB_STEP_SUMMARY"
+  npx bench report reports/.runs/nightly.json --format html --out report.html`;
+
+async function render(report: BenchReport, format: ReportFormat, jsonPath: string): Promise<string> {
+  switch (format) {
+    case 'table':
+      return renderReportTable(report, { json: jsonPath });
+    case 'md':
+      return renderReportMarkdown(report);
+    case 'html': {
+      // Loaded on demand: the charting library costs ~0.3 s to import and only this format needs it.
+      const { renderReportHtml } = await import('../../report/render-html.ts');
+      return renderReportHtml(report);
+    }
+    case 'json':
+      return JSON.stringify(report, null, 2);
+  }
+}
+
+/** `bench report [RUN]`: a finished run rendered as a table, Markdown, self-contained HTML with charts, or JSON (spec §9). */
+export const reportCommandSpec: CommandSpec = {
+  name: 'report',
+  description: 'Render a finished run for a slide deck or a CI summary: table, Markdown, self-contained HTML with charts, or JSON.',
+  configure(cmd) {
+    cmd
+      .argument('[run]', 'run id, report JSON path, or trace DB path (default: the latest report in --runs-dir)')
+      .addOption(new Option('--format <format>', 'output format').choices(['table', 'md', 'html', 'json']).default('table'))
+      .option('--runs-dir <dir>', 'where run outputs live (for run ids and the latest run)', 'reports/.runs')
+      .option('--out <file>', 'write to this file instead of stdout')
+      .addHelpText('after', EXAMPLES);
+  },
+  async run(cmd, args, io) {
+    const run = args[0] as string | undefined;
+    const o = cmd.opts<{ format: ReportFormat; runsDir: string; out?: string }>();
+    const { path, report } = findReport(run, { cwd: io.cwd, runsDir: o.runsDir });
+    const text = await render(report, o.format, path);
+    if (o.out) {
+      const out = resolve(io.cwd, o.out);
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, `${text}\n`);
+    } else {
+      io.out(text);
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,158 @@
+import { Decimal } from 'decimal.js';
+import * as echarts from 'echarts/core';
+import { BarChart, ScatterChart, type BarSeriesOption, type ScatterSeriesOption } from 'echarts/charts';
+import { GridComponent, LegendComponent, type GridComponentOption, type LegendComponentOption } from 'echarts/components';
+import { SVGRenderer } from 'echarts/renderers';
+import type { BenchReport, ProtocolMetrics } from '../../schemas/types/report.ts';
+import type { SectionId } from './report-sections.ts';
+
+echarts.use([BarChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
+
+type ChartOption = echarts.ComposeOption<BarSeriesOption | ScatterSeriesOption | GridComponentOption | LegendComponentOption>;
+
+/** One chart of the report as inline SVG, and the report section it illustrates. */
+export interface ReportChart {
+  id: 'cost' | 'quality-vs-cost' | 'slot4-by-pass' | 'cluster-tightness';
+  section: SectionId;
+  title: string;
+  svg: string;
+}
+
+const WIDTH = 760;
+// Arial's metrics are what echarts assumes when it lays out text without a canvas (server-side), so labels fit.
+const FONT = 'Arial, Helvetica, Liberation Sans, sans-serif'; // unquoted: echarts writes it into a style attribute unescaped
+
+/** Server-side rendering: no DOM, no animation, the SVG string is the whole result. */
+function renderSvg(option: ChartOption, height: number): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
+  try {
+    chart.setOption({ animation: false, textStyle: { fontFamily: FONT }, ...option });
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
+}
+
+// Charts are pictures, so money becomes a float here and only here; tables and JSON keep the exact Decimal.
+const dollars = (s: string) => new Decimal(s).toNumber();
+const dollarLabel = (v: unknown) => `$${Number(v).toFixed(4)}`;
+const percentLabel = (v: unknown) => `${Number(v).toFixed(1)}%`;
+
+function resultLabels(report: BenchReport): string[] {
+  const passes = new Set(report.workloads.map((w) => w.pass));
+  return report.workloads.map((w) => (passes.size > 1 ? `${w.workload} (${w.pass})` : w.workload));
+}
+
+/** Actual vs baseline cost per workload result, as grouped horizontal bars (long workload names stay readable). */
+function costChart(report: BenchReport): ReportChart {
+  const labels = resultLabels(report);
+  const bar = (name: string, values: number[]): BarSeriesOption => ({
+    type: 'bar',
+    name,
+    data: values,
+    label: { show: true, position: 'right', fontSize: 10, formatter: (p) => dollarLabel(p.value) },
+  });
+  const svg = renderSvg(
+    {
+      legend: { top: 0 },
+      grid: { left: 8, right: 70, top: 30, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
+      xAxis: { type: 'value', axisLabel: { formatter: (v: number) => `$${v}` } },
+      yAxis: { type: 'category', data: labels, inverse: true },
+      series: [
+        bar('actual $', report.workloads.map((w) => dollars(w.savings.actual_repriced_usd))),
+        bar(`baseline $ (${report.provenance.baseline_model})`, report.workloads.map((w) => dollars(w.savings.baseline_repriced_usd))),
+      ],
+    },
+    70 + Math.max(1, labels.length) * 44,
+  );
+  return { id: 'cost', section: 'workloads', title: 'Actual vs baseline cost per workload', svg };
+}
+
+const SHAPES = ['circle', 'diamond', 'triangle', 'rect'];
+
+/** Quality against actual cost, one point per workload × pass, one series (colour) per pass. */
+function qualityCostChart(report: BenchReport): ReportChart {
+  const passes = [...new Set(report.workloads.map((w) => w.pass))];
+  const series: ScatterSeriesOption[] = passes.map((pass, i) => ({
+    type: 'scatter',
+    name: `pass ${pass}`,
+    // A shape per pass as well as a colour, so coinciding points and grey-scale prints stay readable.
+    symbol: SHAPES[i % SHAPES.length],
+    symbolSize: 11,
+    labelLayout: { hideOverlap: true },
+    label: { show: true, position: 'right', fontSize: 10, formatter: '{b}' },
+    data: report.workloads
+      .filter((w) => w.pass === pass && w.quality_mean !== null)
+      .map((w) => ({ name: w.workload, value: [dollars(w.savings.actual_repriced_usd), w.quality_mean!] })),
+  }));
+  const svg = renderSvg(
+    {
+      legend: { top: 0 },
+      grid: { left: 8, right: 150, top: 36, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
+      xAxis: { type: 'value', name: 'actual $', nameLocation: 'middle', nameGap: 26, scale: true, axisLabel: { formatter: (v: number) => `$${v}` } },
+      yAxis: { type: 'value', name: 'quality (mean score)', nameLocation: 'middle', nameGap: 34, min: 0, max: 1 },
+      series,
+    },
+    380,
+  );
+  return { id: 'quality-vs-cost', section: 'workloads', title: 'Quality vs cost (one point per workload and pass)', svg };
+}
+
+/** Slot-4 fire and inversion rates by pass, in percent of routed turns. */
+function slot4Chart(m: ProtocolMetrics): ReportChart {
+  const asPct = (x: number | null) => (x === null ? '-' : x * 100);
+  const bar = (name: string, values: (number | '-')[]): BarSeriesOption => ({
+    type: 'bar',
+    name,
+    data: values,
+    label: { show: true, position: 'top', fontSize: 10, formatter: (p) => percentLabel(p.value) },
+  });
+  const svg = renderSvg(
+    {
+      legend: { top: 0 },
+      grid: { left: 8, right: 8, top: 36, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
+      xAxis: { type: 'category', data: m.passes.map((p) => `pass ${p.pass}`) },
+      yAxis: { type: 'value', min: 0, max: 100, axisLabel: { formatter: '{value}%' } },
+      series: [bar('slot-4 inversion rate', m.passes.map((p) => asPct(p.slot4.inversion_rate))), bar('slot-4 fire rate', m.passes.map((p) => asPct(p.slot4.fire_rate)))],
+    },
+    300,
+  );
+  return { id: 'slot4-by-pass', section: 'a3', title: 'Slot-4 inversion and fire rate by pass', svg };
+}
+
+/** Cluster tightness intra vs inter for each fingerprint version present; null unless v2 was measured (a comparison needs it). */
+function tightnessChart(m: ProtocolMetrics): ReportChart | null {
+  const { v1, v2 } = m.cluster_tightness;
+  if (!v2) return null;
+  const versions = [...(v1 ? [['v1', v1] as const] : []), ['v2', v2] as const];
+  const value = (x: number | null) => (x === null ? '-' : x);
+  const bar = (name: string, values: (number | '-')[]): BarSeriesOption => ({
+    type: 'bar',
+    name,
+    data: values,
+    label: { show: true, position: 'top', fontSize: 10, formatter: (p) => Number(p.value).toFixed(3) },
+  });
+  const svg = renderSvg(
+    {
+      legend: { top: 0 },
+      grid: { left: 8, right: 8, top: 36, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
+      xAxis: { type: 'category', data: versions.map(([v, t]) => `${v} (${t.fingerprints} fingerprints)`) },
+      yAxis: { type: 'value', min: 0, max: 1, name: 'mean similarity' },
+      series: [bar('intra (same workload)', versions.map(([, t]) => value(t.intra))), bar('inter (different workloads)', versions.map(([, t]) => value(t.inter)))],
+    },
+    300,
+  );
+  return { id: 'cluster-tightness', section: 'a3', title: 'Cluster tightness: v1 vs v2', svg };
+}
+
+/** The report's charts as inline SVG: cost and quality-vs-cost always; slot 4 by pass and cluster tightness with A3 metrics. */
+export function renderReportCharts(report: BenchReport): ReportChart[] {
+  const charts = [costChart(report), qualityCostChart(report)];
+  const m = report.protocol_metrics;
+  if (m) {
+    charts.push(slot4Chart(m));
+    const t = tightnessChart(m);
+    if (t) charts.push(t);
+  }
+  return charts;
+}

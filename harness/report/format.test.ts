@@ -1,0 +1,41 @@
+import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkCell, pct, qualityCell, rate, usd } from './format.ts';
+import type { Rep } from '../../schemas/types/report.ts';
+
+describe('report cell formatters', () => {
+  it('money rounds half-up on the exact decimal, not on a float', () => {
+    // 2.00025 as a float is 2.000249999…, which float formatting rounds down.
+    expect((2.00025).toFixed(4)).toBe('2.0002');
+    expect(usd('2.00025')).toBe('2.0003');
+    expect(usd('0.00015')).toBe('0.0002');
+    expect(usd('123456789012.123456789')).toBe('123456789012.1235');
+  });
+
+  it('money display is within half a unit of the fourth decimal of the exact value (property)', () => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 15n), max: 10n ** 15n }), fc.integer({ min: 0, max: 12 }), (units, scale) => {
+        const exact = new Decimal(units.toString()).div(new Decimal(10).pow(scale));
+        const shown = new Decimal(usd(exact.toFixed()));
+        expect(shown.minus(exact).abs().lte('0.00005')).toBe(true);
+        expect(usd(exact.toFixed())).toMatch(/^-?\d+\.\d{4}$/);
+      }),
+    );
+  });
+
+  it('percent, rate and null', () => {
+    expect(pct('66.6666')).toBe('66.7%');
+    expect(pct(null)).toBe('n/a');
+    expect(rate(0.2)).toBe('20.0%');
+    expect(rate(null)).toBe('n/a');
+  });
+
+  it('quality flags NOISY and check cells count only reps that ran a check', () => {
+    expect(qualityCell(0.5, 0.2, true)).toBe('0.500±0.200 NOISY');
+    expect(qualityCell(null, null, false)).toBe('n/a');
+    const rep = (passed: boolean | null) => ({ check: passed === null ? null : { passed } }) as unknown as Rep;
+    expect(checkCell([rep(true), rep(false), rep(null)])).toBe('1/2');
+    expect(checkCell([rep(null)])).toBe('-');
+  });
+});

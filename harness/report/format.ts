@@ -1,0 +1,47 @@
+import { Decimal } from 'decimal.js';
+import type { Provenance, Rep } from '../../schemas/types/report.ts';
+
+// One set of cell formatters for every rendering (table, Markdown, HTML), so the same report reads the same everywhere.
+
+/** Money (Decimal text) to 4 decimals for display; the JSON keeps the exact value. */
+export function usd(s: string): string {
+  return new Decimal(s).toFixed(4);
+}
+
+/** A percent held as Decimal text (e.g. `66.7`), to one decimal with `%`; `n/a` when null. */
+export function pct(s: string | null): string {
+  return s === null ? 'n/a' : `${new Decimal(s).toFixed(1)}%`;
+}
+
+/** A plain number to `digits` decimals; `n/a` when null. */
+export function num(x: number | null, digits = 3): string {
+  return x === null ? 'n/a' : x.toFixed(digits);
+}
+
+/** A fraction in [0,1] as a percent to one decimal; `n/a` when null. */
+export function rate(x: number | null): string {
+  return x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`;
+}
+
+/** `mean±std`, with ` NOISY` when the reps disagree too much (benchmark.md §6.4). */
+export function qualityCell(mean: number | null, std: number | null, noisy: boolean): string {
+  return mean === null ? 'n/a' : `${num(mean)}±${num(std)}${noisy ? ' NOISY' : ''}`;
+}
+
+/** Hidden-check passes over the reps that ran a check, `passed/ran`; `-` when none did. */
+export function checkCell(reps: readonly Rep[]): string {
+  const checks = reps.filter((r) => r.check !== null);
+  return checks.length === 0 ? '-' : `${checks.filter((r) => r.check!.passed).length}/${checks.length}`;
+}
+
+/** `pass@k / pass^k (k=N)`; `n/a` when no rep was scored. */
+export function passKCell(w: { pass_at_k: number | null; pass_hat_k: number | null; k: number }): string {
+  return w.pass_at_k === null ? 'n/a' : `${num(w.pass_at_k, 2)} / ${num(w.pass_hat_k, 2)} (k=${w.k})`;
+}
+
+/** `abc1234 (clean) on main`, or `unknown` parts when git was not available. */
+export function commitCell(p: Provenance): string {
+  const sha = p.metis_commit_sha ? p.metis_commit_sha.slice(0, 7) : 'unknown';
+  const state = p.metis_dirty === null ? 'unknown' : p.metis_dirty ? 'dirty' : 'clean';
+  return `${sha} (${state})${p.metis_branch ? ` on ${p.metis_branch}` : ''}`;
+}

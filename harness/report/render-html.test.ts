@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { BenchReport, Tightness } from '../../schemas/types/report.ts';
+import { REPO_ROOT } from '../../test/support/temp.ts';
+import { loadReport } from './find-report.ts';
+import { usd } from './format.ts';
+import { escapeHtml, renderReportHtml } from './render-html.ts';
+import { WORKLOAD_TABLE_HEAD } from './report-sections.ts';
+
+const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
+
+const svgCount = (html: string) => html.match(/<svg[\s>]/g)?.length ?? 0;
+
+const V2: Tightness = { intra: 0.9, inter: 0.2, separation: 0.7, fingerprints: 30, pairs_intra: 100, pairs_inter: 300 };
+
+describe('renderReportHtml', () => {
+  it('draws 2 charts for a single-protocol report, 3 for A3, 4 when v2 tightness is present', () => {
+    expect(svgCount(renderReportHtml(fixture('single')))).toBe(2);
+    const a3 = fixture('a3');
+    expect(a3.protocol_metrics!.cluster_tightness.v2).toBeNull();
+    expect(svgCount(renderReportHtml(a3))).toBe(3);
+    a3.protocol_metrics!.cluster_tightness.v2 = V2;
+    const html = renderReportHtml(a3);
+    expect(svgCount(html)).toBe(4);
+    expect(html).toContain('id="chart-cluster-tightness"');
+  });
+
+  it('is self-contained: no script, no external resource, no URL but the SVG namespaces', () => {
+    for (const name of ['single', 'a3'] as const) {
+      const html = renderReportHtml(fixture(name));
+      expect(html.startsWith('<!doctype html>')).toBe(true);
+      expect(html).not.toMatch(/<script|<link|<img|<iframe|\ssrc=|url\(/i);
+      const withoutNamespaces = html.replace(/\sxmlns(:\w+)?="http:\/\/www\.w3\.org\/[^"]*"/g, '');
+      expect(withoutNamespaces).not.toMatch(/https?:\/\//);
+    }
+  });
+
+  it('puts the banner in a visible box at the top of a simulated report, and none when banner is null', () => {
+    const sim = fixture('single');
+    const html = renderReportHtml(sim);
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body).toMatch(new RegExp(`^<body>\\n<div class="banner" role="note">${escapeHtml(sim.banner!).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</div>`));
+    const plain = renderReportHtml({ ...fixture('single'), banner: null });
+    expect(plain).not.toContain('class="banner"');
+    expect(plain).not.toContain('SIMULATED');
+  });
+
+  it('has the same tables as the Markdown: per-workload rows, provenance, A3 section', () => {
+    const report = fixture('a3');
+    const html = renderReportHtml(report);
+    for (const h of WORKLOAD_TABLE_HEAD) expect(html).toContain(`>${escapeHtml(h)}</th>`);
+    for (const w of report.workloads) expect(html).toContain(`<td class="num">${usd(w.savings.actual_repriced_usd)}</td>`);
+    expect(html.match(/<tr><td>[^<]*<\/td><td>(A|B|C)<\/td>/g)).toHaveLength(report.workloads.length);
+    expect(html).toContain('<h2>Provenance</h2>');
+    expect(html).toContain('<h2>A3 protocol</h2>');
+    expect(html).toContain('Pass D not run:');
+  });
+
+  it('escapes report text: a hostile workload name stays text in tables and in the charts', () => {
+    const report = fixture('a3');
+    for (const w of report.workloads) if (w.workload === 'fix-a-bug-small') w.workload = '<script>alert("x")</script>&';
+    const html = renderReportHtml(report);
+    expect(html).not.toContain('<script');
+    expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;');
+    // echarts escapes text content in its SVG too.
+    const svgs = html.match(/<svg[\s\S]*?<\/svg>/g)!;
+    expect(svgs.some((s) => s.includes('&lt;script&gt;'))).toBe(true);
+  });
+});

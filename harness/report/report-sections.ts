@@ -1,0 +1,185 @@
+import type { BenchReport, ProtocolMetrics, Savings, Tightness } from '../../schemas/types/report.ts';
+import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, usd } from './format.ts';
+
+/** One piece of a section: a table of formatted text, a bullet list, a paragraph or a shell command. */
+export type ReportBlock =
+  | { kind: 'table'; head: string[]; rows: string[][]; /** Columns to right-align (numbers). */ numeric: number[] }
+  | { kind: 'list'; items: string[] }
+  | { kind: 'text'; text: string }
+  | { kind: 'command'; text: string };
+
+/** Where each section belongs; the HTML rendering hangs its charts off these ids. */
+export type SectionId = 'provenance' | 'workloads' | 'aggregate' | 'a3' | 'recording-errors' | 'assertions' | 'warnings' | 'recompute';
+
+/** A titled part of the report. */
+export interface ReportSection {
+  id: SectionId;
+  title: string;
+  blocks: ReportBlock[];
+}
+
+/** The report's content independent of output format: Markdown and HTML both render this, so they never drift apart. */
+export interface ReportDocument {
+  title: string;
+  banner: string | null;
+  sections: ReportSection[];
+}
+
+const WORKLOAD_HEAD = ['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual $', 'baseline $', 'saved $', 'saved %', 'quality ± std', 'check passes', 'pass@k / pass^k'];
+
+/** The header of the per-workload table, exported so tests and readers can find the table. */
+export const WORKLOAD_TABLE_HEAD: readonly string[] = WORKLOAD_HEAD;
+
+function keyValues(head: [string, string], rows: [string, string][]): ReportBlock {
+  return { kind: 'table', head, rows, numeric: [] };
+}
+
+function provenance(report: BenchReport): ReportSection {
+  const p = report.provenance;
+  const rows: [string, string][] = [
+    ['run', p.run_id],
+    ['status', `${report.status} (exit ${report.exit_code})`],
+    ['commit', commitCell(p)],
+    ['suite version', String(p.suite_version)],
+    ['actual model', p.actual_model],
+    ['baseline model', p.baseline_model],
+  ];
+  if (p.strong_model) rows.push(['strong model (Pass B)', p.strong_model]);
+  rows.push(
+    ['provider', `${p.actual_provider} (requested: ${p.requested_provider})`],
+    ['pricing version', p.pricing_version],
+    ['protocol', `${p.protocol}, seed passes ${p.seed_passes}, fingerprints ${p.fingerprint_version}`],
+    ['seed / temperature', `${p.seed} / ${p.temperature.toFixed(1)}`],
+    ['node', p.node_version],
+    ['started / ended', `${p.started_at} / ${p.ended_at}`],
+    ['trace DB', p.db_path],
+  );
+  if (p.patterns_db_path) rows.push(['patterns DB', p.patterns_db_path]);
+  return { id: 'provenance', title: 'Provenance', blocks: [keyValues(['field', 'value'], rows)] };
+}
+
+function workloads(report: BenchReport): ReportSection {
+  const rows = report.workloads.map((w) => [
+    w.workload,
+    w.pass,
+    String(w.reps.length),
+    String(w.turns),
+    String(w.llm_calls),
+    String(w.tool_calls),
+    usd(w.savings.actual_repriced_usd),
+    usd(w.savings.baseline_repriced_usd),
+    usd(w.savings.savings_usd),
+    pct(w.savings.savings_pct),
+    qualityCell(w.quality_mean, w.quality_std, w.noisy),
+    checkCell(w.reps),
+    passKCell(w),
+  ]);
+  const blocks: ReportBlock[] = [{ kind: 'table', head: WORKLOAD_HEAD, rows, numeric: [2, 3, 4, 5, 6, 7, 8, 9] }];
+  if (rows.length === 0) blocks.push({ kind: 'text', text: 'No workload ran.' });
+  return { id: 'workloads', title: 'Per workload', blocks };
+}
+
+function savingsRows(s: Savings): [string, string][] {
+  return [
+    ['actual (re-priced)', `$${usd(s.actual_repriced_usd)}`],
+    [`baseline (${s.baseline_model})`, `$${usd(s.baseline_repriced_usd)}`],
+    ['saved', `$${usd(s.savings_usd)} (${pct(s.savings_pct)})`],
+    ['LLM calls priced / missing from price table', `${s.rows_total - s.rows_missing_from_price_table} / ${s.rows_missing_from_price_table}`],
+  ];
+}
+
+function aggregate(report: BenchReport): ReportSection {
+  const a = report.aggregate;
+  const wins = Object.entries(report.routing.decisions_by_policy)
+    .filter(([, n]) => (n ?? 0) > 0)
+    .map(([k, n]) => `${k}=${n}`)
+    .join(', ');
+  return {
+    id: 'aggregate',
+    title: 'Aggregate',
+    blocks: [
+      keyValues(['metric', 'value'], [
+        ...savingsRows(a.savings),
+        ['quality mean', num(a.quality_mean)],
+        ['successful runs (score ≥ 0.5)', `${a.successful_runs}/${a.workload_runs}`],
+        ['savings on successful work', `$${usd(a.savings_on_successful_work.savings_usd)} (${pct(a.savings_on_successful_work.savings_pct)})`],
+        ['cache hit rate / write share', `${num(report.cache.hit_rate)} / ${num(report.cache.cache_write_share)}`],
+        ['routing decisions', wins || 'none'],
+        ['routing hard failures', String(report.routing.hard_failures)],
+      ]),
+    ],
+  };
+}
+
+function tightnessRow(version: string, t: Tightness): string[] {
+  return [version, String(t.fingerprints), num(t.intra), num(t.inter), num(t.separation), `${t.pairs_intra} / ${t.pairs_inter}`];
+}
+
+function a3(m: ProtocolMetrics): ReportSection {
+  const passes = m.passes.map((p) => [
+    p.pass,
+    p.model,
+    p.description,
+    String(p.workload_runs),
+    usd(p.actual_cost_usd),
+    pct(p.savings.savings_pct),
+    qualityCell(p.quality_mean, p.quality_std, p.noisy),
+    rate(p.slot4.fire_rate),
+    rate(p.slot4.inversion_rate),
+  ]);
+  const s = m.slot4;
+  const blocks: ReportBlock[] = [
+    { kind: 'text', text: `Cheap model ${m.cheap_model}, strong model ${m.strong_model}.` },
+    { kind: 'table', head: ['pass', 'model', 'what', 'runs', 'actual $', 'saved % vs baseline', 'quality ± std', 'slot-4 fire', 'slot-4 inversion'], rows: passes, numeric: [3, 4, 5, 7, 8] },
+    { kind: 'text', text: m.pass_d.run ? 'Pass D (delegation) ran.' : `Pass D not run: ${m.pass_d.reason ?? 'no reason recorded'}.` },
+    keyValues(['metric', 'value'], [
+      ['savings vs measured strong arm (B → C)', pct(m.savings_vs_measured_strong_pct)],
+      ['performance gap recovered (C between A and B)', num(m.performance_gap_recovered)],
+      ['strong-call share in Pass C', rate(m.strong_call_pct)],
+      ['slot 4 in Pass C', `${s.routed_turns} routed turns, fired ${s.fired} (${rate(s.fire_rate)}), inverted ${s.inverted} (${rate(s.inversion_rate)})`],
+    ]),
+  ];
+  if (m.slot4_per_workload.length > 0) {
+    const rows = m.slot4_per_workload.map((w) => [w.workload, String(w.slot4.routed_turns), String(w.slot4.fired), rate(w.slot4.fire_rate), String(w.slot4.inverted), rate(w.slot4.inversion_rate)]);
+    blocks.push({ kind: 'table', head: ['workload (Pass C)', 'routed turns', 'fired', 'fire rate', 'inverted', 'inversion rate'], rows, numeric: [1, 2, 3, 4, 5] });
+  }
+  const tight: string[][] = [];
+  if (m.cluster_tightness.v1) tight.push(tightnessRow('v1', m.cluster_tightness.v1));
+  if (m.cluster_tightness.v2) tight.push(tightnessRow('v2', m.cluster_tightness.v2));
+  blocks.push(
+    tight.length > 0
+      ? { kind: 'table', head: ['cluster tightness', 'fingerprints', 'intra', 'inter', 'separation', 'pairs intra / inter'], rows: tight, numeric: [1, 2, 3, 4] }
+      : { kind: 'text', text: 'Cluster tightness: not computed (no patterns DB).' },
+  );
+  return { id: 'a3', title: 'A3 protocol', blocks };
+}
+
+function failedAssertions(report: BenchReport): string[] {
+  return report.workloads.flatMap((w) =>
+    w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `${w.workload} [${w.pass} rep ${r.rep}] ${a.scope} ${a.name}: ${a.detail}`)),
+  );
+}
+
+/** Lays a report out as titled sections: provenance, per workload, aggregate, A3, errors, assertions, warnings. */
+export function buildReportDocument(report: BenchReport): ReportDocument {
+  const sections: ReportSection[] = [provenance(report), workloads(report), aggregate(report)];
+  if (report.protocol_metrics) sections.push(a3(report.protocol_metrics));
+  if (report.recording_path_errors.length > 0)
+    sections.push({ id: 'recording-errors', title: `Recording-path errors (${report.recording_path_errors.length})`, blocks: [{ kind: 'list', items: report.recording_path_errors }] });
+  const failed = failedAssertions(report);
+  sections.push({
+    id: 'assertions',
+    title: failed.length === 0 ? 'Assertions' : `Failed assertions (${failed.length})`,
+    blocks: [failed.length === 0 ? { kind: 'text', text: 'All assertions held.' } : { kind: 'list', items: failed }],
+  });
+  if (report.warnings.length > 0) sections.push({ id: 'warnings', title: 'Warnings', blocks: [{ kind: 'list', items: report.warnings }] });
+  sections.push({
+    id: 'recompute',
+    title: 'Recompute',
+    blocks: [
+      { kind: 'text', text: 'Every number again from the trace DB alone, with no model calls:' },
+      { kind: 'command', text: `npx analyze --skip-execute --db-path ${report.provenance.db_path}` },
+    ],
+  });
+  return { title: `Metis benchmark report — ${report.provenance.run_id}`, banner: report.banner, sections };
+}

@@ -1,0 +1,62 @@
+import { Decimal } from 'decimal.js';
+import type { ModelOption, NeighborMatch, RecommendOptions } from './pattern-store.ts';
+
+/** The scoring half of a recommendation: everything but timing and the exact-match fingerprint id. */
+export interface ClusterVerdict {
+  chosen_model: string | null;
+  confidence: number;
+  alternatives: ModelOption[];
+  sample_size: number;
+  k_cluster_size: number;
+}
+
+interface ModelTally {
+  model: string;
+  samples: number;
+  scoredSamples: number;
+  successWeighted: number;
+  costWeighted: Decimal;
+}
+
+/**
+ * Scores each model of a K-cluster (pattern-store.md §8.3, weighted per §8.4) and applies the
+ * confidence and sample-size gates. Success is weighted by each row's scored samples (equal to its
+ * sample_size once every verdict is in): a row whose verdicts have not arrived holds no quality
+ * evidence, so a model with none in the cluster is not scored. Cost is the sample-weighted mean.
+ */
+export function scoreCluster(neighbors: readonly NeighborMatch[], opts: RecommendOptions): ClusterVerdict {
+  const tallies = new Map<string, ModelTally>();
+  for (const n of neighbors) {
+    let t = tallies.get(n.primary_model);
+    if (!t) tallies.set(n.primary_model, (t = { model: n.primary_model, samples: 0, scoredSamples: 0, successWeighted: 0, costWeighted: new Decimal(0) }));
+    t.samples += n.sample_size;
+    t.scoredSamples += n.success_score_count;
+    t.successWeighted += n.success_score_mean * n.success_score_count;
+    t.costWeighted = t.costWeighted.plus(n.avg_cost_usd.times(n.sample_size));
+  }
+  const scored = [...tallies.values()].filter((t) => t.scoredSamples > 0 && t.samples > 0);
+  const costs = scored.map((t) => t.costWeighted.div(t.samples));
+  const maxCost = costs.length ? Decimal.max(...costs) : new Decimal(0);
+  const minCost = costs.length ? Decimal.min(...costs) : new Decimal(0);
+  const spread = maxCost.minus(minCost);
+  const cw = opts.cost_weight;
+  const alternatives: ModelOption[] = scored.map((t, i) => {
+    const success = t.successWeighted / t.scoredSamples;
+    // Identical costs zero the efficiency term, so the score falls to pure quality (§8.5).
+    const efficiency = spread.isZero() ? 0 : maxCost.minus(costs[i]!).div(spread).toNumber();
+    return {
+      model: t.model,
+      score: (1 - cw) * success + cw * efficiency,
+      sample_size: t.samples,
+      avg_cost_usd: costs[i]!.toDecimalPlaces(12).toFixed(),
+      success_score_mean: success,
+    };
+  });
+  alternatives.sort((a, b) => b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  const top = alternatives[0];
+  if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: neighbors.length };
+  const runnerUp = alternatives[1]?.score ?? 0;
+  const confidence = top.score > 0 ? (top.score - runnerUp) / top.score : 0;
+  const gated = confidence < opts.min_confidence || top.sample_size < opts.min_sample_size;
+  return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: neighbors.length };
+}

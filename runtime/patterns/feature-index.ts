@@ -1,0 +1,318 @@
+// The in-memory mirror of the store that answers K-NN queries (pattern-store.md §7.2, spec §12 targets):
+// each set-valued feature is a bitset over interned labels, laid out column-wise in typed arrays, so a
+// query is one linear pass of popcounts over the fingerprints plus a partial top-K over the outcomes.
+import type { Decimal } from 'decimal.js';
+import { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
+import type { NeighborMatch } from './pattern-store.ts';
+import { combineSimilarity, jaccardFromCounts } from './similarity.ts';
+import type { StructuralFeatures } from './structural-features.ts';
+
+/** An outcome row as the index keeps it. */
+export interface IndexedOutcomeState extends NeighborTieKey {
+  success_score_mean: number;
+  success_score_count: number;
+  avg_cost_usd: Decimal;
+  avg_latency_ms: number;
+}
+
+interface FingerprintEntry {
+  id: string;
+  sig: string;
+  slot: number;
+  /** This fingerprint's outcome rows (a handful: one per model). */
+  outcomes: IndexedOutcomeState[];
+}
+
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/** One set-valued feature of every fingerprint: `stride` 32-bit words per slot plus the set size. */
+class SetColumn {
+  private readonly vocab = new Map<string, number>();
+  stride = 1;
+  words: Uint32Array;
+  sizes: Uint16Array;
+
+  constructor(private capacity: number) {
+    this.words = new Uint32Array(capacity);
+    this.sizes = new Uint16Array(capacity);
+  }
+
+  grow(capacity: number): void {
+    const words = new Uint32Array(capacity * this.stride);
+    words.set(this.words);
+    const sizes = new Uint16Array(capacity);
+    sizes.set(this.sizes);
+    this.words = words;
+    this.sizes = sizes;
+    this.capacity = capacity;
+  }
+
+  /** Re-lays the words out when the vocabulary outgrows a slot. */
+  private widen(stride: number, used: number): void {
+    const words = new Uint32Array(this.capacity * stride);
+    for (let s = 0; s < used; s++) words.set(this.words.subarray(s * this.stride, (s + 1) * this.stride), s * stride);
+    this.words = words;
+    this.stride = stride;
+  }
+
+  write(slot: number, labels: readonly string[], used: number): void {
+    const ids = labels.map((l) => {
+      let id = this.vocab.get(l);
+      if (id === undefined) this.vocab.set(l, (id = this.vocab.size));
+      return id;
+    });
+    const needed = Math.max(1, Math.ceil(this.vocab.size / 32));
+    if (needed > this.stride) this.widen(needed, used);
+    const base = slot * this.stride;
+    this.words.fill(0, base, base + this.stride);
+    for (const id of ids) this.words[base + (id >>> 5)]! |= 1 << (id & 31);
+    this.sizes[slot] = new Set(labels).size;
+  }
+
+  move(from: number, to: number): void {
+    this.words.copyWithin(to * this.stride, from * this.stride, (from + 1) * this.stride);
+    this.sizes[to] = this.sizes[from]!;
+  }
+
+  /** A query's bitset over this vocabulary; labels never stored still count toward its size. */
+  encode(labels: readonly string[]): { bits: Uint32Array; size: number } {
+    const bits = new Uint32Array(this.stride);
+    for (const l of labels) {
+      const id = this.vocab.get(l);
+      if (id !== undefined) bits[id >>> 5]! |= 1 << (id & 31);
+    }
+    return { bits, size: new Set(labels).size };
+  }
+
+  jaccard(slot: number, q: { bits: Uint32Array; size: number }): number {
+    const base = slot * this.stride;
+    let inter = 0;
+    for (let w = 0; w < q.bits.length; w++) inter += popcount(q.bits[w]! & this.words[base + w]!);
+    return jaccardFromCounts(inter, q.size, this.sizes[slot]!);
+  }
+}
+
+/** The mirror: fingerprints and outcomes in memory, updated on every write and reloaded on foreign ones. */
+export interface FeatureIndex {
+  readonly fingerprintCount: number;
+  readonly outcomeCount: number;
+  /** Adds a fingerprint (no-op when its id is known). */
+  putFingerprint(id: string, sig: string, features: StructuralFeatures): void;
+  /**
+   * Inserts or replaces an outcome row. Ignored when its fingerprint is unknown: that fingerprint came
+   * from another connection's commit, so the owner's data_version check reloads the whole mirror.
+   */
+  putOutcome(state: IndexedOutcomeState): void;
+  removeOutcome(fingerprintId: string, model: string): void;
+  /** Removes a fingerprint and its outcomes. */
+  removeFingerprint(fingerprintId: string): void;
+  clear(): void;
+  fingerprintIdBySig(sig: string): string | null;
+  /** The k nearest outcome rows in `compareNeighbors` order. `features` must be normalized. */
+  kNearest(features: StructuralFeatures, k: number, useWorkloadId: boolean): NeighborMatch[];
+}
+
+/** Creates an empty index. */
+export function createFeatureIndex(): FeatureIndex {
+  let capacity = 64;
+  let columns: SetColumn[];
+  let tokenBucket: Int8Array;
+  let images: Uint8Array;
+  let workload: Int32Array;
+  let slots: FingerprintEntry[] = [];
+  let outcomeCount = 0;
+  let byId = new Map<string, FingerprintEntry>();
+  let bySig = new Map<string, FingerprintEntry>();
+  let workloads = new Map<string, number>();
+
+  const labelsOf = (f: StructuralFeatures): readonly string[][] => [
+    f.intent_tags,
+    f.file_extensions,
+    f.tool_names,
+    f.file_path_buckets,
+    f.side_effect_classes,
+  ];
+
+  function reset(): void {
+    capacity = 64;
+    columns = Array.from({ length: 5 }, () => new SetColumn(capacity));
+    tokenBucket = new Int8Array(capacity);
+    images = new Uint8Array(capacity);
+    workload = new Int32Array(capacity);
+    slots = [];
+    outcomeCount = 0;
+    byId = new Map();
+    bySig = new Map();
+    workloads = new Map();
+  }
+  reset();
+
+  function grow(): void {
+    capacity *= 2;
+    for (const c of columns) c.grow(capacity);
+    const tb = new Int8Array(capacity);
+    tb.set(tokenBucket);
+    tokenBucket = tb;
+    const im = new Uint8Array(capacity);
+    im.set(images);
+    images = im;
+    const wl = new Int32Array(capacity);
+    wl.set(workload);
+    workload = wl;
+  }
+
+  function workloadCode(id: string | null, intern: boolean): number {
+    if (id === null) return -1;
+    let code = workloads.get(id);
+    if (code === undefined) {
+      if (!intern) return -2; // a workload no stored fingerprint has: never equal
+      workloads.set(id, (code = workloads.size));
+    }
+    return code;
+  }
+
+  return {
+    get fingerprintCount() {
+      return slots.length;
+    },
+    get outcomeCount() {
+      return outcomeCount;
+    },
+    putFingerprint(id, sig, features) {
+      if (byId.has(id)) return;
+      if (slots.length === capacity) grow();
+      const slot = slots.length;
+      const labels = labelsOf(features);
+      columns.forEach((c, i) => c.write(slot, labels[i]!, slot));
+      tokenBucket[slot] = features.estimated_input_tokens_bucket;
+      images[slot] = features.has_images ? 1 : 0;
+      workload[slot] = workloadCode(features.workload_id, true);
+      const entry: FingerprintEntry = { id, sig, slot, outcomes: [] };
+      slots.push(entry);
+      byId.set(id, entry);
+      bySig.set(sig, entry);
+    },
+    putOutcome(state) {
+      const fp = byId.get(state.fingerprint_id);
+      if (!fp) return;
+      const copy = { ...state };
+      const at = fp.outcomes.findIndex((o) => o.primary_model === state.primary_model);
+      if (at >= 0) fp.outcomes[at] = copy;
+      else {
+        fp.outcomes.push(copy);
+        outcomeCount++;
+      }
+    },
+    removeOutcome(fingerprintId, model) {
+      const fp = byId.get(fingerprintId);
+      const at = fp ? fp.outcomes.findIndex((o) => o.primary_model === model) : -1;
+      if (at < 0) return;
+      fp!.outcomes.splice(at, 1);
+      outcomeCount--;
+    },
+    removeFingerprint(fingerprintId) {
+      const fp = byId.get(fingerprintId);
+      if (!fp) return;
+      outcomeCount -= fp.outcomes.length;
+      const last = slots.pop()!;
+      if (last !== fp) {
+        // Swap-remove: the last fingerprint takes the freed slot.
+        for (const c of columns) c.move(last.slot, fp.slot);
+        tokenBucket[fp.slot] = tokenBucket[last.slot]!;
+        images[fp.slot] = images[last.slot]!;
+        workload[fp.slot] = workload[last.slot]!;
+        slots[fp.slot] = last;
+        last.slot = fp.slot;
+      }
+      byId.delete(fp.id);
+      if (bySig.get(fp.sig) === fp) bySig.delete(fp.sig);
+    },
+    clear: reset,
+    fingerprintIdBySig(sig) {
+      return bySig.get(sig)?.id ?? null;
+    },
+    kNearest(features, k, useWorkloadId) {
+      if (k <= 0 || outcomeCount === 0) return [];
+      const labels = labelsOf(features);
+      const [cIntent, cExt, cTools, cBuckets, cEffects] = columns as [SetColumn, SetColumn, SetColumn, SetColumn, SetColumn];
+      const qIntent = cIntent.encode(labels[0]!);
+      const qExt = cExt.encode(labels[1]!);
+      const qTools = cTools.encode(labels[2]!);
+      const qBuckets = cBuckets.encode(labels[3]!);
+      const qEffects = cEffects.encode(labels[4]!);
+      const qBucket = features.estimated_input_tokens_bucket;
+      const qImages = features.has_images ? 1 : 0;
+      const qWorkload = useWorkloadId ? workloadCode(features.workload_id, false) : -1;
+      // Best score a fingerprint could reach given its cheap terms (every Jaccard at 1): lets the scan
+      // skip, exactly, fingerprints that cannot beat the current k-th neighbour. Index: bucket + 2·images + 4·workload.
+      const bounds = new Float64Array(12);
+      for (let b = 0; b < 12; b++) bounds[b] = combineSimilarity(1, 1, 1, 1, 1, (b & 1) === 1, (b & 2) === 2, b < 4 ? null : b >= 8);
+      // Every field within 32 labels (the usual case): one word each, read straight from local arrays.
+      const narrow = columns.every((c) => c.stride === 1);
+      const [w0, w1, w2, w3, w4] = columns.map((c) => c.words) as [Uint32Array, Uint32Array, Uint32Array, Uint32Array, Uint32Array];
+      const [z0, z1, z2, z3, z4] = columns.map((c) => c.sizes) as [Uint16Array, Uint16Array, Uint16Array, Uint16Array, Uint16Array];
+      const [b0, b1, b2, b3, b4] = [qIntent, qExt, qTools, qBuckets, qEffects].map((q) => q.bits[0]!) as [number, number, number, number, number];
+      const [n0, n1, n2, n3, n4] = [qIntent.size, qExt.size, qTools.size, qBuckets.size, qEffects.size];
+      const top: IndexedOutcomeState[] = [];
+      const topSim: number[] = [];
+      let worst = -1;
+      for (let s = 0; s < slots.length; s++) {
+        const w = workload[s]!;
+        const wState = qWorkload === -1 || w === -1 ? 0 : w === qWorkload ? 8 : 4;
+        const sameBucket = tokenBucket[s] === qBucket;
+        const sameImages = images[s] === qImages;
+        if (top.length === k && bounds[wState + (sameBucket ? 1 : 0) + (sameImages ? 2 : 0)]! < worst) continue;
+        const sameWorkload = wState === 0 ? null : wState === 8;
+        const sim = narrow
+          ? combineSimilarity(
+              jaccardFromCounts(popcount(b0 & w0[s]!), n0, z0[s]!),
+              jaccardFromCounts(popcount(b1 & w1[s]!), n1, z1[s]!),
+              jaccardFromCounts(popcount(b2 & w2[s]!), n2, z2[s]!),
+              jaccardFromCounts(popcount(b3 & w3[s]!), n3, z3[s]!),
+              jaccardFromCounts(popcount(b4 & w4[s]!), n4, z4[s]!),
+              sameBucket,
+              sameImages,
+              sameWorkload,
+            )
+          : combineSimilarity(
+              cIntent.jaccard(s, qIntent),
+              cExt.jaccard(s, qExt),
+              cTools.jaccard(s, qTools),
+              cBuckets.jaccard(s, qBuckets),
+              cEffects.jaccard(s, qEffects),
+              sameBucket,
+              sameImages,
+              sameWorkload,
+            );
+        if (top.length === k && sim < worst) continue;
+        // Partial selection: a best-first array of at most k, insertion-sorted.
+        for (const o of slots[s]!.outcomes) {
+          if (top.length === k && compareNeighbors(sim, o, worst, top[k - 1]!) >= 0) continue;
+          let i = top.length === k ? k - 1 : top.length;
+          while (i > 0 && compareNeighbors(sim, o, topSim[i - 1]!, top[i - 1]!) < 0) {
+            top[i] = top[i - 1]!;
+            topSim[i] = topSim[i - 1]!;
+            i--;
+          }
+          top[i] = o;
+          topSim[i] = sim;
+          if (top.length === k) worst = topSim[k - 1]!;
+        }
+      }
+      return top.map((o, i) => ({
+        fingerprint_id: o.fingerprint_id,
+        primary_model: o.primary_model,
+        similarity: topSim[i]!,
+        sample_size: o.sample_size,
+        success_score_mean: o.success_score_mean,
+        success_score_count: o.success_score_count,
+        avg_cost_usd: o.avg_cost_usd,
+        avg_latency_ms: o.avg_latency_ms,
+      }));
+    },
+  };
+}

@@ -1,0 +1,38 @@
+// Public API of the pattern store v1 (pattern-store.md): fingerprints, similarity, the SQLite store and
+// the routing slot-4 adapter. Other subsystems import from here only.
+export { scoreCluster, type ClusterVerdict } from './cluster-scoring.ts';
+export { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
+export { PatternSchemaError } from './pattern-db.ts';
+export { patternMatchedPayload } from './pattern-events.ts';
+export { PATTERN_SCHEMA_VERSION } from './pattern-schema.ts';
+export { createPatternRecommender, type PatternRecommenderOptions } from './pattern-recommender.ts';
+export { DEFAULT_PATTERN_CAPS } from './pattern-store.ts';
+export type {
+  EventContext,
+  EvictOptions,
+  KNearestOptions,
+  ModelOption,
+  NeighborMatch,
+  PatternCaps,
+  PatternRecommendation,
+  PatternStore,
+  PatternStoreSize,
+  RecommendOptions,
+  RecordInput,
+  RecordResult,
+  StoredFingerprint,
+  StoredOutcome,
+  UpdateScoreInput,
+} from './pattern-store.ts';
+export { SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './similarity.ts';
+export { openPatternStore, type PatternStoreOptions } from './sqlite-pattern-store.ts';
+export {
+  canonicalFeaturesJson,
+  computeStructuralFeatures,
+  inputTokensBucket,
+  normalizeFeatures,
+  structuralSignature,
+  type FingerprintInput,
+  type StructuralFeatures,
+} from './structural-features.ts';
+export { EMPTY_MEAN, welfordAdd, welfordRemove, welfordReplace, type RunningMean } from './welford.ts';

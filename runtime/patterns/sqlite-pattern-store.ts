@@ -1,0 +1,458 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { Clock } from '../core/clock.ts';
+import { newId, type IdFactory } from '../core/ids.ts';
+import type { Logger } from '../core/logger.ts';
+import type { EventBus, PatternEvictedPayload } from '../events/index.ts';
+import { scoreCluster } from './cluster-scoring.ts';
+import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
+import { createFeatureIndex } from './feature-index.ts';
+import { usdText, usdToMicros } from './money.ts';
+import { openPatternDb, PatternSchemaError, type FingerprintRow, type OutcomeRow, type PatternDb } from './pattern-db.ts';
+import { createPatternEventEmitter } from './pattern-events.ts';
+import {
+  DEFAULT_PATTERN_CAPS,
+  type EventContext,
+  type PatternCaps,
+  type PatternRecommendation,
+  type PatternStore,
+  type RecordInput,
+  type RecordResult,
+  type UpdateScoreInput,
+} from './pattern-store.ts';
+import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
+import { canonicalFeaturesJson, normalizeFeatures, structuralSignature } from './structural-features.ts';
+import { welfordAdd, welfordRemove, type RunningMean } from './welford.ts';
+
+/** Options of `openPatternStore`. */
+export interface PatternStoreOptions {
+  logger: Logger;
+  clock: Clock;
+  /** Where pattern.recorded / pattern.evicted go; none when absent. */
+  bus?: EventBus | null;
+  caps?: Partial<PatternCaps>;
+  /** Fingerprint ids; defaults to the process-wide monotonic ULID factory. */
+  ids?: IdFactory;
+  /** Monotonic milliseconds for `elapsed_ms`; defaults to performance.now. */
+  nowMs?: () => number;
+  /** How long a write waits for another connection's write; default 5,000 ms. */
+  busyTimeoutMs?: number;
+}
+
+const PERMANENT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
+
+function checkUnit(name: string, x: number): void {
+  if (!(x >= 0 && x <= 1)) throw new RangeError(`${name} must be in [0, 1], got ${x}`);
+}
+
+function checkCaps(c: PatternCaps): void {
+  const ok = (n: number) => Number.isInteger(n) && n > 0;
+  if (!ok(c.soft_cap_rows) || !ok(c.hard_cap_rows) || !(c.max_age_days > 0) || c.soft_cap_rows > c.hard_cap_rows)
+    throw new RangeError(`invalid pattern caps ${JSON.stringify(c)}: positive, soft <= hard`);
+}
+
+function checkRecord(input: RecordInput): void {
+  if (!input.turn_id) throw new RangeError('record: turn_id is required');
+  if (input.success_score !== null) checkUnit('success_score', input.success_score);
+  if (!input.cost_usd.isFinite() || input.cost_usd.isNegative()) throw new RangeError(`record: cost_usd must be >= 0, got ${input.cost_usd.toString()}`);
+  if (!(input.latency_ms >= 0) || !Number.isFinite(input.latency_ms)) throw new RangeError(`record: latency_ms must be >= 0, got ${input.latency_ms}`);
+}
+
+/**
+ * Opens the pattern store at `path` (pattern-store.md v1). The file is created on the first write
+ * (with its parent directories); until then reads are empty. Reads are served from an in-memory index
+ * kept in step with every write of this instance and reloaded when `PRAGMA data_version` shows a
+ * commit from another connection or process.
+ */
+export function openPatternStore(path: string, options: PatternStoreOptions): PatternStore {
+  const { logger, clock } = options;
+  const caps: PatternCaps = { ...DEFAULT_PATTERN_CAPS, ...options.caps };
+  checkCaps(caps);
+  const ids = options.ids ?? newId;
+  const nowMs = options.nowMs ?? (() => performance.now());
+  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
+  const events = createPatternEventEmitter(options.bus ?? null, logger);
+  const index = createFeatureIndex();
+  let db: PatternDb | null = null;
+  /** Set when the file cannot be used (not SQLite, corrupt, newer schema, closed): reads empty, writes skipped. */
+  let failure: string | null = null;
+  let seenVersion = -1;
+  const warned = new Set<string>();
+
+  function warnOnce(op: string, reason: string): void {
+    // One line per (operation, cause): a broken file must not flood a long run's log.
+    if (warned.has(`${op}\0${reason}`)) return;
+    warned.add(`${op}\0${reason}`);
+    logger.log('warn', `pattern store: ${op} degraded`, { path, op, reason });
+  }
+
+  function storageFailed(op: string, err: unknown): void {
+    const message = err instanceof Error ? err.message : String(err);
+    const code = (err as { code?: unknown }).code;
+    if (err instanceof PatternSchemaError || (typeof code === 'string' && PERMANENT_CODES.has(code))) {
+      failure = message;
+      try {
+        db?.close();
+      } catch {
+        // already unusable
+      }
+      db = null;
+      index.clear();
+    }
+    warnOnce(op, message);
+  }
+
+  function reload(d: PatternDb): void {
+    d.read(() => {
+      seenVersion = d.dataVersion();
+      index.clear();
+      for (const row of d.allFingerprints()) index.putFingerprint(row.id, row.structural_sig, featuresOfRow(row));
+      for (const row of d.allOutcomes()) index.putOutcome(indexedOutcome(row));
+    });
+  }
+
+  /** The open database, opening (and with `create`, creating) the file first; null when there is none. */
+  function connect(op: string, create: boolean): PatternDb | null {
+    if (failure !== null) {
+      warnOnce(op, failure);
+      return null;
+    }
+    if (db) return db;
+    if (!create && !existsSync(path)) return null;
+    let opened: PatternDb | null = null;
+    try {
+      if (create) mkdirSync(dirname(path), { recursive: true });
+      opened = openPatternDb(path, busyTimeoutMs);
+      reload(opened);
+      db = opened;
+    } catch (err) {
+      opened?.close();
+      storageFailed(op, err);
+    }
+    return db;
+  }
+
+  /** For reads: the database with the index brought up to date with other connections' commits. */
+  function readable(op: string): PatternDb | null {
+    const d = connect(op, false);
+    if (d && d.dataVersion() !== seenVersion) reload(d);
+    return d;
+  }
+
+  function applyEviction(e: EvictionResult | null): void {
+    if (!e) return;
+    for (const key of e.outcomes) index.removeOutcome(key.fingerprint_id, key.primary_model);
+    for (const id of e.fingerprints) index.removeFingerprint(id);
+  }
+
+  const counts = (d: PatternDb) => ({ fingerprints: d.countFingerprints(), outcomes: d.countOutcomes() });
+
+  function evictedPayload(
+    trigger: PatternEvictedPayload['trigger'],
+    before: { fingerprints: number; outcomes: number },
+    after: { fingerprints: number; outcomes: number },
+    oldestAgeDays: number | null,
+  ): PatternEvictedPayload {
+    return {
+      trigger,
+      fingerprints_before: before.fingerprints,
+      fingerprints_after: after.fingerprints,
+      outcomes_before: before.outcomes,
+      outcomes_after: after.outcomes,
+      entries_evicted: before.outcomes - after.outcomes,
+      oldest_evicted_age_days: oldestAgeDays,
+    };
+  }
+
+  const noResult = (): RecordResult => ({
+    fingerprint_id: '',
+    primary_model: '',
+    sample_size_before: 0,
+    sample_size_after: 0,
+    was_new_fingerprint: false,
+    over_soft_cap: false,
+    rows_auto_evicted: 0,
+  });
+
+  function record(input: RecordInput, ctx: EventContext): RecordResult {
+    checkRecord(input);
+    const features = normalizeFeatures(input.features);
+    const json = canonicalFeaturesJson(features);
+    const sig = structuralSignature(features);
+    const micros = usdToMicros(input.cost_usd);
+    const d = connect('record', true);
+    if (!d) return noResult();
+    let tx;
+    try {
+      tx = d.write(() => {
+        const nowUs = clock.nowUs();
+        const prior = d.history(input.turn_id);
+        if (prior) {
+          // At most once per turn (§11.3): a second Welford fold of the same turn would be wrong.
+          const row = d.outcome(prior.fingerprint_id, prior.primary_model);
+          const n = row?.sample_size ?? 0;
+          const result: RecordResult = {
+            fingerprint_id: prior.fingerprint_id,
+            primary_model: prior.primary_model,
+            sample_size_before: n,
+            sample_size_after: n,
+            was_new_fingerprint: false,
+            over_soft_cap: d.countOutcomes() >= caps.soft_cap_rows,
+            rows_auto_evicted: 0,
+          };
+          return { repeat: true as const, result };
+        }
+        let fp: FingerprintRow | undefined = d.fingerprintBySig(sig);
+        const wasNew = !fp;
+        if (!fp) {
+          fp = { id: ids(), kind: 'structural', structural_json: json, structural_sig: sig, created_at_us: nowUs };
+          d.insertFingerprint(fp);
+        }
+        const row = d.outcome(fp.id, input.primary_model);
+        const before = row?.sample_size ?? 0;
+        let score: RunningMean = { count: row?.success_score_count ?? 0, mean: row?.success_score_mean ?? 0 };
+        if (input.success_score !== null) score = welfordAdd(score, input.success_score);
+        const next: OutcomeRow = {
+          fingerprint_id: fp.id,
+          primary_model: input.primary_model,
+          sample_size: before + 1,
+          success_score_mean: score.mean,
+          success_score_count: score.count,
+          sum_cost_usd_micros: (row?.sum_cost_usd_micros ?? 0n) + micros,
+          sum_latency_ms: (row?.sum_latency_ms ?? 0) + input.latency_ms,
+          pricing_version_last: input.pricing_version,
+          last_updated_at_us: nowUs,
+        };
+        d.upsertOutcome(next);
+        d.putHistory({
+          turn_id: input.turn_id,
+          fingerprint_id: fp.id,
+          primary_model: input.primary_model,
+          eval_id_applied: null,
+          score: input.success_score,
+          confidence: null,
+          folded: input.success_score === null ? 0 : 1,
+          applied_at_us: nowUs,
+        });
+        // Caps (§6): above hard, evict back to it; at or above soft, signal and trim stale rows.
+        const beforeCaps = counts(d);
+        const cutoff = nowUs - caps.max_age_days * US_PER_DAY;
+        let eviction: EvictionResult | null = null;
+        if (beforeCaps.outcomes > caps.hard_cap_rows) eviction = evictOutcomes(d, nowUs, cutoff, caps.hard_cap_rows);
+        else if (beforeCaps.outcomes >= caps.soft_cap_rows) eviction = evictOutcomes(d, nowUs, cutoff, null);
+        const afterCaps = eviction?.outcomes.length ? counts(d) : beforeCaps;
+        const result: RecordResult = {
+          fingerprint_id: fp.id,
+          primary_model: input.primary_model,
+          sample_size_before: before,
+          sample_size_after: before + 1,
+          was_new_fingerprint: wasNew,
+          over_soft_cap: afterCaps.outcomes >= caps.soft_cap_rows,
+          rows_auto_evicted: eviction?.outcomes.length ?? 0,
+        };
+        return { repeat: false as const, result, next, eviction, beforeCaps, afterCaps, hard: beforeCaps.outcomes > caps.hard_cap_rows };
+      });
+    } catch (err) {
+      storageFailed('record', err);
+      return noResult();
+    }
+    if (tx.repeat) return tx.result;
+    index.putFingerprint(tx.result.fingerprint_id, sig, features);
+    index.putOutcome(indexedOutcome(tx.next));
+    applyEviction(tx.eviction);
+
+    const { result, eviction, beforeCaps, afterCaps } = tx;
+    const recordedId = events.recorded(ctx, {
+      fingerprint_id: result.fingerprint_id,
+      fingerprint_kind: 'structural',
+      primary_model: result.primary_model,
+      sample_size_before: result.sample_size_before,
+      sample_size_after: result.sample_size_after,
+      was_new_fingerprint: result.was_new_fingerprint,
+      success_score: input.success_score,
+      cost_usd_at_record: usdText(input.cost_usd),
+      pricing_version: input.pricing_version,
+      over_soft_cap: result.over_soft_cap,
+    });
+    if (tx.hard) {
+      events.evicted(ctx, recordedId, evictedPayload('hard_cap_evict', beforeCaps, afterCaps, eviction?.oldestAgeDays ?? null));
+      return result;
+    }
+    if (eviction?.outcomes.length) events.evicted(ctx, recordedId, evictedPayload('age_trim', beforeCaps, afterCaps, eviction.oldestAgeDays));
+    if (result.over_soft_cap) events.evicted(ctx, recordedId, evictedPayload('soft_cap_signal', afterCaps, afterCaps, null));
+    return result;
+  }
+
+  function updateScore(input: UpdateScoreInput, ctx: EventContext): RecordResult {
+    checkUnit('score', input.score);
+    checkUnit('confidence', input.confidence);
+    if (!input.eval_id) throw new RangeError('updateScore: eval_id is required');
+    const d = connect('updateScore', false);
+    if (!d) {
+      if (failure === null) logger.log('warn', 'pattern store: verdict for an unknown turn ignored', { path, turn_id: input.turn_id, eval_id: input.eval_id });
+      return noResult();
+    }
+    let tx;
+    try {
+      tx = d.write(() => {
+        const h = d.history(input.turn_id);
+        if (!h) return null;
+        const row = d.outcome(h.fingerprint_id, h.primary_model)!;
+        const result: RecordResult = {
+          fingerprint_id: h.fingerprint_id,
+          primary_model: h.primary_model,
+          sample_size_before: row.sample_size,
+          sample_size_after: row.sample_size,
+          was_new_fingerprint: false,
+          over_soft_cap: d.countOutcomes() >= caps.soft_cap_rows,
+          rows_auto_evicted: 0,
+        };
+        // Latest verdict wins (§10.4): a repeated or older eval_id changes nothing.
+        if (h.eval_id_applied !== null && input.eval_id <= h.eval_id_applied) return { result, next: null, folded: false };
+        let score: RunningMean = { count: row.success_score_count, mean: row.success_score_mean };
+        if (h.folded && h.score !== null) score = welfordRemove(score, h.score);
+        // Below the gate the verdict is kept in history but not folded into the routing signal (§15.4).
+        const folded = input.confidence >= input.min_eval_confidence;
+        if (folded) score = welfordAdd(score, input.score);
+        const nowUs = clock.nowUs();
+        const pricing =
+          input.pricing_version !== null && input.pricing_version > row.pricing_version_last ? input.pricing_version : row.pricing_version_last;
+        const next: OutcomeRow = { ...row, success_score_mean: score.mean, success_score_count: score.count, pricing_version_last: pricing, last_updated_at_us: nowUs };
+        d.upsertOutcome(next);
+        d.putHistory({ ...h, eval_id_applied: input.eval_id, score: input.score, confidence: input.confidence, folded: folded ? 1 : 0, applied_at_us: nowUs });
+        return { result, next, folded };
+      });
+    } catch (err) {
+      storageFailed('updateScore', err);
+      return noResult();
+    }
+    if (!tx) {
+      logger.log('warn', 'pattern store: verdict for an unknown turn ignored', { path, turn_id: input.turn_id, eval_id: input.eval_id });
+      return noResult();
+    }
+    if (tx.next) index.putOutcome(indexedOutcome(tx.next));
+    if (tx.next && tx.folded) {
+      events.recorded(ctx, {
+        fingerprint_id: tx.result.fingerprint_id,
+        fingerprint_kind: 'structural',
+        primary_model: tx.result.primary_model,
+        sample_size_before: tx.result.sample_size_before,
+        sample_size_after: tx.result.sample_size_after,
+        was_new_fingerprint: false,
+        success_score: input.score,
+        cost_usd_at_record: '0',
+        pricing_version: tx.next.pricing_version_last,
+        over_soft_cap: tx.result.over_soft_cap,
+      });
+    }
+    return tx.result;
+  }
+
+  function recommend(features: Parameters<PatternStore['recommend']>[0], opts: Parameters<PatternStore['recommend']>[1]): PatternRecommendation {
+    const t0 = nowMs();
+    const empty = (): PatternRecommendation => ({
+      chosen_model: null,
+      confidence: 0,
+      alternatives: [],
+      sample_size: 0,
+      k_cluster_size: 0,
+      fingerprint_id: null,
+      elapsed_ms: nowMs() - t0,
+    });
+    try {
+      if (!readable('recommend')) return empty();
+      const query = normalizeFeatures(features);
+      const verdict = scoreCluster(index.kNearest(query, opts.k ?? 10, true), opts);
+      const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(structuralSignature(query)) : null;
+      return { ...verdict, fingerprint_id, elapsed_ms: nowMs() - t0 };
+    } catch (err) {
+      // Slot 4 must never fail a turn (§9.3).
+      storageFailed('recommend', err);
+      return empty();
+    }
+  }
+
+  /** Runs a read against the file, or answers `fallback` when there is none or it fails. */
+  function guardedRead<T>(op: string, fallback: T, fn: (d: PatternDb) => T): T {
+    try {
+      const d = readable(op);
+      return d ? fn(d) : fallback;
+    } catch (err) {
+      storageFailed(op, err);
+      return fallback;
+    }
+  }
+
+  return {
+    record,
+    updateScore,
+    recommend,
+    findKNearest(features, k, opts) {
+      if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
+      return guardedRead('findKNearest', [], () => index.kNearest(normalizeFeatures(features), k, opts?.useWorkloadId ?? true));
+    },
+    fingerprints: () => guardedRead('fingerprints', [], (d) => d.read(() => d.allFingerprints()).map(storedFingerprint)),
+    outcomes: () => guardedRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome)),
+    size: () =>
+      guardedRead('size', { fingerprints: 0, outcomes: 0, oldest_updated_at_us: null }, (d) =>
+        d.read(() => ({ ...counts(d), oldest_updated_at_us: d.oldestUpdate() })),
+      ),
+    evict(opts = {}, ctx) {
+      const maxRows = opts.max_rows ?? caps.hard_cap_rows;
+      const days = opts.older_than_days ?? caps.max_age_days;
+      if (!Number.isInteger(maxRows) || maxRows < 0) throw new RangeError(`evict: max_rows must be a whole number >= 0, got ${maxRows}`);
+      if (!(days >= 0)) throw new RangeError(`evict: older_than_days must be >= 0, got ${days}`);
+      const d = connect('evict', false);
+      if (!d) return 0;
+      let tx;
+      try {
+        tx = d.write(() => {
+          const nowUs = clock.nowUs();
+          const before = counts(d);
+          const eviction = evictOutcomes(d, nowUs, nowUs - days * US_PER_DAY, maxRows);
+          return { eviction, before, after: counts(d) };
+        });
+      } catch (err) {
+        storageFailed('evict', err);
+        return 0;
+      }
+      applyEviction(tx.eviction);
+      const removed = tx.eviction.outcomes.length;
+      if (ctx && removed > 0) {
+        const trigger = tx.eviction.onlyStale ? 'age_trim' : 'hard_cap_evict';
+        events.evicted(ctx, ctx.parent_event_id, evictedPayload(trigger, tx.before, tx.after, tx.eviction.oldestAgeDays));
+      }
+      return removed;
+    },
+    clear(ctx) {
+      const d = connect('clear', false);
+      let before = { fingerprints: 0, outcomes: 0 };
+      if (d) {
+        try {
+          before = d.write(() => {
+            const b = counts(d);
+            d.deleteAll();
+            d.setMeta('last_eviction_at_us', String(clock.nowUs()));
+            return b;
+          });
+        } catch (err) {
+          storageFailed('clear', err);
+          return 0;
+        }
+        index.clear();
+      } else if (failure !== null) return 0;
+      if (ctx) events.evicted(ctx, ctx.parent_event_id, evictedPayload('manual_clear', before, { fingerprints: 0, outcomes: 0 }, null));
+      return before.outcomes;
+    },
+    close() {
+      if (failure === 'closed') return;
+      try {
+        db?.close();
+      } finally {
+        db = null;
+        failure = 'closed';
+        index.clear();
+      }
+    },
+  };
+}
