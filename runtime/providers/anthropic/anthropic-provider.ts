@@ -51,6 +51,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     apiKey,
     baseURL: options.baseURL ?? ANTHROPIC_BASE_URL,
     maxRetries: 0,
+    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     webhookKey: null,
   });
 
