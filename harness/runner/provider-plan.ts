@@ -5,7 +5,8 @@ import type { Provider } from '../../runtime/providers/provider.ts';
 import { createSimProvider, loadSimScript, type SimScript } from '../../runtime/providers/sim/index.ts';
 import { SetupError } from '../errors.ts';
 import type { Workload } from '../workloads/workload.ts';
-import { resolveProvider, type RequestedProvider } from './resolve-provider.ts';
+import { KEY_VARIABLES, resolveBackend, type RequestedProvider, type ResolvedBackend } from './resolve-provider.ts';
+import { createAnthropicProvider, createOpenAIProvider } from '../../runtime/providers/index.ts';
 
 /** How the run gets its model answers: which backend, and a provider per workload rep. */
 export interface ProviderPlan {
@@ -27,6 +28,8 @@ export interface ProviderPlanOptions {
   seed: number;
   record: string | null;
   replay: string | null;
+  /** `--base-url`: required for openai-compatible, optional for the others (proxies, tests). */
+  baseURL: string | null;
 }
 
 /** Resolves `--provider`, `--record` and `--replay` into a plan; every problem is a SetupError. */
@@ -34,6 +37,7 @@ export function planProvider(o: ProviderPlanOptions): ProviderPlan {
   if (o.replay || o.requested === 'replay') {
     if (!o.replay) throw new SetupError('--provider replay needs --replay FILE (a cassette written by --record)');
     if (o.record) throw new SetupError('--record and --replay cannot be used together');
+    // A replayed run asks no provider, so no key is needed.
     let replay: ReturnType<typeof createReplayProvider>;
     try {
       replay = createReplayProvider(o.replay);
@@ -44,20 +48,35 @@ export function planProvider(o: ProviderPlanOptions): ProviderPlan {
     const sources = replay.sourceProviders();
     return { actual: `replay:${sources.join('+') || 'empty'}`, simulated: sources.includes('sim'), warnings: [], forRep: () => replay };
   }
-  const choice = resolveProvider(o.requested, o.modelProvider, o.env);
+  const backend = resolveBackend(o.requested, o.modelProvider, o.env, o.baseURL);
+  const record = (p: Provider) => (o.record ? createRecordingProvider(p, o.record) : p);
+  if (backend !== 'sim') {
+    const real = createRealProvider(backend, o);
+    const shared = record(real);
+    return { actual: backend, simulated: false, warnings: [], forRep: () => shared };
+  }
   const scripts = new Map<string, SimScript>();
   for (const w of o.workloads) {
     if (!w.simScriptPath) throw new SetupError(`${w.dir}: no sim.yaml, so the simulated provider cannot play this workload`);
     scripts.set(w.spec.name, loadSimScript(w.simScriptPath));
   }
   return {
-    actual: choice.actual,
+    actual: 'sim',
     simulated: true,
-    warnings: choice.warnings,
+    warnings: [],
     forRep(w, pass, rep) {
       // A fresh emulator per rep: its prompt cache and virtual clock belong to that rep alone.
       const sim = createSimProvider({ script: scripts.get(w.spec.name)!, registry: o.registry, context: { seed: o.seed, workload: w.spec.name, pass, rep }, clock: createVirtualClock() });
-      return o.record ? createRecordingProvider(sim, o.record) : sim;
+      return record(sim);
     },
   };
+}
+
+/** One adapter for the whole run; keys are read here, at the edge, and go nowhere else. */
+function createRealProvider(backend: Exclude<ResolvedBackend, 'sim'>, o: ProviderPlanOptions): Provider {
+  const keyVariable = KEY_VARIABLES[backend]!;
+  const apiKey = o.env[keyVariable] ?? '';
+  const baseURL = o.baseURL ?? undefined;
+  if (backend === 'anthropic') return createAnthropicProvider({ apiKey, registry: o.registry, keyVariable, ...(baseURL ? { baseURL } : {}) });
+  return createOpenAIProvider({ apiKey, registry: o.registry, providerName: backend, keyVariable, ...(baseURL ? { baseURL } : {}) });
 }

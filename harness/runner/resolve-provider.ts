@@ -4,28 +4,28 @@ import { SetupError } from '../errors.ts';
 export type RequestedProvider = 'auto' | 'sim' | 'anthropic' | 'openai' | 'openai-compatible' | 'replay';
 
 /** The environment variable holding each real provider's key. */
-export const KEY_VARIABLES: Record<string, string> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY' };
+export const KEY_VARIABLES: Readonly<Record<string, string>> = { anthropic: 'ANTHROPIC_API_KEY', openai: 'OPENAI_API_KEY', 'openai-compatible': 'OPENAI_API_KEY' };
 
-/** What the run will actually use, and what the user should be told about it. */
-export interface ProviderChoice {
-  actual: 'sim';
-  warnings: string[];
-}
+/** The backend a run uses (replay is decided before this). */
+export type ResolvedBackend = 'sim' | 'anthropic' | 'openai' | 'openai-compatible';
 
 /**
- * `auto` means the model's real provider when its key is set, else `sim` (spec §2). Real adapters
- * are not built yet, so naming one is a setup error, and `auto` with a key set falls back to sim
- * with a warning rather than pretending.
+ * `auto` is the model's real provider when its key is set, else `sim` (spec §2). A real provider named
+ * without its key is a setup error naming the variable (never its value). `openai-compatible` needs
+ * `--base-url`; its key is optional (local servers such as Ollama take none).
  */
-export function resolveProvider(requested: RequestedProvider, modelProvider: string, env: Readonly<Record<string, string | undefined>>): ProviderChoice {
-  if (requested === 'sim') return { actual: 'sim', warnings: [] };
+export function resolveBackend(requested: Exclude<RequestedProvider, 'replay'>, modelProvider: string, env: Readonly<Record<string, string | undefined>>, baseURL: string | null): ResolvedBackend {
+  if (requested === 'sim') return 'sim';
   if (requested === 'auto') {
     const keyVar = KEY_VARIABLES[modelProvider];
-    if (keyVar && env[keyVar])
-      return { actual: 'sim', warnings: [`${keyVar} is set, but the ${modelProvider} adapter is not available yet: this run uses the simulated provider`] };
-    return { actual: 'sim', warnings: [] };
+    return keyVar && env[keyVar] ? (modelProvider as ResolvedBackend) : 'sim';
   }
-  const keyVar = KEY_VARIABLES[requested];
-  const keyNote = keyVar && !env[keyVar] ? ` (and ${keyVar} is not set)` : '';
-  throw new SetupError(`--provider ${requested} is not available yet${keyNote}; use --provider sim or auto`);
+  if (requested === 'openai-compatible') {
+    if (!baseURL) throw new SetupError('--provider openai-compatible needs --base-url (e.g. http://localhost:11434/v1 for Ollama)');
+    return requested;
+  }
+  const keyVar = KEY_VARIABLES[requested]!;
+  if (!env[keyVar]) throw new SetupError(`--provider ${requested} needs ${keyVar} in the environment; it is not set`);
+  if (requested !== modelProvider) throw new SetupError(`--provider ${requested} cannot serve --model of provider ${modelProvider}; pick a ${requested} model`);
+  return requested;
 }

@@ -7,7 +7,8 @@ import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
 import { createEvaluator, loadRubric } from '../../runtime/evaluator/index.ts';
 import { createEventBus } from '../../runtime/events/index.ts';
-import { loadModelRegistry, UnknownModelError, type ModelRegistry } from '../../runtime/models/index.ts';
+import { createModelRegistry, loadModelRegistry, UnknownModelError, type ModelProfile, type ModelRegistry, type VersionedModelRegistry } from '../../runtime/models/index.ts';
+import { COMPATIBLE_DEFAULT_CAPABILITIES } from '../../runtime/providers/index.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { createRouter, defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import { builtinTools, createToolDispatcher } from '../../runtime/tools/index.ts';
@@ -50,6 +51,8 @@ export interface RunSuiteOptions {
   patternsDbPath: string | null;
   protocol: 'single' | 'a3';
   showProgress: boolean;
+  /** `--base-url` for openai-compatible servers (and proxies). */
+  baseURL?: string | null;
   /** Append every provider exchange to this JSONL cassette (spec §11). */
   recordPath?: string | null;
   /** Serve every exchange from this cassette instead of a provider. */
@@ -78,6 +81,26 @@ function resolveModel(registry: ModelRegistry, id: string, flag: string) {
   }
 }
 
+/**
+ * The model registry of the run. An openai-compatible server (Ollama, vLLM...) serves models the
+ * registry cannot know; such a `--model` is added with conservative capabilities so routing can
+ * validate it honestly.
+ */
+function registryFor(base: VersionedModelRegistry, opts: RunSuiteOptions): VersionedModelRegistry {
+  if (opts.provider !== 'openai-compatible' || base.list().some((m) => m.id === opts.model || m.aliases.includes(opts.model))) return base;
+  const name = opts.model.includes(':') ? opts.model.slice(opts.model.indexOf(':') + 1) : opts.model;
+  const id = `openai-compatible:${name}`;
+  const profile: ModelProfile = {
+    id,
+    provider: 'openai-compatible',
+    aliases: id === opts.model ? [] : [opts.model],
+    capabilities: { ...COMPATIBLE_DEFAULT_CAPABILITIES },
+    min_cacheable_prefix_tokens: 1024,
+    sim: { competence: 0.5, ttft_ms: 1000, input_tokens_per_ms: 5, output_tokens_per_second: 40 },
+  };
+  return createModelRegistry([...base.list(), profile], base.version);
+}
+
 /** Default DB path: reports/.runs/bench-<UTC timestamp>.db under the working directory. */
 export function defaultDbPath(cwd: string, nowUs: number): string {
   const ts = isoFromUs(nowUs).slice(0, 19).replace(/:/g, '-');
@@ -92,12 +115,16 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   // ---- plan
   const clock = createSystemClock();
   const logger = createMemoryLogger();
-  const registry = loadModelRegistry();
   const prices = loadPriceTable();
+  const registry = registryFor(loadModelRegistry(), opts);
   const actual = resolveModel(registry, opts.model, '--model');
   const baseline = resolveModel(registry, opts.baseline, '--baseline');
+  const setupWarnings: string[] = [];
   if (!prices.rates(baseline.id)) throw new SetupError(`--baseline ${baseline.id} has no price in price table ${prices.version}`);
-  if (!prices.rates(actual.id)) throw new SetupError(`--model ${actual.id} has no price in price table ${prices.version}`);
+  if (!prices.rates(actual.id)) {
+    if (opts.provider !== 'openai-compatible') throw new SetupError(`--model ${actual.id} has no price in price table ${prices.version}`);
+    setupWarnings.push(`${actual.id} is not in price table ${prices.version}: its calls count as rows_missing_from_price_table and are left out of the savings sums`);
+  }
 
   const workloadsDir = resolve(io.cwd, opts.workloadsDir);
   const workloads = selectWorkloads(discoverWorkloads(workloadsDir), { names: opts.workloadNames, includeMarginal: opts.includeMarginal });
@@ -110,6 +137,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     seed: opts.seed,
     record: opts.recordPath ? resolve(io.cwd, opts.recordPath) : null,
     replay: opts.replayPath ? resolve(io.cwd, opts.replayPath) : null,
+    baseURL: opts.baseURL ?? null,
   });
   const startedUs = clock.nowUs();
   const dbPath = opts.dbPath ? resolve(io.cwd, opts.dbPath) : defaultDbPath(io.cwd, startedUs);
@@ -206,7 +234,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     store.flush();
 
     // ---- score and record
-    const warnings = [...providers.warnings, ...uniqueWarnings(logger.records)];
+    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records)];
     runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors, status: stopped ? 'incomplete' : 'complete' });
     const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId, fingerprints: fingerprintSource(patterns) });
     patterns.close();

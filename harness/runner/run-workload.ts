@@ -11,6 +11,7 @@ import { Session, SpendLimitError, type SpendGuard, type TurnResult } from '../.
 import type { ToolDispatcher } from '../../runtime/tools/index.ts';
 import type { Assertion } from '../../schemas/types/report.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
+import { SetupError } from '../errors.ts';
 import { mountCheckFiles, withWorkspaceCopy } from '../workspace/hermetic-workspace.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import { contentSignals, turnSignals, workloadSignals } from './workload-signals.ts';
@@ -78,6 +79,8 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       turns.push(r);
       spend = spend.plus(r.cost_usd);
       for (const a of checkTurnExpectations(turn.expect, r)) assertions.push({ scope: `turn ${i + 1}`, ...a });
+      // A rejected key will fail every call that follows: stop the run (exit 2) with the provider's message, which names the variable.
+      if (r.error_class === 'auth') throw new SetupError(r.error ?? 'authentication failed');
       if (r.error) {
         error = `turn ${i + 1}: ${r.error}`;
         break; // later turns depend on this one; the run is scored as it stands

@@ -15,7 +15,8 @@ export interface SimProfile {
 /** Everything the runtime knows about one model, keyed by its canonical `provider:name` id. */
 export interface ModelProfile {
   id: string;
-  provider: 'anthropic' | 'openai';
+  /** `openai-compatible` profiles are made at run time for models an OpenAI-compatible server serves. */
+  provider: 'anthropic' | 'openai' | 'openai-compatible';
   aliases: string[];
   capabilities: ProviderCapabilities;
   /** Smallest prefix (tokens) the provider will cache; below it a breakpoint caches nothing. */

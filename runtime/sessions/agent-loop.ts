@@ -62,6 +62,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
   let hardFailures = 0;
   let last: CanonicalResponse | null = null;
   let error: string | null = null;
+  let errorClass: string | null = null;
 
   while (true) {
     if (llmCalls >= input.maxIterations) {
@@ -111,6 +112,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
         },
       });
       error = `${pe.errorClass}: ${pe.message}`;
+      errorClass = pe.errorClass;
       break;
     }
     last = response;
@@ -185,6 +187,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     usage,
     cost_usd: cost,
     error,
+    error_class: errorClass,
     completed_event_id: done.id,
   };
 }

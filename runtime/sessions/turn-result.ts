@@ -18,6 +18,8 @@ export interface TurnResult {
   cost_usd: Decimal;
   /** Set when the turn could not finish (provider failure, iteration guard). */
   error: string | null;
+  /** The provider's error class when a call failed for good (e.g. `auth`), else null. */
+  error_class: string | null;
   /** Id of turn.completed (or of the last event when the turn failed). */
   completed_event_id: string;
 }

@@ -18,7 +18,7 @@ export interface ModelProfile {
    * Canonical id, provider:name; its provider part equals `provider`.
    */
   id: string;
-  provider: 'anthropic' | 'openai';
+  provider: 'anthropic' | 'openai' | 'openai-compatible';
   /**
    * Short names accepted wherever a model id is (`haiku`, `gpt-5`).
    */

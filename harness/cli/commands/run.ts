@@ -33,6 +33,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--workloads-dir <dir>', 'where workloads live', './workloads')
       .option('--include-marginal', 'include signal_strength: marginal workloads', false)
       .addOption(new Option('--provider <name>', 'model backend: auto uses a real provider when its key is set, else sim').choices(['auto', 'sim', 'anthropic', 'openai', 'openai-compatible', 'replay']).default('auto'))
+      .option('--base-url <url>', 'API base URL: required for openai-compatible (Ollama, vLLM, LM Studio, OpenRouter), optional for anthropic/openai proxies')
       .option('--model <id>', 'actual model (id or alias: haiku, sonnet, opus, gpt-5-mini, gpt-5); pinned for every turn', 'anthropic:claude-haiku-4-5')
       .option('--baseline <id>', 'counterfactual model, re-priced from the recorded tokens, never called', 'anthropic:claude-sonnet-4-6')
       .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1), 1)
@@ -61,6 +62,7 @@ export const runCommandSpec: CommandSpec = {
       protocol: 'single' | 'a3';
       patternsDbPath?: string;
       record?: string;
+      baseUrl?: string;
       replay?: string;
       seed: number;
       temperature: number;
@@ -85,6 +87,7 @@ export const runCommandSpec: CommandSpec = {
         jsonPath: o.json ?? null,
         patternsDbPath: o.patternsDbPath ?? null,
         recordPath: o.record ?? null,
+        baseURL: o.baseUrl ?? null,
         concurrency: o.concurrency,
         maxCostUsd: o.maxCost ?? null,
         replayPath: o.replay ?? null,

@@ -100,7 +100,8 @@ export function createSimProvider(options: SimProviderOptions): Provider {
       if (final) content = [{ type: 'text', text: plan.final }];
       const requestId = `sim_${ulidFromPrng(prng)}`;
 
-      const wire = serializeRequest(request, profile.provider);
+      // OpenAI-compatible servers take the OpenAI wire order.
+      const wire = serializeRequest(request, profile.provider === 'anthropic' ? 'anthropic' : 'openai');
       const measured = wire.segments.map((s) => meter.measure(s));
       const total = measured.reduce((sum, m) => sum + m.tokens, 0);
       if (total > profile.capabilities.context_window) {

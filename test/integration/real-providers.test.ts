@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { BenchReport } from '../../schemas/types/report.ts';
+import { bench, tempDir } from '../support/cli.ts';
+import { anthropicError, anthropicToolUse, startFakeAnthropic, startFakeOpenAI, type LoopbackServer } from '../support/loopback/index.ts';
+
+// `bench run` against real-provider adapters, through the official SDKs, pointed at loopback servers
+// that speak each API's wire format. Nothing here leaves 127.0.0.1.
+const SECRET = 'sk-ant-api03-PLANTED-SECRET-VALUE-0123456789';
+const servers: LoopbackServer[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const read = (db: string) => JSON.parse(readFileSync(db.replace(/\.db$/, '.json'), 'utf8')) as BenchReport;
+
+describe('bench run with a real provider (loopback)', () => {
+  it('anthropic: a workload with a tool cycle runs end to end, priced, not labelled simulated, and the key goes nowhere', async () => {
+    const server = await startFakeAnthropic();
+    servers.push(server);
+    server.enqueue(anthropicToolUse([{ name: 'list_files', input: { path: '.' } }]));
+    const db = join(tempDir(), 'a.db');
+    const r = await bench(['run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--db-path', db], {
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: SECRET },
+    });
+    expect(r.code, r.stderr).not.toBe(2);
+    const report = read(db);
+    expect(report.provenance.actual_provider).toBe('anthropic');
+    expect(report.banner).toBeNull();
+    expect(r.stdout).not.toContain('SIMULATED');
+    expect(report.aggregate.savings.rows_total).toBe(server.requests.length);
+    expect(report.workloads[0]!.tool_calls).toBeGreaterThanOrEqual(1);
+    // The stable system block carries the breakpoint; the tools list's last entry too (context-assembler §3).
+    const body = server.requests[0]!.body as { system: { cache_control?: unknown }[]; tools: { cache_control?: unknown }[] };
+    expect(body.system[0]!.cache_control).toEqual({ type: 'ephemeral' });
+    expect(body.tools.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+    for (const text of [readFileSync(db).toString('latin1'), readFileSync(db.replace(/\.db$/, '.json'), 'utf8'), r.stdout, r.stderr]) expect(text).not.toContain(SECRET);
+  });
+
+  it('anthropic: an auth failure stops the run with exit 2 naming the variable, never its value', async () => {
+    const server = await startFakeAnthropic();
+    servers.push(server);
+    server.enqueue(anthropicError(401, 'authentication_error', `invalid x-api-key ${SECRET}`));
+    const r = await bench(['run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'fix-a-bug-small', '--db-path', join(tempDir(), 'b.db')], {
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: SECRET },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('ANTHROPIC_API_KEY');
+    expect(r.stderr).not.toContain(SECRET);
+    expect(server.requests.length).toBe(1); // auth is never retried
+  });
+
+  it('auto picks the real provider when its key is set; a named provider without its key is exit 2', async () => {
+    const server = await startFakeOpenAI();
+    servers.push(server);
+    const db = join(tempDir(), 'c.db');
+    const r = await bench(['run', '--model', 'gpt-5-mini', '--baseline', 'gpt-5', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--db-path', db], {
+      env: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-test-openai' },
+    });
+    expect(r.code, r.stderr).not.toBe(2);
+    expect(read(db).provenance.actual_provider).toBe('openai');
+    const missing = await bench(['run', '--provider', 'openai', '--model', 'gpt-5-mini', '--workload', 'write-a-doc-from-notes', '--db-path', join(tempDir(), 'd.db')], { env: { PATH: process.env.PATH } });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--provider openai needs OPENAI_API_KEY in the environment');
+  });
+
+  it('openai-compatible: a model the registry does not know runs with no key, and its unpriced rows are reported', async () => {
+    const server = await startFakeOpenAI();
+    servers.push(server);
+    const db = join(tempDir(), 'e.db');
+    const r = await bench(['run', '--provider', 'openai-compatible', '--base-url', server.baseURL, '--model', 'ollama:qwen2.5-coder', '--workload', 'write-a-doc-from-notes', '--db-path', db], { env: { PATH: process.env.PATH } });
+    expect(r.code, r.stderr).not.toBe(2);
+    const report = read(db);
+    expect(report.provenance.actual_model).toBe('openai-compatible:qwen2.5-coder');
+    expect(report.aggregate.savings.rows_missing_from_price_table).toBe(server.requests.length);
+    expect(report.warnings.join('\n')).toContain('not in price table');
+    expect((server.requests[0]!.body as { model: string }).model).toBe('qwen2.5-coder');
+  });
+});
