@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import type { Decimal } from 'decimal.js';
 
 /**
  * Savings of the routed arm against the measured strong arm, in percent: (cost_B − cost_C) / cost_B.

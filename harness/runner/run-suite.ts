@@ -19,7 +19,6 @@ import { readGitFacts } from '../provenance.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
-import type { Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../cli/command.ts';
 import { createProgress } from './progress.ts';
 import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';

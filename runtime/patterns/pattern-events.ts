@@ -40,3 +40,21 @@ export function patternMatchedPayload(rec: PatternRecommendation): PatternMatche
     alternatives_count: rec.alternatives.length,
   };
 }
+
+/** The pattern.evicted payload for a change from `before` to `after` row counts. */
+export function evictedPayload(
+  trigger: PatternEvictedPayload['trigger'],
+  before: { fingerprints: number; outcomes: number },
+  after: { fingerprints: number; outcomes: number },
+  oldestAgeDays: number | null,
+): PatternEvictedPayload {
+  return {
+    trigger,
+    fingerprints_before: before.fingerprints,
+    fingerprints_after: after.fingerprints,
+    outcomes_before: before.outcomes,
+    outcomes_after: after.outcomes,
+    entries_evicted: before.outcomes - after.outcomes,
+    oldest_evicted_age_days: oldestAgeDays,
+  };
+}

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.ts';
 import { createMemoryLogger } from '../core/logger.ts';
-import { openPatternStore, type PatternStore, type UpdateScoreInput } from './index.ts';
+import { normalizeFeatures, openPatternStore, PATTERN_SCHEMA_VERSION, structuralSignature, type PatternStore, type UpdateScoreInput } from './index.ts';
 import { features, HAIKU, SONNET } from './test-support/feature-fixtures.ts';
 import { CTX, DAY_US, makeStore, payloadsOf, recordTurn, tempDir, type StoreFixture } from './test-support/store-fixtures.ts';
 
@@ -32,6 +32,26 @@ function verdict(store: PatternStore, turn_id: string, eval_id: string, score: n
 
 const outcome = (store: PatternStore) => store.outcomes()[0]!;
 const warnings = (fx: StoreFixture) => fx.logs.filter((l) => l.level === 'warn');
+
+describe('the file (pattern-store.md §7.1)', () => {
+  it('is WAL with user_version 1, stores the canonical features, their SHA-256 and costs as integer micro-dollars', () => {
+    const fx = fixture();
+    const messy = { ...PY, file_extensions: ['.PY', '.py'], intent_tags: ['debug', 'debug'] };
+    const r = recordTurn(fx.store, messy, { cost: '0.0012345' });
+    expect(recordTurn(fx.store, PY).fingerprint_id).toBe(r.fingerprint_id);
+    fx.store.close();
+    const db = new Database(fx.path, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(PATTERN_SCHEMA_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    const fp = db.prepare('SELECT kind, structural_json, structural_sig FROM fingerprints').get() as { kind: string; structural_json: string; structural_sig: string };
+    expect(fp.kind).toBe('structural');
+    expect(JSON.parse(fp.structural_json)).toEqual(normalizeFeatures(PY));
+    expect(fp.structural_sig).toBe(structuralSignature(PY));
+    expect(db.prepare('SELECT typeof(sum_cost_usd_micros) AS t, sum_cost_usd_micros AS v FROM outcomes').get()).toEqual({ t: 'integer', v: 1234 + 1000 }); // 1234.5 µ$ rounds half-even
+    expect(db.prepare("SELECT value FROM store_meta WHERE key = 'schema_version'").pluck().get()).toBe('1');
+    db.close();
+  });
+});
 
 describe('record', () => {
   it('records a turn at most once: a repeated turn_id changes nothing and emits nothing', async () => {

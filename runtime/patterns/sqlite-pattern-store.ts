@@ -3,13 +3,14 @@ import { dirname } from 'node:path';
 import type { Clock } from '../core/clock.ts';
 import { newId, type IdFactory } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
-import type { EventBus, PatternEvictedPayload } from '../events/index.ts';
+import type { EventBus } from '../events/index.ts';
 import { scoreCluster } from './cluster-scoring.ts';
 import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
 import { createFeatureIndex } from './feature-index.ts';
 import { usdText, usdToMicros } from './money.ts';
-import { openPatternDb, PatternSchemaError, type FingerprintRow, type OutcomeRow, type PatternDb } from './pattern-db.ts';
-import { createPatternEventEmitter } from './pattern-events.ts';
+import { tableCounts, writeRecord, writeVerdict } from './outcome-writes.ts';
+import { openPatternDb, PatternSchemaError, type PatternDb } from './pattern-db.ts';
+import { createPatternEventEmitter, evictedPayload } from './pattern-events.ts';
 import {
   DEFAULT_PATTERN_CAPS,
   type EventContext,
@@ -22,7 +23,6 @@ import {
 } from './pattern-store.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
 import { canonicalFeaturesJson, normalizeFeatures, structuralSignature } from './structural-features.ts';
-import { welfordAdd, welfordRemove, type RunningMean } from './welford.ts';
 
 /** Options of `openPatternStore`. */
 export interface PatternStoreOptions {
@@ -102,12 +102,16 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
     warnOnce(op, message);
   }
 
+  /** Rebuilds the index from one snapshot of the file. */
   function reload(d: PatternDb): void {
+    // A load that fails part-way leaves the index untrusted, so the next read loads again.
+    seenVersion = -1;
     d.read(() => {
-      seenVersion = d.dataVersion();
+      const version = d.dataVersion();
       index.clear();
       for (const row of d.allFingerprints()) index.putFingerprint(row.id, row.structural_sig, featuresOfRow(row));
       for (const row of d.allOutcomes()) index.putOutcome(indexedOutcome(row));
+      seenVersion = version;
     });
   }
 
@@ -145,25 +149,6 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
     for (const id of e.fingerprints) index.removeFingerprint(id);
   }
 
-  const counts = (d: PatternDb) => ({ fingerprints: d.countFingerprints(), outcomes: d.countOutcomes() });
-
-  function evictedPayload(
-    trigger: PatternEvictedPayload['trigger'],
-    before: { fingerprints: number; outcomes: number },
-    after: { fingerprints: number; outcomes: number },
-    oldestAgeDays: number | null,
-  ): PatternEvictedPayload {
-    return {
-      trigger,
-      fingerprints_before: before.fingerprints,
-      fingerprints_after: after.fingerprints,
-      outcomes_before: before.outcomes,
-      outcomes_after: after.outcomes,
-      entries_evicted: before.outcomes - after.outcomes,
-      oldest_evicted_age_days: oldestAgeDays,
-    };
-  }
-
   const noResult = (): RecordResult => ({
     fingerprint_id: '',
     primary_model: '',
@@ -184,79 +169,12 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
     if (!d) return noResult();
     let tx;
     try {
-      tx = d.write(() => {
-        const nowUs = clock.nowUs();
-        const prior = d.history(input.turn_id);
-        if (prior) {
-          // At most once per turn (§11.3): a second Welford fold of the same turn would be wrong.
-          const row = d.outcome(prior.fingerprint_id, prior.primary_model);
-          const n = row?.sample_size ?? 0;
-          const result: RecordResult = {
-            fingerprint_id: prior.fingerprint_id,
-            primary_model: prior.primary_model,
-            sample_size_before: n,
-            sample_size_after: n,
-            was_new_fingerprint: false,
-            over_soft_cap: d.countOutcomes() >= caps.soft_cap_rows,
-            rows_auto_evicted: 0,
-          };
-          return { repeat: true as const, result };
-        }
-        let fp: FingerprintRow | undefined = d.fingerprintBySig(sig);
-        const wasNew = !fp;
-        if (!fp) {
-          fp = { id: ids(), kind: 'structural', structural_json: json, structural_sig: sig, created_at_us: nowUs };
-          d.insertFingerprint(fp);
-        }
-        const row = d.outcome(fp.id, input.primary_model);
-        const before = row?.sample_size ?? 0;
-        let score: RunningMean = { count: row?.success_score_count ?? 0, mean: row?.success_score_mean ?? 0 };
-        if (input.success_score !== null) score = welfordAdd(score, input.success_score);
-        const next: OutcomeRow = {
-          fingerprint_id: fp.id,
-          primary_model: input.primary_model,
-          sample_size: before + 1,
-          success_score_mean: score.mean,
-          success_score_count: score.count,
-          sum_cost_usd_micros: (row?.sum_cost_usd_micros ?? 0n) + micros,
-          sum_latency_ms: (row?.sum_latency_ms ?? 0) + input.latency_ms,
-          pricing_version_last: input.pricing_version,
-          last_updated_at_us: nowUs,
-        };
-        d.upsertOutcome(next);
-        d.putHistory({
-          turn_id: input.turn_id,
-          fingerprint_id: fp.id,
-          primary_model: input.primary_model,
-          eval_id_applied: null,
-          score: input.success_score,
-          confidence: null,
-          folded: input.success_score === null ? 0 : 1,
-          applied_at_us: nowUs,
-        });
-        // Caps (§6): above hard, evict back to it; at or above soft, signal and trim stale rows.
-        const beforeCaps = counts(d);
-        const cutoff = nowUs - caps.max_age_days * US_PER_DAY;
-        let eviction: EvictionResult | null = null;
-        if (beforeCaps.outcomes > caps.hard_cap_rows) eviction = evictOutcomes(d, nowUs, cutoff, caps.hard_cap_rows);
-        else if (beforeCaps.outcomes >= caps.soft_cap_rows) eviction = evictOutcomes(d, nowUs, cutoff, null);
-        const afterCaps = eviction?.outcomes.length ? counts(d) : beforeCaps;
-        const result: RecordResult = {
-          fingerprint_id: fp.id,
-          primary_model: input.primary_model,
-          sample_size_before: before,
-          sample_size_after: before + 1,
-          was_new_fingerprint: wasNew,
-          over_soft_cap: afterCaps.outcomes >= caps.soft_cap_rows,
-          rows_auto_evicted: eviction?.outcomes.length ?? 0,
-        };
-        return { repeat: false as const, result, next, eviction, beforeCaps, afterCaps, hard: beforeCaps.outcomes > caps.hard_cap_rows };
-      });
+      tx = d.write(() => writeRecord(d, { input, structuralJson: json, sig, micros }, clock.nowUs(), () => ids(), caps));
     } catch (err) {
       storageFailed('record', err);
       return noResult();
     }
-    if (tx.repeat) return tx.result;
+    if (!tx.next) return tx.result;
     index.putFingerprint(tx.result.fingerprint_id, sig, features);
     index.putOutcome(indexedOutcome(tx.next));
     applyEviction(tx.eviction);
@@ -274,7 +192,7 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
       pricing_version: input.pricing_version,
       over_soft_cap: result.over_soft_cap,
     });
-    if (tx.hard) {
+    if (tx.hardCap) {
       events.evicted(ctx, recordedId, evictedPayload('hard_cap_evict', beforeCaps, afterCaps, eviction?.oldestAgeDays ?? null));
       return result;
     }
@@ -294,34 +212,7 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
     }
     let tx;
     try {
-      tx = d.write(() => {
-        const h = d.history(input.turn_id);
-        if (!h) return null;
-        const row = d.outcome(h.fingerprint_id, h.primary_model)!;
-        const result: RecordResult = {
-          fingerprint_id: h.fingerprint_id,
-          primary_model: h.primary_model,
-          sample_size_before: row.sample_size,
-          sample_size_after: row.sample_size,
-          was_new_fingerprint: false,
-          over_soft_cap: d.countOutcomes() >= caps.soft_cap_rows,
-          rows_auto_evicted: 0,
-        };
-        // Latest verdict wins (§10.4): a repeated or older eval_id changes nothing.
-        if (h.eval_id_applied !== null && input.eval_id <= h.eval_id_applied) return { result, next: null, folded: false };
-        let score: RunningMean = { count: row.success_score_count, mean: row.success_score_mean };
-        if (h.folded && h.score !== null) score = welfordRemove(score, h.score);
-        // Below the gate the verdict is kept in history but not folded into the routing signal (§15.4).
-        const folded = input.confidence >= input.min_eval_confidence;
-        if (folded) score = welfordAdd(score, input.score);
-        const nowUs = clock.nowUs();
-        const pricing =
-          input.pricing_version !== null && input.pricing_version > row.pricing_version_last ? input.pricing_version : row.pricing_version_last;
-        const next: OutcomeRow = { ...row, success_score_mean: score.mean, success_score_count: score.count, pricing_version_last: pricing, last_updated_at_us: nowUs };
-        d.upsertOutcome(next);
-        d.putHistory({ ...h, eval_id_applied: input.eval_id, score: input.score, confidence: input.confidence, folded: folded ? 1 : 0, applied_at_us: nowUs });
-        return { result, next, folded };
-      });
+      tx = d.write(() => writeVerdict(d, input, clock.nowUs(), caps));
     } catch (err) {
       storageFailed('updateScore', err);
       return noResult();
@@ -395,7 +286,7 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
     outcomes: () => guardedRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome)),
     size: () =>
       guardedRead('size', { fingerprints: 0, outcomes: 0, oldest_updated_at_us: null }, (d) =>
-        d.read(() => ({ ...counts(d), oldest_updated_at_us: d.oldestUpdate() })),
+        d.read(() => ({ ...tableCounts(d), oldest_updated_at_us: d.oldestUpdate() })),
       ),
     evict(opts = {}, ctx) {
       const maxRows = opts.max_rows ?? caps.hard_cap_rows;
@@ -408,9 +299,9 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
       try {
         tx = d.write(() => {
           const nowUs = clock.nowUs();
-          const before = counts(d);
+          const before = tableCounts(d);
           const eviction = evictOutcomes(d, nowUs, nowUs - days * US_PER_DAY, maxRows);
-          return { eviction, before, after: counts(d) };
+          return { eviction, before, after: tableCounts(d) };
         });
       } catch (err) {
         storageFailed('evict', err);
@@ -430,7 +321,7 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
       if (d) {
         try {
           before = d.write(() => {
-            const b = counts(d);
+            const b = tableCounts(d);
             d.deleteAll();
             d.setMeta('last_eviction_at_us', String(clock.nowUs()));
             return b;

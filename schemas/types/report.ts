@@ -218,5 +218,7 @@ export interface RoutedTurn {
   /**
    * route.decided.chain as emitted.
    */
-  chain: {}[];
+  chain: {
+    [k: string]: unknown | undefined;
+  }[];
 }
