@@ -1,14 +1,7 @@
-/** Cluster tightness of a set of fingerprints (pattern-store.md §16.10 test 5, spec §8.3). */
-export interface ClusterTightness {
-  /** Mean pairwise similarity of same-workload pairs. */
-  intra: number | null;
-  /** Mean pairwise similarity of different-workload pairs. */
-  inter: number | null;
-  separation: number | null;
-  fingerprints: number;
-  pairs_intra: number;
-  pairs_inter: number;
-}
+import type { Tightness } from '../../schemas/types/report.ts';
+
+/** Cluster tightness of a set of fingerprints (pattern-store.md §16.10 test 5, spec §8.3); the report's shape. */
+export type ClusterTightness = Tightness;
 
 /**
  * Mean similarity within and across workloads. `sim` must be the similarity with the workload-id

@@ -2,30 +2,10 @@ import Database from 'better-sqlite3';
 import { createIdFactory } from '../core/ids.ts';
 import type { Actor, Sensitivity } from '../events/event.ts';
 import type { Usage } from '../types/response.ts';
+import { TRACE_SCHEMA_SQL } from '../trace/schema.ts';
 
-/**
- * The trace store's `events` table exactly as catalog §7.1 defines it, plus a one-column `sessions`
- * stand-in so the foreign key holds. Tests and perf scripts build DBs with it; the real store lives in runtime/trace/.
- */
-export const EVENTS_FIXTURE_DDL = `
-CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY);
-CREATE TABLE IF NOT EXISTS events (
-  id TEXT PRIMARY KEY,
-  timestamp_us INTEGER NOT NULL,
-  session_id TEXT NOT NULL,
-  turn_id TEXT,
-  parent_event_id TEXT,
-  type TEXT NOT NULL,
-  actor TEXT NOT NULL,
-  sensitivity TEXT NOT NULL,
-  payload_json TEXT NOT NULL,
-  FOREIGN KEY (session_id) REFERENCES sessions(id)
-);
-CREATE INDEX IF NOT EXISTS idx_events_session_id     ON events(session_id, id);
-CREATE INDEX IF NOT EXISTS idx_events_type_timestamp ON events(type, timestamp_us);
-CREATE INDEX IF NOT EXISTS idx_events_turn           ON events(turn_id);
-CREATE INDEX IF NOT EXISTS idx_events_parent         ON events(parent_event_id);
-`;
+/** The trace store's own schema (catalog §7.1): fixtures build exactly the tables the real store has. */
+export const EVENTS_FIXTURE_DDL = TRACE_SCHEMA_SQL;
 
 /** One event row to insert; unspecified envelope fields get plausible values. */
 export interface FixtureEvent {

@@ -1,18 +1,11 @@
+import type { ToolFailedPayload } from '../../schemas/types/events.ts';
 import type { Logger } from '../core/logger.ts';
 
 /** Side effect a tool declares (spec §7, catalog tool.called). */
 export type SideEffect = 'none' | 'read' | 'write' | 'execute' | 'network';
 
-/** Tool failure classes (catalog §6.4 tool.failed). */
-export type ToolErrorClass =
-  | 'timeout'
-  | 'permission_denied'
-  | 'not_found'
-  | 'validation_error'
-  | 'execution_error'
-  | 'cancelled'
-  | 'user_denied'
-  | 'confirmation_timeout';
+/** Tool failure classes: the catalog's tool.failed enum (schemas/events/tool.failed.json). */
+export type ToolErrorClass = ToolFailedPayload['error_class'];
 
 /** A tool failure the dispatcher reports to the model as an error tool_result. */
 export class ToolError extends Error {
