@@ -24,9 +24,13 @@ const SPEC: Record<string, [string, string]> = {
   'eval.started': ['pseudonymous', 'system'],
   'eval.completed': ['user_controlled', 'system'],
   'eval.failed': ['pseudonymous', 'system'],
+  'pattern.recorded': ['pseudonymous', 'system'],
+  'pattern.matched': ['pseudonymous', 'system'],
+  'pattern.evicted': ['pseudonymous', 'system'],
 };
 
 const MONEY_FIELDS: [string, string][] = [
+  ['pattern.recorded', 'cost_usd_at_record'],
   ['llm.call_completed', 'cost_usd'],
   ['turn.completed', 'total_cost_usd'],
   ['session.ended', 'total_cost_usd'],

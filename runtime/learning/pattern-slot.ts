@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventBus } from '../events/event.ts';
-import { computeStructuralFeatures, createPatternRecommender, type PatternRecommendation, type PatternStore, type StructuralFeatures } from '../patterns/index.ts';
+import { computeStructuralFeatures, createPatternRecommender, patternMatchedPayload, type PatternRecommendation, type PatternStore, type StructuralFeatures } from '../patterns/index.ts';
 import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
 import type { SideEffect } from '../tools/tool.ts';
 
@@ -69,22 +69,9 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
       const rec = recommendations.get(req.turn_id);
       recommendations.delete(req.turn_id);
       if (decision.chain[decision.winner_index]?.policy !== 'pattern' || !rec) return;
-      bus.emit({
-        session_id: req.session_id,
-        turn_id: req.turn_id,
-        parent_event_id: routeEventId,
-        type: 'pattern.matched',
-        actor: 'system',
-        payload: {
-          fingerprint_id: rec.fingerprint_id ?? `unstored:${sha256(JSON.stringify(features.get(req.turn_id))).slice(0, 26)}`,
-          fingerprint_kind: 'structural',
-          chosen_model: decision.chosen_model,
-          confidence: rec.confidence,
-          sample_size: rec.sample_size,
-          k_cluster_size: rec.k_cluster_size,
-          alternatives_count: rec.alternatives.length,
-        },
-      });
+      // fingerprint_id is null when this exact shape has not been stored yet (it is recorded at session end).
+      const payload = patternMatchedPayload(rec);
+      if (payload) bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: routeEventId, type: 'pattern.matched', actor: 'system', payload });
     },
   };
 }

@@ -337,7 +337,7 @@ describe('two stores on one file', () => {
     const exec = promisify(execFile);
     const run = (prefix: string) => exec(process.execPath, ['--import', 'tsx', worker, path, prefix, '1000'], { cwd: fileURLToPath(new URL('../..', import.meta.url)) });
     const results = await Promise.all([run('p1'), run('p2')]);
-    for (const r of results) expect(JSON.parse(r.stdout)).toEqual({ recorded: 1000, warnings: 0 });
+    for (const r of results) expect(JSON.parse(r.stdout)).toEqual({ recorded: 1000, warnings: [] });
     const store = openPatternStore(path, { logger: createMemoryLogger(), clock: createVirtualClock(0) });
     expect(store.outcomes().map((o) => o.sample_size)).toEqual([2000]);
     store.close();

@@ -75,6 +75,20 @@ export const samplePayloads: { [K in KnownEventType]: EventPayloads[K] } = {
     parent_eval_id: null,
   },
   'eval.failed': { eval_id: 'ev_1', subject_kind: 'turn', subject_id: 'turn_1', failure_mode: 'judge_output_invalid', error_message: 'not JSON', judge_latency_ms: 300 },
+  'pattern.recorded': {
+    fingerprint_id: '01JZ0000000000000000000000',
+    fingerprint_kind: 'structural',
+    primary_model: 'anthropic:claude-haiku-4-5',
+    sample_size_before: 3,
+    sample_size_after: 4,
+    was_new_fingerprint: false,
+    success_score: null,
+    cost_usd_at_record: '0.00231',
+    pricing_version: '2026-05-01',
+    over_soft_cap: false,
+  },
+  'pattern.matched': { fingerprint_id: '01JZ0000000000000000000000', fingerprint_kind: 'structural', chosen_model: 'anthropic:claude-sonnet-4-6', confidence: 0.31, sample_size: 12, k_cluster_size: 10, alternatives_count: 2 },
+  'pattern.evicted': { trigger: 'hard_cap_evict', fingerprints_before: 3001, fingerprints_after: 3000, outcomes_before: 10001, outcomes_after: 10000, entries_evicted: 1, oldest_evicted_age_days: 12.5 },
 };
 
 /** A payload typed both precisely and as a plain record, so emitted events are also plain `BusEvent`s. */

@@ -1,5 +1,5 @@
 // Child process for the multi-process test: records N turns of one fingerprint into the store at
-// argv[2] with turn ids `<argv[3]>-<i>`, then prints {"recorded": n, "warnings": n}.
+// argv[2] with turn ids `<argv[3]>-<i>`, then prints {"recorded": n, "warnings": [reasons]}.
 import { Decimal } from 'decimal.js';
 import { createSystemClock } from '../../core/clock.ts';
 import { createMemoryLogger } from '../../core/logger.ts';
@@ -18,4 +18,5 @@ for (let i = 0; i < Number(count); i++) {
   if (r.sample_size_after > 0) recorded++;
 }
 store.close();
-process.stdout.write(JSON.stringify({ recorded, warnings: logger.records.filter((r) => r.level === 'warn').length }));
+const warnings = logger.records.filter((r) => r.level === 'warn').map((r) => String(r.fields?.reason ?? r.msg));
+process.stdout.write(JSON.stringify({ recorded, warnings }));
