@@ -5,10 +5,11 @@ import { runCommandSpec } from './commands/run.ts';
 import { listCommandSpec } from './commands/list.ts';
 import { validateCommandSpec } from './commands/validate.ts';
 import { analyzeCommandSpec } from './commands/analyze.ts';
+import { signalCommandSpec } from './commands/signal.ts';
 import { reportCommandSpec } from './commands/report.ts';
 import type { CommandSpec, CliIO } from './command.ts';
 
-const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec];
+const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, signalCommandSpec];
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 function exitCodeFor(e: unknown, io: CliIO): number {

@@ -19,7 +19,16 @@ export const A3_PASSES: readonly PassSpec[] = [
 /** Why Pass D is absent from every A3 report for now. */
 export const PASS_D_NOT_RUN = 'Pass D needs the delegation workload and the delegate tool, which are not built yet';
 
+/** `bench signal` (benchmark.md §4.2): the same workload on each arm, to measure the quality gap. */
+export const SIGNAL_PASSES: readonly PassSpec[] = [
+  { name: 'cheap', forced: 'cheap', description: 'every turn forced to the cheap model' },
+  { name: 'strong', forced: 'strong', description: 'every turn forced to the strong model' },
+];
+
+/** The protocols a run can follow. */
+export type ProtocolName = 'single' | 'a3' | 'signal';
+
 /** The passes of a protocol. */
-export function passesOf(protocol: 'single' | 'a3'): readonly PassSpec[] {
-  return protocol === 'a3' ? A3_PASSES : SINGLE_PASSES;
+export function passesOf(protocol: ProtocolName): readonly PassSpec[] {
+  return protocol === 'a3' ? A3_PASSES : protocol === 'signal' ? SIGNAL_PASSES : SINGLE_PASSES;
 }

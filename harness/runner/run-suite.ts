@@ -22,7 +22,7 @@ import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.t
 import type { CliIO } from '../cli/command.ts';
 import { createProgress } from './progress.ts';
 import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';
-import { passesOf, type PassSpec } from '../protocols/protocol.ts';
+import { passesOf, type PassSpec, type ProtocolName } from '../protocols/protocol.ts';
 import { openPatternStore } from '../../runtime/patterns/index.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
 import type { RequestedProvider } from './resolve-provider.ts';
@@ -48,7 +48,7 @@ export interface RunSuiteOptions {
   jsonPath: string | null;
   /** The shared pattern store; default beside the trace DB. An existing file is reused (a seeded store). */
   patternsDbPath: string | null;
-  protocol: 'single' | 'a3';
+  protocol: ProtocolName;
   showProgress: boolean;
   /** `--base-url` for openai-compatible servers (and proxies). */
   baseURL?: string | null;
@@ -176,7 +176,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
       fingerprint_version: 'v1',
       db_path: dbPath,
       patterns_db_path: patternsDbPath,
-      strong_model: opts.protocol === 'a3' ? baseline.id : null,
+      strong_model: opts.protocol === 'single' ? null : baseline.id,
       workloads_dir: workloadsDir,
     });
     runs.saveRun(runId, startedUs, provenance(startedUs));

@@ -62,7 +62,7 @@ export interface Provenance {
   temperature: number;
   seed: number;
   seed_passes: number;
-  protocol: 'single' | 'a3';
+  protocol: 'single' | 'a3' | 'signal';
   fingerprint_version: 'v1' | 'v2';
   db_path: string;
   workloads_dir: string;
