@@ -30,6 +30,7 @@ import { planProvider } from './provider-plan.ts';
 import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
 import { runWorkloadRep } from './run-workload.ts';
 import { mapPool } from './pool.ts';
+import { budgetWarning, costModeOf } from './cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import type { Decimal } from 'decimal.js';
 
@@ -233,7 +234,8 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     store.flush();
 
     // ---- score and record
-    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records)];
+    const budget = budgetWarning(spend.spent(), costModeOf(workloads.length, actual.id), done, workloads.length);
+    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : [])];
     runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors, status: stopped ? 'incomplete' : 'complete' });
     const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId, fingerprints: fingerprintSource(patterns) });
     patterns.close();

@@ -3,18 +3,16 @@ import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
 import { collect, decimalArg, intArg, numberArg } from '../parse-args.ts';
+import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
 
-/** benchmark.md §5, shown in `bench run --help`. */
+/** benchmark.md §5, shown in `bench run --help`; the figures live in harness/data/cost-budget.json. */
 const COST_HELP = `
 Cost budget with real providers (benchmark.md §5; USD, default actual=haiku, baseline=sonnet).
 The baseline is re-priced from recorded tokens, never called.
   run mode                               actual cost     baseline cost
-  single workload (smoke)                ~$0.05-0.20     n/a (no API call)
-  full suite (3 workloads)               ~$0.30-1.00     n/a
-  full suite at --model sonnet           ~$1.00-3.00     n/a
-  full suite at --model opus             ~$3.00-5.00     n/a
-A run that passes 2x the upper bound of its mode deserves a look (regressed prompt, runaway tool cycles).
+${costModes().map((m) => `  ${m.label.padEnd(38)} ~$${m.low}-${m.high}`.padEnd(56) + (m.id === 'smoke' ? 'n/a (no API call)' : 'n/a')).join('\n')}
+A run that passes 2x the upper bound of its mode is flagged in the report's warnings.
 With --seed-passes N the seed passes cost N times as much. The simulated provider (sim) costs nothing:
 its dollar figures are what the emulated calls would have cost.
 
