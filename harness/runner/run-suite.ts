@@ -209,7 +209,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
             {
               bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath, spend,
               maxIterations: opts.maxIterations ?? 25,
-              onProgress: (p) => progress.update({ ...p, reps: opts.seedPasses, done, total }),
+              onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
             },
           );
           runs.saveWorkloadRun(record);
