@@ -1,4 +1,8 @@
 import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The root of this package (where its git checkout is, for provenance). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Git facts of benchmark.md §6.1; null when not in a git checkout. */
 export interface GitFacts {

@@ -7,15 +7,15 @@ import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
 import { createEvaluator, loadRubric } from '../../runtime/evaluator/index.ts';
 import { createEventBus } from '../../runtime/events/index.ts';
-import { createModelRegistry, loadModelRegistry, UnknownModelError, type ModelProfile, type ModelRegistry, type VersionedModelRegistry } from '../../runtime/models/index.ts';
-import { COMPATIBLE_DEFAULT_CAPABILITIES } from '../../runtime/providers/index.ts';
+import { loadModelRegistry } from '../../runtime/models/index.ts';
+import { registryFor, resolveModel } from './model-selection.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { createRouter, defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import { builtinTools, createToolDispatcher } from '../../runtime/tools/index.ts';
 import { openTraceStore } from '../../runtime/trace/index.ts';
 import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
-import { readGitFacts } from '../provenance.ts';
+import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
@@ -72,35 +72,6 @@ export interface RunSuiteResult {
   jsonPath: string;
 }
 
-function resolveModel(registry: ModelRegistry, id: string, flag: string) {
-  try {
-    return registry.resolve(id);
-  } catch (e) {
-    if (e instanceof UnknownModelError) throw new SetupError(`${flag}: ${e.message}`);
-    throw e;
-  }
-}
-
-/**
- * The model registry of the run. An openai-compatible server (Ollama, vLLM...) serves models the
- * registry cannot know; such a `--model` is added with conservative capabilities so routing can
- * validate it honestly.
- */
-function registryFor(base: VersionedModelRegistry, opts: RunSuiteOptions): VersionedModelRegistry {
-  if (opts.provider !== 'openai-compatible' || base.list().some((m) => m.id === opts.model || m.aliases.includes(opts.model))) return base;
-  const name = opts.model.includes(':') ? opts.model.slice(opts.model.indexOf(':') + 1) : opts.model;
-  const id = `openai-compatible:${name}`;
-  const profile: ModelProfile = {
-    id,
-    provider: 'openai-compatible',
-    aliases: id === opts.model ? [] : [opts.model],
-    capabilities: { ...COMPATIBLE_DEFAULT_CAPABILITIES },
-    min_cacheable_prefix_tokens: 1024,
-    sim: { competence: 0.5, ttft_ms: 1000, input_tokens_per_ms: 5, output_tokens_per_second: 40 },
-  };
-  return createModelRegistry([...base.list(), profile], base.version);
-}
-
 /** Default DB path: reports/.runs/bench-<UTC timestamp>.db under the working directory. */
 export function defaultDbPath(cwd: string, nowUs: number): string {
   const ts = isoFromUs(nowUs).slice(0, 19).replace(/:/g, '-');
@@ -155,7 +126,8 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     bus.subscribe(store.writer());
     const runs = new RunStore(store.database);
     const runId = newId('run');
-    const git = readGitFacts(io.cwd);
+    // The commit of the harness and runtime that ran, wherever the user's workloads live.
+    const git = readGitFacts(PACKAGE_ROOT);
     const provenance = (endedUs: number): Provenance => ({
       run_id: runId,
       suite_version: 1,
