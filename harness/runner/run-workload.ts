@@ -88,20 +88,29 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     }
 
     let check: CheckResult | null = null;
+    let checkError: string | null = null;
     if (spec.evaluate?.check && workload.checkDir && !budgetStopped) {
       mountCheckFiles(workload.checkDir, root, CHECK_MOUNT);
-      check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger, hostPath: deps.hostPath });
+      try {
+        check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger, hostPath: deps.hostPath });
+      } catch (e) {
+        // The check could not be run at all (no shell, sandbox refused): that is not the agent's failure.
+        checkError = String((e as Error)?.message ?? e);
+      }
     }
     const endedEventId = session.end(error ? 'error' : 'completed');
+    const workloadSubject = { kind: 'workload' as const, id: `${job.runId}:${spec.name}:${job.pass}:${job.rep}`, session_id: session.id, turn_id: null, parent_event_id: endedEventId };
+    // The judge's instrument failed: eval.failed, then the heuristic verdict without the check stands.
+    if (checkError) deps.evaluator.failed(workloadSubject, 'judge_call_failed', `evaluate.check could not run: ${checkError}`);
 
     assertions.push(...workloadAssertions(spec.expect, turns, spend));
     const finalText = turns.at(-1)?.final_text ?? '';
     const content = contentSignals(spec, finalText, check);
     const stops = spec.turns.map((t) => t.expect?.stop_reason ?? 'end_turn');
     const verdict = deps.evaluator.heuristic(
-      { kind: 'workload', id: `${job.runId}:${spec.name}:${job.pass}:${job.rep}`, session_id: session.id, turn_id: null, parent_event_id: endedEventId },
+      workloadSubject,
       { ...workloadSignals(turns, stops, assertions), ...content },
-      { workload: spec.name, pass: job.pass, rep: job.rep },
+      { workload: spec.name, pass: job.pass, rep: job.rep, ...(checkError ? { check_error: checkError } : {}) },
     );
     for (const [i, t] of turns.entries()) {
       const own = assertions.filter((a) => a.scope === `turn ${i + 1}`);

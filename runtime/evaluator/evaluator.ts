@@ -28,16 +28,42 @@ export interface Verdict {
   event_id: string;
 }
 
-/** Scores subjects and puts eval.started / eval.completed on the bus. */
+/** Scores subjects and puts eval.started / eval.completed (or eval.failed) on the bus. */
 export interface Evaluator {
   heuristic(subject: EvalSubject, values: SignalValues, extra?: Record<string, unknown>, parentEvalId?: string | null): Verdict;
+  /** Reports that a judge could not produce a verdict (catalog §6.12): eval.started → eval.failed. */
+  failed(subject: EvalSubject, failureMode: EvalFailureMode, message: string, judgeLatencyMs?: number): string;
 }
+
+/** Why a judge produced no verdict (catalog §6.12 eval.failed). */
+export type EvalFailureMode = 'judge_output_invalid' | 'judge_call_failed' | 'throttled_no_heuristic' | 'subject_not_found' | 'rubric_invalid';
 
 /** Creates the evaluator; the heuristic path makes no model call. */
 export function createEvaluator(options: { bus: EventBus; rubric: HeuristicRubric; ids?: IdFactory }): Evaluator {
   const { bus, rubric } = options;
   const ids = options.ids ?? newId;
   return {
+    failed(subject, failureMode, message, judgeLatencyMs = 0) {
+      const eval_id = ids();
+      const started = bus.emit({
+        session_id: subject.session_id,
+        turn_id: subject.turn_id,
+        parent_event_id: subject.parent_event_id,
+        type: 'eval.started',
+        actor: 'system',
+        payload: { eval_id, subject_kind: subject.kind, subject_id: subject.id, rubric_id: rubric.rubric_id, rubric_version: rubric.rubric_version, judge_kind_planned: 'heuristic', trigger: 'benchmark' },
+      });
+      bus.emit({
+        session_id: subject.session_id,
+        turn_id: subject.turn_id,
+        parent_event_id: started.id,
+        type: 'eval.failed',
+        actor: 'system',
+        payload: { eval_id, subject_kind: subject.kind, subject_id: subject.id, failure_mode: failureMode, error_message: message.slice(0, 500), judge_latency_ms: Math.round(judgeLatencyMs) },
+      });
+      return eval_id;
+    },
+
     heuristic(subject, values, extra = {}, parentEvalId = null) {
       const eval_id = ids();
       const started = bus.emit({

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { bench, tempDir } from '../support/cli.ts';
@@ -38,6 +39,7 @@ const TURNS = 1 + LOOK_TURNS.length;
 const PASSES = 6;
 let report: BenchReport;
 let stdout = '';
+let dbPath = '';
 
 beforeAll(async () => {
   const root = join(tempDir(), 'workloads');
@@ -46,6 +48,7 @@ beforeAll(async () => {
   // Both find it essentially always.
   addWorkload(root, 'both-fine', 0.1);
   const db = join(tempDir(), 'a3.db');
+  dbPath = db;
   const r = await bench(['run', '--protocol', 'a3', '--seed-passes', String(PASSES), '--workloads-dir', root, '--include-marginal', '--db-path', db], { env: { PATH: process.env.PATH } });
   stdout = r.stdout;
   expect(r.code, r.stderr).not.toBe(2);
@@ -80,6 +83,13 @@ describe('the learning loop end to end on the simulated provider (A3)', () => {
     expect(strongWins.every((t) => t.inverted && t.chosen_model === 'anthropic:claude-sonnet-4-6')).toBe(true);
     expect(bothFine.some((t) => t.inverted)).toBe(false);
     expect(bothFine.every((t) => t.chosen_model === 'anthropic:claude-haiku-4-5')).toBe(true);
+    // Each turn slot 4 won has its pattern.matched, parented by that turn's route.decided.
+    const conn = new Database(dbPath, { readonly: true });
+    const matched = conn.prepare("SELECT m.turn_id AS t, r.type AS parent FROM events m JOIN events r ON r.id = m.parent_event_id WHERE m.type = 'pattern.matched'").all() as { t: string; parent: string }[];
+    conn.close();
+    const won = turns.filter((t) => t.pattern_verdict === 'chose').map((t) => t.turn_id).sort();
+    expect(matched.map((m) => m.t).sort()).toEqual(won);
+    expect(new Set(matched.map((m) => m.parent))).toEqual(new Set(['route.decided']));
     // The K-NN's per-model scores are in the report for every routed turn.
     expect(strongWins[0]!.knn_scores!.map((s) => s.model).sort()).toEqual(['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6']);
   });

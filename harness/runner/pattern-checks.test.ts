@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { features } from '../../runtime/patterns/test-support/feature-fixtures.ts';
+import { makeStore, recordTurn, type StoreFixture } from '../../runtime/patterns/test-support/store-fixtures.ts';
+import type { WorkloadRunRecord } from '../runs/run-store.ts';
+import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';
+
+const HAIKU = 'anthropic:claude-haiku-4-5';
+let fx: StoreFixture | null = null;
+afterEach(() => fx?.cleanup());
+
+function rep(workload: string, turns: number, model = HAIKU): WorkloadRunRecord {
+  return { id: 'w', run_id: 'r', workload, pass: 'A', rep: 0, model, signal_strength: 'marginal', session_ids: [], started_at_us: 0, ended_at_us: 0, turns, score: 1, confidence: 1, check: null, assertions: [], error: null };
+}
+
+describe('the accumulation check (benchmark.md §6.4)', () => {
+  it('passes when every recorded turn is in the store, and names the gap when one was dropped', () => {
+    fx = makeStore();
+    // Three reps of a two-turn workload: six turns, recorded on two fingerprints.
+    for (let i = 0; i < 3; i++) {
+      recordTurn(fx.store, features({ workload_id: 'w1', intent_tags: ['debug'] }), { model: HAIKU });
+      recordTurn(fx.store, features({ workload_id: 'w1', intent_tags: ['test'] }), { model: HAIKU });
+    }
+    const reps = [rep('w1', 2), rep('w1', 2), rep('w1', 2)];
+    expect(accumulationErrors(fx.store, reps, 3)).toEqual([]);
+    // A fourth rep whose turns never reached the store: a silently dropped record.
+    const errors = accumulationErrors(fx.store, [...reps, rep('w1', 2)], 4);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/recording-path error: after pass A, w1 on anthropic:claude-haiku-4-5 has 6 samples in the pattern store, expected at least 8/);
+  });
+
+  it('a workload whose records all went missing is reported too', () => {
+    fx = makeStore();
+    expect(accumulationErrors(fx.store, [rep('w2', 1)], 1)[0]).toMatch(/w2 .* has 0 samples/);
+  });
+
+  it('cluster tightness sees every fingerprint with the workload partition switched off', () => {
+    fx = makeStore();
+    recordTurn(fx.store, features({ workload_id: 'a', intent_tags: ['debug'] }));
+    recordTurn(fx.store, features({ workload_id: 'b', intent_tags: ['debug'] }));
+    const src = fingerprintSource(fx.store);
+    expect(src.items.map((i) => i.workload).sort()).toEqual(['a', 'b']);
+    // Structurally identical, different workloads: 1 without the partition (it would be 0.15 with it).
+    expect(src.similarity(src.items[0]!.value, src.items[1]!.value)).toBeCloseTo(1, 12);
+  });
+});
