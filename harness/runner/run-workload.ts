@@ -103,7 +103,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     // The judge's instrument failed: eval.failed, then the heuristic verdict without the check stands.
     if (checkError) deps.evaluator.failed(workloadSubject, 'judge_call_failed', `evaluate.check could not run: ${checkError}`);
 
-    assertions.push(...workloadAssertions(spec.expect, turns, spend));
+    assertions.push(...workloadAssertions(spec.expect, turns, session.totalCostWithWorkersUsd, session.delegateCalls));
     const finalText = turns.at(-1)?.final_text ?? '';
     const content = contentSignals(spec, finalText, check);
     const stops = spec.turns.map((t) => t.expect?.stop_reason ?? 'end_turn');
@@ -130,7 +130,8 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       rep: job.rep,
       model: turns[0]?.model ?? job.stickyModel ?? 'unknown',
       signal_strength: spec.signal_strength ?? 'high',
-      session_ids: [session.id],
+      // Worker sessions belong to the workload: their spend counts in its savings (catalog §8.3).
+      session_ids: [session.id, ...session.workerSessionIds],
       started_at_us: startedUs,
       ended_at_us: deps.clock.nowUs(),
       turns: turns.length,
@@ -145,7 +146,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
 }
 
 /** The aggregate `expect` block of a workload (benchmark.md §3.1). */
-export function workloadAssertions(expect: NonNullable<Workload['spec']['expect']> | undefined, turns: readonly TurnResult[], cost: Decimal): Assertion[] {
+export function workloadAssertions(expect: NonNullable<Workload['spec']['expect']> | undefined, turns: readonly TurnResult[], cost: Decimal, delegateCalls = 0): Assertion[] {
   if (!expect) return [];
   const out: Assertion[] = [];
   const llm = turns.reduce((a, t) => a + t.llm_calls, 0);
@@ -157,8 +158,7 @@ export function workloadAssertions(expect: NonNullable<Workload['spec']['expect'
   if (expect.min_llm_calls !== undefined) out.push({ scope: 'workload', name: 'min_llm_calls', passed: llm >= expect.min_llm_calls, detail: `${llm} >= ${expect.min_llm_calls}` });
   if (expect.max_hard_failures !== undefined)
     out.push({ scope: 'workload', name: 'max_hard_failures', passed: hard <= expect.max_hard_failures, detail: `${hard} <= ${expect.max_hard_failures}` });
-  if (expect.min_delegate_calls !== undefined && expect.min_delegate_calls > 0)
-    // Delegation lands with the full-suite issue; until then no delegate.started can be counted.
-    out.push({ scope: 'workload', name: 'min_delegate_calls', passed: false, detail: `0 >= ${expect.min_delegate_calls} (delegation not implemented yet)` });
+  if (expect.min_delegate_calls !== undefined)
+    out.push({ scope: 'workload', name: 'min_delegate_calls', passed: delegateCalls >= expect.min_delegate_calls, detail: `${delegateCalls} >= ${expect.min_delegate_calls}` });
   return out;
 }

@@ -24,6 +24,9 @@ const SPEC: Record<string, [string, string]> = {
   'eval.started': ['pseudonymous', 'system'],
   'eval.completed': ['user_controlled', 'system'],
   'eval.failed': ['pseudonymous', 'system'],
+  'delegate.started': ['pseudonymous', 'system'],
+  'delegate.completed': ['pseudonymous', 'system'],
+  'delegate.failed': ['pseudonymous', 'system'],
   'pattern.recorded': ['pseudonymous', 'system'],
   'pattern.matched': ['pseudonymous', 'system'],
   'pattern.evicted': ['pseudonymous', 'system'],
@@ -31,6 +34,8 @@ const SPEC: Record<string, [string, string]> = {
 
 const MONEY_FIELDS: [string, string][] = [
   ['pattern.recorded', 'cost_usd_at_record'],
+  ['delegate.completed', 'worker_total_cost_usd'],
+  ['delegate.failed', 'worker_total_cost_usd'],
   ['llm.call_completed', 'cost_usd'],
   ['turn.completed', 'total_cost_usd'],
   ['session.ended', 'total_cost_usd'],

@@ -8,7 +8,7 @@ import { decideRoute } from './decide-route.ts';
 import { extractTurnFeatures } from './turn-features.ts';
 import { loadRoutingConfig, WORKSPACE_ROUTING_PATH, type RoutingLoadResult } from './load-routing-config.ts';
 import { createPolicyChain } from './policies/index.ts';
-import type { PatternRecommender, RouteContext } from './route-context.ts';
+import type { DelegateTier, PatternRecommender, RouteContext } from './route-context.ts';
 import type { PatternConfig, RoutingConfig } from './routing-config.ts';
 import type { RouteDecidedPayload } from './route-decision.ts';
 import type { Message } from '../types/content.ts';
@@ -25,6 +25,8 @@ export interface TurnRouteRequest {
   overrideModel: string | null;
   /** The benchmark workload this session runs, if any (the pattern store's near-key, pattern-store.md §5.3). */
   workloadId: string | null;
+  /** Set in delegated worker sessions: the tier the planner asked for (routing slot 5). */
+  delegateTier?: DelegateTier | null;
   session_id: string;
   turn_id: string;
   /** turn.started id, parent of route.decided. */
@@ -42,6 +44,8 @@ export interface TurnRouter {
   decide(request: TurnRouteRequest): TurnRouteDecision;
   /** SHA-256 of the routing config in force for a workspace (session.created.routing_policy_version). */
   policyVersion(workspaceRoot: string): string;
+  /** The canonical model a delegate tier maps to in a workspace (routing.yaml `tiers`), or null when it has none. */
+  tierModel(tier: DelegateTier, workspaceRoot: string): string | null;
 }
 
 /** Slot 4's source: the learned-routing glue gives the chain a recommender for each turn. */
@@ -96,6 +100,14 @@ export function createRouter(options: RouterOptions): TurnRouter {
       const file = join(workspaceRoot, WORKSPACE_ROUTING_PATH);
       return sha256Hex(`${JSON.stringify(global)}\u0000${existsSync(file) ? readFileSync(file, 'utf8') : ''}`);
     },
+    tierModel(tier, workspaceRoot) {
+      const model = load(workspaceRoot, null).config.tiers[tier];
+      try {
+        return model ? registry.resolve(model).id : null;
+      } catch {
+        return null;
+      }
+    },
     decide(req) {
       const routing = load(req.workspaceRoot, req.session_id);
       const features = extractTurnFeatures(req.userMessage, req.history);
@@ -110,7 +122,7 @@ export function createRouter(options: RouterOptions): TurnRouter {
         estimated_input_tokens: req.estimatedInputTokens,
         tools_offered: req.toolsOffered,
         has_images: req.hasImages,
-        delegate_tier: null,
+        delegate_tier: req.delegateTier ?? null,
         tiers: routing.config.tiers,
         recommender: options.slot4 ? options.slot4.recommenderFor(req, routing.config.pattern) : null,
       };

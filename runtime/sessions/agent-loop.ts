@@ -5,7 +5,7 @@ import type { Provider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';
 import type { PriceTable } from '../pricing/rates.ts';
 import { costOf } from '../pricing/index.ts';
-import type { ToolDispatcher } from '../tools/index.ts';
+import type { ToolContext, ToolDispatcher } from '../tools/index.ts';
 import type { Clock } from '../core/clock.ts';
 import { textOf, toolUsesOf, type Message, type ToolResultBlock } from '../types/content.ts';
 import type { CanonicalRequest } from '../types/request.ts';
@@ -30,6 +30,10 @@ export interface TurnLoopInput {
   isWorker: boolean;
   /** turn.started id: parent of the first llm.call_started and of turn.completed. */
   turnStartedId: string;
+  /** Tools this session may use (workers); null offers every tool. */
+  allowedTools: ReadonlySet<string> | null;
+  /** Runs a worker for the `delegate` tool; null inside workers. */
+  delegate: ToolContext['delegate'] | null;
 }
 
 /** The collaborators of the loop. */
@@ -73,10 +77,12 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
       model: input.model,
       system: input.system.system,
       system_volatile: input.system.system_volatile,
-      tools: tools.specs(),
+      tools: input.allowedTools ? tools.specs().filter((t) => input.allowedTools!.has(t.name)) : tools.specs(),
       messages: input.history,
       temperature: input.temperature,
       max_tokens: input.maxTokens,
+      // Local bookkeeping, never sent on the wire: lets the simulated provider play a worker's script.
+      ...(input.isWorker ? { metadata: { session_role: 'worker' } } : {}),
     };
     const estimated = estimateTokens(request);
     deps.spend?.beforeCall(rates, estimated, input.maxTokens);
@@ -147,7 +153,14 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
 
     const results: ToolResultBlock[] = [];
     for (const call of uses) {
-      const r = await tools.dispatch(call, { workspaceRoot: input.workspaceRoot, ...base, parent_event_id: completed.id });
+      const r = await tools.dispatch(call, {
+        workspaceRoot: input.workspaceRoot,
+        ...base,
+        parent_event_id: completed.id,
+        ...(input.isWorker ? { actor: 'worker' as const } : {}),
+        ...(input.allowedTools ? { allowedTools: input.allowedTools } : {}),
+        ...(input.delegate ? { delegate: input.delegate } : {}),
+      });
       toolCalls += 1;
       if (r.failed) failedTools += 1;
       results.push(r.result);

@@ -7,6 +7,8 @@ import { estimateTokens } from './estimate-tokens.ts';
 import { assembleSystemPrompt } from './system-prompt.ts';
 import type { TurnResult } from './turn-result.ts';
 import type { TurnRouter } from '../routing/router.ts';
+import type { DelegateOutcome, DelegateRequest, DelegateTier } from '../tools/tool.ts';
+import { runDelegation } from './delegation.ts';
 
 /** Options for one session (one workload run drives one session). */
 export interface SessionOptions {
@@ -17,6 +19,10 @@ export interface SessionOptions {
   parentSessionId?: string | null;
   /** The benchmark workload this session runs; part of each turn's fingerprint. */
   workloadId?: string | null;
+  /** Worker sessions: the tier the planner asked for (routing slot 5). */
+  delegateTier?: DelegateTier | null;
+  /** Worker sessions: the only tools they may use. */
+  allowedTools?: ReadonlySet<string> | null;
 }
 
 /** Per-turn options; temperature is threaded to every request of the turn. */
@@ -43,6 +49,8 @@ export class Session {
   private cost = new Decimal(0);
   private readonly startedUs: number;
   private ended = false;
+  private readonly workers: Session[] = [];
+  private delegations = 0;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -63,9 +71,24 @@ export class Session {
     });
   }
 
-  /** Total cost of the session's LLM calls so far. */
+  /** Total cost of the session's own LLM calls so far (workers' spend is in their sessions). */
   get totalCostUsd(): Decimal {
     return this.cost;
+  }
+
+  /** Own spend plus every worker's: what the delegating work cost in all. */
+  get totalCostWithWorkersUsd(): Decimal {
+    return this.workers.reduce((sum, w) => sum.plus(w.totalCostUsd), this.cost);
+  }
+
+  /** Ids of the worker sessions this session delegated to, in order. */
+  get workerSessionIds(): string[] {
+    return this.workers.map((w) => w.id);
+  }
+
+  /** How many delegate calls this session made (delegate.started, or failed before a worker existed). */
+  get delegateCalls(): number {
+    return this.delegations;
   }
 
   /** Runs one user turn to its end: turn.started → route.decided → LLM/tool cycles → turn.completed. */
@@ -100,6 +123,7 @@ export class Session {
       stickyModel: this.options.stickyModel ?? null,
       overrideModel: opts.overrideModel ?? null,
       workloadId: this.options.workloadId ?? null,
+      delegateTier: this.options.delegateTier ?? null,
       session_id: this.id,
       turn_id,
       parent_event_id: started.id,
@@ -118,11 +142,31 @@ export class Session {
         maxIterations: this.deps.maxIterations,
         isWorker: this.options.isWorker ?? false,
         turnStartedId: started.id,
+        allowedTools: this.options.allowedTools ?? null,
+        // Workers do not delegate further (no recursive delegation in v1, catalog §6.8).
+        delegate: this.options.isWorker ? null : (req) => this.delegate(req, turn_id, opts.temperature ?? 0),
       },
       this.deps,
     );
     this.cost = this.cost.plus(result.cost_usd);
     return result;
+  }
+
+  private delegate(req: DelegateRequest, turn_id: string, temperature: number): Promise<DelegateOutcome> {
+    this.delegations += 1;
+    const spawn = (o: { delegateTier: DelegateRequest['tier']; allowedTools: ReadonlySet<string> }) => {
+      const worker = new Session(this.deps, {
+        workspaceRoot: this.options.workspaceRoot,
+        isWorker: true,
+        parentSessionId: this.id,
+        workloadId: this.options.workloadId ?? null,
+        delegateTier: o.delegateTier,
+        allowedTools: o.allowedTools,
+      });
+      this.workers.push(worker);
+      return worker;
+    };
+    return runDelegation(req, { session: this, turn_id, temperature, spawn }, this.deps, this.deps.tools.specs().map((t) => t.name));
   }
 
   /** Emits session.ended once; later calls are no-ops. */

@@ -59,8 +59,8 @@ function expectCatalogValid(events: BusEvent[]) {
 
 describe('tool dispatcher', () => {
   it('offers specs sorted by name', () => {
-    expect(dispatcher.specs().map((s) => s.name)).toEqual(['edit_file', 'list_files', 'read_file', 'run_shell', 'scripted', 'write_file']);
-    expect(dispatcher.specs()[0]).toEqual({ name: 'edit_file', description: expect.any(String), input_schema: expect.any(Object) });
+    expect(dispatcher.specs().map((s) => s.name)).toEqual(['delegate', 'edit_file', 'list_files', 'read_file', 'run_shell', 'scripted', 'write_file']);
+    expect(dispatcher.specs()[1]).toEqual({ name: 'edit_file', description: expect.any(String), input_schema: expect.any(Object) });
   });
 
   it('emits tool.called then tool.completed, chained to the llm call, with audit details', async () => {

@@ -13,7 +13,7 @@ import type {
   ToolInputInvalidPayload,
 } from '../../schemas/types/events.ts';
 import { inputDigest } from './input-hash.ts';
-import { ToolError, type Tool, type ToolErrorClass } from './tool.ts';
+import { ToolError, type Tool, type ToolContext, type ToolErrorClass } from './tool.ts';
 
 /** Collaborators of the dispatcher. */
 export interface ToolDispatcherOptions {
@@ -33,6 +33,10 @@ export interface DispatchContext {
   /** Actor of tool.called; `agent` unless a delegated worker made the call. */
   actor?: Actor;
   signal?: AbortSignal;
+  /** Passed to tools as ToolContext.delegate (the `delegate` tool). */
+  delegate?: ToolContext['delegate'];
+  /** When set, only these tools may run in this session (delegated workers). */
+  allowedTools?: ReadonlySet<string>;
 }
 
 /** The result for the model, the id of the last event emitted (parent of the next llm.call_started), and whether the call failed. */
@@ -87,6 +91,9 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
       if (!entry) {
         return invalid(call, ctx, [`unknown tool '${call.name}'; available: ${[...byName.keys()].sort().join(', ')}`]);
       }
+      if (ctx.allowedTools && !ctx.allowedTools.has(call.name)) {
+        return invalid(call, ctx, [`tool '${call.name}' is not allowed in this session; allowed: ${[...ctx.allowedTools].sort().join(', ')}`]);
+      }
       const { tool, validate } = entry;
       // Validate a copy: ajv fills defaults in place, and the model's input must stay as it was sent.
       const input = structuredClone(call.input ?? {}) as Record<string, unknown>;
@@ -107,7 +114,9 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
         const out = await tool.run(input, {
           workspaceRoot: ctx.workspaceRoot,
           logger,
+          call: { tool_use_id: call.id, llm_event_id: ctx.parent_event_id },
           ...(ctx.signal ? { signal: ctx.signal } : {}),
+          ...(ctx.delegate ? { delegate: ctx.delegate } : {}),
         });
         const content = scrubWorkspacePaths(out.content, ctx.workspaceRoot);
         const success = out.success ?? true;

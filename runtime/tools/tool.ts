@@ -23,6 +23,34 @@ export interface ToolContext {
   workspaceRoot: string;
   logger: Logger;
   signal?: AbortSignal;
+  /** The tool_use being served and the llm.call_completed that asked for it. */
+  call?: { tool_use_id: string; llm_event_id: string };
+  /** Runs a worker session for the `delegate` tool; absent where delegation is not allowed (inside workers). */
+  delegate?: (request: DelegateRequest) => Promise<DelegateOutcome>;
+}
+
+/** Delegate tiers (routing slot 5 resolves them to models). */
+export type DelegateTier = 'fast' | 'balanced' | 'deep';
+
+/** A planner's request for a worker session (catalog §6.8). */
+export interface DelegateRequest {
+  task: string;
+  tier: DelegateTier;
+  context_mode: 'minimal' | 'explicit';
+  /** For `explicit`: the references (paths, notes) handed to the worker with the task. */
+  context: string[];
+  /** Tools the worker may use; empty means all but `delegate`. */
+  allowed_tools: string[];
+  tool_use_id: string;
+  /** The planner's llm.call_completed: parent of delegate.started. */
+  llm_event_id: string;
+}
+
+/** What came back from a worker. */
+export interface DelegateOutcome {
+  ok: boolean;
+  /** The worker's final answer, or why it failed. */
+  output: string;
 }
 
 /** What a tool returns on success. */

@@ -55,6 +55,9 @@ export interface EventPayloads {
   'eval.failed': EvalFailedPayload;
   'pattern.recorded': PatternRecordedPayload;
   'pattern.matched': PatternMatchedPayload;
+  'delegate.started': DelegateStartedPayload;
+  'delegate.completed': DelegateCompletedPayload;
+  'delegate.failed': DelegateFailedPayload;
   'pattern.evicted': PatternEvictedPayload;
 }
 /**
@@ -461,6 +464,59 @@ export interface PatternMatchedPayload {
    * Distinct models scored.
    */
   alternatives_count: number;
+}
+/**
+ * A planner delegated a sub-task to a worker session (catalog §6.8).
+ */
+export interface DelegateStartedPayload {
+  tool_use_id: string;
+  worker_session_id: string;
+  tier: 'fast' | 'balanced' | 'deep';
+  resolved_model: string;
+  context_mode: 'minimal' | 'explicit';
+  context_reference_count: number;
+  task_size_tokens: number;
+  allowed_tool_count: number;
+  dropped_tools: string[];
+}
+/**
+ * A worker session finished its sub-task (catalog §6.8).
+ */
+export interface DelegateCompletedPayload {
+  tool_use_id: string;
+  worker_session_id: string;
+  success: boolean;
+  output_size_bytes: number;
+  /**
+   * Decimal USD as text.
+   */
+  worker_total_cost_usd: string;
+  pricing_version: string;
+  turn_count: number;
+  llm_call_count: number;
+  tool_call_count: number;
+  wall_time_seconds: number;
+  model: string;
+}
+/**
+ * A delegated sub-task failed (catalog §6.8).
+ */
+export interface DelegateFailedPayload {
+  tool_use_id: string;
+  worker_session_id: string | null;
+  failure_mode:
+    | 'worker_error'
+    | 'max_tokens_exceeded'
+    | 'insufficient_context'
+    | 'output_schema_validation_failed'
+    | 'no_model_available_for_tier'
+    | 'cancelled_by_user';
+  error_message: string;
+  /**
+   * Decimal USD as text.
+   */
+  worker_total_cost_usd: string;
+  pricing_version: string;
 }
 /**
  * The pattern store hit a cap, trimmed stale rows or was cleared; counts and ages only (catalog §6.5b, pattern-store.md §10.3).

@@ -11,6 +11,10 @@ export interface SimScript {
    * @minItems 1
    */
   turns: SimTurn[];
+  /**
+   * Scripts for delegated worker sessions: a worker whose task text contains `match` plays `turns`.
+   */
+  workers?: SimWorker[];
 }
 export interface SimTurn {
   /**
@@ -61,4 +65,14 @@ export interface SimStep {
       [k: string]: unknown | undefined;
     };
   }[];
+}
+export interface SimWorker {
+  /**
+   * A substring of the delegated task that selects this script.
+   */
+  match: string;
+  /**
+   * @minItems 1
+   */
+  turns: SimTurn[];
 }

@@ -55,6 +55,19 @@ export function createSimProvider(options: SimProviderOptions): Provider {
     }
   };
 
+  /**
+   * A delegated worker (request metadata `session_role: worker`) plays the `workers` script whose
+   * `match` its task contains; everyone else plays the workload's turns.
+   */
+  const scriptFor = (request: CanonicalRequest): { turns: SimScript['turns']; key: string } => {
+    if (request.metadata?.session_role !== 'worker') return { turns: script.turns, key: context.workload };
+    const task = request.messages.find((m) => m.role === 'user')?.content.find((b) => b.type === 'text');
+    const text = task?.type === 'text' ? task.text : '';
+    const worker = (script.workers ?? []).find((w) => text.includes(w.match));
+    if (!worker) throw new ProviderError(`sim: workload '${context.workload}' has no worker script matching the delegated task "${text.slice(0, 60)}"`, 'invalid_request');
+    return { turns: worker.turns, key: `${context.workload}#worker:${worker.match}` };
+  };
+
   return {
     name: 'sim',
 
@@ -70,16 +83,17 @@ export function createSimProvider(options: SimProviderOptions): Provider {
       if (request.messages[request.messages.length - 1]!.role !== 'user') {
         throw new ProviderError('sim: the last message must be from the user', 'invalid_request');
       }
-      const simTurn = script.turns[position.turn];
+      const { turns, key } = scriptFor(request);
+      const simTurn = turns[position.turn];
       if (!simTurn) {
         throw new ProviderError(
-          `sim: workload '${context.workload}' has no script for turn ${position.turn + 1} (sim.yaml has ${script.turns.length} turns)`,
+          `sim: workload '${key}' has no script for turn ${position.turn + 1} (sim.yaml has ${turns.length} turns)`,
           'invalid_request',
         );
       }
 
       // Recomputed from scratch at every step: no per-session state, so replaying a step replays it exactly.
-      const prng = prngFor({ ...context, turn: position.turn, model: profile.id });
+      const prng = prngFor({ ...context, workload: key, turn: position.turn, model: profile.id });
       const { plan } = choosePlan(simTurn, profile.sim.competence, request.temperature, prng);
       // A model offered no tools cannot call any: it answers with the plan's final text.
       const steps = request.tools.length > 0 ? plan.steps : [];

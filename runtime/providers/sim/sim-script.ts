@@ -16,11 +16,17 @@ interface Problem {
 /** Rules the schema cannot say: exactly one competent plan per turn, plan ids unique within a turn. */
 function semanticProblems(script: SimScript): Problem[] {
   const problems: Problem[] = [];
-  script.turns.forEach((turn, t) => {
+  turnProblems(script.turns, ['turns'], problems);
+  (script.workers ?? []).forEach((w, i) => turnProblems(w.turns, ['workers', i, 'turns'], problems));
+  return problems;
+}
+
+function turnProblems(turns: SimScript['turns'], at: readonly (string | number)[], problems: Problem[]): void {
+  turns.forEach((turn, t) => {
     const competent = turn.plans.flatMap((p, i) => (p.competent === true ? [i] : []));
     if (competent.length !== 1) {
       problems.push({
-        path: competent.length > 1 ? ['turns', t, 'plans', competent[1]!, 'competent'] : ['turns', t, 'plans'],
+        path: competent.length > 1 ? [...at, t, 'plans', competent[1]!, 'competent'] : [...at, t, 'plans'],
         message: `turn ${t} has ${competent.length} plans with competent: true; exactly one is required`,
         fix: competent.length > 1 ? 'mark the other plans as mistakes' : 'mark the plan that does the job with competent: true',
       });
@@ -29,11 +35,10 @@ function semanticProblems(script: SimScript): Problem[] {
     turn.plans.forEach((p, i) => {
       const first = seen.get(p.id);
       if (first !== undefined) {
-        problems.push({ path: ['turns', t, 'plans', i, 'id'], message: `turn ${t}: plan id '${p.id}' repeats plan ${first}`, fix: 'give each plan of a turn its own id' });
+        problems.push({ path: [...at, t, 'plans', i, 'id'], message: `turn ${t}: plan id '${p.id}' repeats plan ${first}`, fix: 'give each plan of a turn its own id' });
       } else seen.set(p.id, i);
     });
   });
-  return problems;
 }
 
 /** 1-based line and column of the YAML node at `path`, or of its deepest existing ancestor. */

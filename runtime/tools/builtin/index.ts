@@ -4,8 +4,9 @@ import { createListFilesTool, type ListFilesOptions } from './list-files.ts';
 import { createReadFileTool, type ReadFileOptions } from './read-file.ts';
 import { createRunShellTool, type RunShellOptions } from './run-shell.ts';
 import { createWriteFileTool } from './write-file.ts';
+import { createDelegateTool } from './delegate.ts';
 
-export { createEditFileTool, createListFilesTool, createReadFileTool, createRunShellTool, createWriteFileTool };
+export { createDelegateTool, createEditFileTool, createListFilesTool, createReadFileTool, createRunShellTool, createWriteFileTool };
 export type { ListFilesOptions, ReadFileOptions, RunShellOptions };
 export { DEFAULT_READ_MAX_BYTES } from './read-file.ts';
 export { DEFAULT_LIST_MAX_ENTRIES } from './list-files.ts';
@@ -16,9 +17,11 @@ export interface BuiltinToolsOptions {
   readFile?: ReadFileOptions;
   listFiles?: ListFilesOptions;
   runShell?: RunShellOptions;
+  /** Offer `delegate` (worker sessions); default true. */
+  delegate?: boolean;
 }
 
-/** The five file and shell tools (spec §7); skill and delegate tools live with their subsystems. */
+/** The file and shell tools of spec §7, plus `delegate`; skill tools live with the context assembler. */
 export function createBuiltinTools(opts: BuiltinToolsOptions = {}): Tool[] {
   return [
     createReadFileTool(opts.readFile),
@@ -26,6 +29,7 @@ export function createBuiltinTools(opts: BuiltinToolsOptions = {}): Tool[] {
     createWriteFileTool(),
     createEditFileTool(),
     createRunShellTool(opts.runShell),
+    ...(opts.delegate === false ? [] : [createDelegateTool()]),
   ];
 }
 
