@@ -4,6 +4,8 @@ export interface PassSpec {
   /** `cheap` = --model, `strong` = --baseline, null = routing decides (slot 4 live). */
   forced: 'cheap' | 'strong' | null;
   description: string;
+  /** Only workloads that expect delegation (`expect.min_delegate_calls > 0`) run in this pass. */
+  delegationOnly?: boolean;
 }
 
 /** `--protocol single`: the actual model pinned for every turn. */
@@ -14,10 +16,11 @@ export const A3_PASSES: readonly PassSpec[] = [
   { name: 'A', forced: 'cheap', description: 'seed: every turn forced to the cheap model' },
   { name: 'B', forced: 'strong', description: 'seed: every turn forced to the strong model' },
   { name: 'C', forced: null, description: 'routing live: default cheap, slot 4 over the seeded store' },
+  { name: 'D', forced: null, description: 'delegation: a planner (routed) hands sub-tasks to workers (tier models)', delegationOnly: true },
 ];
 
-/** Why Pass D is absent from every A3 report for now. */
-export const PASS_D_NOT_RUN = 'Pass D needs the delegation workload and the delegate tool, which are not built yet';
+/** Why Pass D can be absent from an A3 report. */
+export const PASS_D_NOT_RUN = 'no selected workload expects delegation (expect.min_delegate_calls > 0); add multi-step-with-delegation to run Pass D';
 
 /** `bench signal` (benchmark.md §4.2): the same workload on each arm, to measure the quality gap. */
 export const SIGNAL_PASSES: readonly PassSpec[] = [

@@ -49,7 +49,9 @@ export function a3Metrics<T>(options: {
 }): ProtocolMetrics {
   const { analytics, records, baseline } = options;
   const sessionsOf = (pass: string) => records.filter((r) => r.pass === pass).flatMap((r) => r.session_ids);
-  const passes: PassSummary[] = A3_PASSES.map((p) => {
+  const ran = (name: string) => records.some((r) => r.pass === name);
+  // Passes A-C always report (an empty pass says so); D only when a delegation workload ran.
+  const passes: PassSummary[] = A3_PASSES.filter((p) => !p.delegationOnly || ran(p.name)).map((p) => {
     const reps = records.filter((r) => r.pass === p.name);
     const sel = { sessions: sessionsOf(p.name) };
     const savings = analytics.savings(sel, baseline);
@@ -80,7 +82,7 @@ export function a3Metrics<T>(options: {
     cheap_model: options.cheapModel,
     strong_model: options.strongModel,
     passes,
-    pass_d: { run: false, reason: PASS_D_NOT_RUN },
+    pass_d: ran('D') ? { run: true, reason: null } : { run: false, reason: PASS_D_NOT_RUN },
     slot4: slot4Metrics(routed.map((r) => r.decision)),
     slot4_per_workload: workloads.map((w) => {
       const s = sessionsByWorkload(w);

@@ -72,7 +72,7 @@ function renderA3(m: ProtocolMetrics): string[] {
   const t = plainTable(['pass', 'model', 'runs', 'actual_$', 'saved_% vs baseline', 'quality', 'slot-4 fire', 'slot-4 inversion']);
   for (const p of m.passes)
     t.push([p.pass, p.model, p.workload_runs, usd(p.actual_cost_usd), pct(p.savings.savings_pct), qualityCell(p.quality_mean, p.quality_std, p.noisy), rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
-  t.push(['D', '-', 0, '-', '-', '-', '-', '-']);
+  if (!m.pass_d.run) t.push(['D', '-', 0, '-', '-', '-', '-', '-']);
   out.push(t.toString());
   if (!m.pass_d.run) out.push(`  Pass D not run: ${m.pass_d.reason}`);
   out.push(

@@ -163,7 +163,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const router = createRouter({ bus, registry, global: { ...defaultRoutingConfig(), default_model: actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
     const progress = createProgress(opts.showProgress, io.progress);
-    const total = passes.length * workloads.length * opts.seedPasses;
+    const total = passes.reduce((n, p) => n + (p.delegationOnly ? workloads.filter((w) => (w.spec.expect?.min_delegate_calls ?? 0) > 0).length : workloads.length), 0) * opts.seedPasses;
     let done = 0;
     const providerFor = providers.forRep;
     const recordingErrors: string[] = [];
@@ -172,7 +172,8 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
 
     try {
       for (const pass of passes) {
-        const jobs = workloads.flatMap((workload) => Array.from({ length: opts.seedPasses }, (_, rep) => ({ workload, rep })));
+        const inPass = pass.delegationOnly ? workloads.filter((w) => (w.spec.expect?.min_delegate_calls ?? 0) > 0) : workloads;
+        const jobs = inPass.flatMap((workload) => Array.from({ length: opts.seedPasses }, (_, rep) => ({ workload, rep })));
         // Sessions never share state, so reps can run side by side; per-session analytics stay exact.
         const passRecords = await mapPool(jobs, opts.concurrency ?? 1, async ({ workload, rep }) => {
           if (stopped) return null;

@@ -19,15 +19,17 @@ export function rewriteSim(workloadsDir: string, name: string, change: (s: SimSc
   writeFileSync(file, stringify(change(parse(readFileSync(file, 'utf8')) as SimScript), { lineWidth: 0 }));
 }
 
-/** Every plan of every turn becomes the competent plan (ids kept unique): the run plays it whatever the odds. */
+type Turns = SimScript['turns'];
+
+const competentTurns = (turns: Turns): Turns =>
+  turns.map((t) => {
+    const good = t.plans.find((p) => p.competent)!;
+    return { ...t, plans: t.plans.map((p) => (p.competent ? p : { ...good, id: p.id, competent: false })) };
+  });
+
+/** Every plan of every turn (workers' too) becomes the competent plan, ids kept unique: the run plays it whatever the odds. */
 export function competentOnly(s: SimScript): SimScript {
-  return {
-    ...s,
-    turns: s.turns.map((t) => {
-      const good = t.plans.find((p) => p.competent)!;
-      return { ...t, plans: t.plans.map((p) => (p.competent ? p : { ...good, id: p.id, competent: false })) };
-    }),
-  };
+  return { ...s, turns: competentTurns(s.turns), ...(s.workers ? { workers: s.workers.map((w) => ({ ...w, turns: competentTurns(w.turns) })) } : {}) };
 }
 
 /** Every plan does nothing and says it is done: the do-nothing run. */

@@ -1,0 +1,2 @@
+def word_count(text):
+    raise NotImplementedError("see TASK.md")
