@@ -9,6 +9,8 @@ export interface CliIO {
   progress(text: string): void;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
+  /** Aborted on Ctrl-C: long commands stop after the current turn and still write what they have. */
+  interrupt?: AbortSignal;
 }
 
 /** A CLI command as a declaration: its flags, and a `run` that parses them and calls the library. */

@@ -48,10 +48,23 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
   }
 }
 
+/** First Ctrl-C: stop cleanly after the current turn (report marked incomplete). Second: quit now. */
+function interruptSignal(err: (s: string) => void): AbortSignal {
+  const controller = new AbortController();
+  process.on('SIGINT', () => {
+    if (controller.signal.aborted) process.exit(130);
+    err('\ninterrupted: finishing the current turn, then writing the report (Ctrl-C again to quit now)');
+    controller.abort();
+  });
+  return controller.signal;
+}
+
 function defaultIO(): CliIO {
+  const err = (s: string) => process.stderr.write(`${s}\n`);
   return {
+    interrupt: interruptSignal(err),
     out: (s) => process.stdout.write(`${s}\n`),
-    err: (s) => process.stderr.write(`${s}\n`),
+    err,
     isTTY: Boolean(process.stdout.isTTY),
     progress: (s) => process.stderr.write(s),
     env: process.env,

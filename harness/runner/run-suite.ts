@@ -176,17 +176,21 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
         const jobs = inPass.flatMap((workload) => Array.from({ length: opts.seedPasses }, (_, rep) => ({ workload, rep })));
         // Sessions never share state, so reps can run side by side; per-session analytics stay exact.
         const passRecords = await mapPool(jobs, opts.concurrency ?? 1, async ({ workload, rep }) => {
-          if (stopped) return null;
+          if (stopped || io.interrupt?.aborted) {
+            stopped = true;
+            return null;
+          }
           const record = await runWorkloadRep(
             { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
             {
               bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath, spend,
+              ...(io.interrupt ? { interrupt: io.interrupt } : {}),
               maxIterations: opts.maxIterations ?? 25,
               onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
             },
           );
           runs.saveWorkloadRun(record);
-          if (record.budget_stopped) stopped = true;
+          if (record.stopped_early) stopped = true;
           done += 1;
           return record;
         });

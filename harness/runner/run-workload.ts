@@ -33,6 +33,8 @@ export interface RunnerDeps {
   hostPath?: string;
   /** A provider for one rep (the sim provider needs workload, pass and rep for its seed). */
   providerFor(workload: Workload, pass: string, rep: number): Provider;
+  /** Ctrl-C: no new turn starts once this is aborted. */
+  interrupt?: AbortSignal;
   /** Called as the rep progresses (TTY progress line). */
   onProgress?(p: { workload: string; pass: string; rep: number; turn: number; turns: number; spendUsd: Decimal }): void;
 }
@@ -62,9 +64,14 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     const turns: TurnResult[] = [];
     const assertions: Assertion[] = [];
     let error: string | null = null;
-    let budgetStopped = false;
+    let stoppedEarly = false;
     let spend = new Decimal(0);
     for (const [i, turn] of spec.turns.entries()) {
+      if (deps.interrupt?.aborted) {
+        error = `stopped: interrupted before turn ${i + 1}`;
+        stoppedEarly = true;
+        break;
+      }
       deps.onProgress?.({ workload: spec.name, pass: job.pass, rep: job.rep, turn: i + 1, turns: spec.turns.length, spendUsd: spend });
       let r: TurnResult;
       try {
@@ -73,7 +80,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
         if (!(e instanceof SpendLimitError)) throw e;
         // --max-cost: stop cleanly; what was spent stays in the trace and the report.
         error = `stopped: ${e.message}`;
-        budgetStopped = true;
+        stoppedEarly = true;
         break;
       }
       turns.push(r);
@@ -89,7 +96,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
 
     let check: CheckResult | null = null;
     let checkError: string | null = null;
-    if (spec.evaluate?.check && workload.checkDir && !budgetStopped) {
+    if (spec.evaluate?.check && workload.checkDir && !stoppedEarly) {
       mountCheckFiles(workload.checkDir, root, CHECK_MOUNT);
       try {
         check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger, hostPath: deps.hostPath });
@@ -140,7 +147,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       check,
       assertions,
       error,
-      budget_stopped: budgetStopped,
+      stopped_early: stoppedEarly,
     };
   });
 }

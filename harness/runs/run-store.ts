@@ -19,8 +19,8 @@ export interface WorkloadRunRecord {
   check: Check;
   assertions: Assertion[];
   error: string | null;
-  /** The rep was cut short by --max-cost (the run is then incomplete). */
-  budget_stopped?: boolean;
+  /** The rep was cut short by --max-cost or Ctrl-C (the run is then incomplete). */
+  stopped_early?: boolean;
 }
 
 const SCHEMA = `

@@ -32,3 +32,26 @@ describe('--max-cost and --concurrency', () => {
     expect(read(b).aggregate.savings).toEqual(read(a).aggregate.savings);
   });
 });
+
+describe('Ctrl-C', () => {
+  it('an interrupted run stops before the next turn, writes its report and says it is incomplete', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const db = join(tempDir(), 'int.db');
+    const { main } = await import('../../harness/cli/main.ts');
+    const err: string[] = [];
+    const code = await main(['run', '--include-marginal', '--db-path', db], {
+      out: () => {},
+      err: (s) => err.push(s),
+      isTTY: false,
+      progress: () => {},
+      env: ENV,
+      cwd: process.cwd(),
+      interrupt: controller.signal,
+    });
+    expect(code).toBe(1);
+    const report = read(db);
+    expect(report.status).toBe('incomplete');
+    expect(report.workloads.flatMap((w) => w.reps).every((r) => r.error?.startsWith('stopped: interrupted'))).toBe(true);
+  });
+});
