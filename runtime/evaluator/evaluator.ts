@@ -42,17 +42,30 @@ export type EvalFailureMode = 'judge_output_invalid' | 'judge_call_failed' | 'th
 export function createEvaluator(options: { bus: EventBus; rubric: HeuristicRubric; ids?: IdFactory }): Evaluator {
   const { bus, rubric } = options;
   const ids = options.ids ?? newId;
+  /** eval.started for a subject; every verdict or failure is parented by it (catalog §6.12). */
+  const start = (subject: EvalSubject) => {
+    const eval_id = ids();
+    const started = bus.emit({
+      session_id: subject.session_id,
+      turn_id: subject.turn_id,
+      parent_event_id: subject.parent_event_id,
+      type: 'eval.started',
+      actor: 'system',
+      payload: {
+        eval_id,
+        subject_kind: subject.kind,
+        subject_id: subject.id,
+        rubric_id: rubric.rubric_id,
+        rubric_version: rubric.rubric_version,
+        judge_kind_planned: 'heuristic',
+        trigger: 'benchmark',
+      },
+    });
+    return { eval_id, started };
+  };
   return {
     failed(subject, failureMode, message, judgeLatencyMs = 0) {
-      const eval_id = ids();
-      const started = bus.emit({
-        session_id: subject.session_id,
-        turn_id: subject.turn_id,
-        parent_event_id: subject.parent_event_id,
-        type: 'eval.started',
-        actor: 'system',
-        payload: { eval_id, subject_kind: subject.kind, subject_id: subject.id, rubric_id: rubric.rubric_id, rubric_version: rubric.rubric_version, judge_kind_planned: 'heuristic', trigger: 'benchmark' },
-      });
+      const { eval_id, started } = start(subject);
       bus.emit({
         session_id: subject.session_id,
         turn_id: subject.turn_id,
@@ -65,23 +78,7 @@ export function createEvaluator(options: { bus: EventBus; rubric: HeuristicRubri
     },
 
     heuristic(subject, values, extra = {}, parentEvalId = null) {
-      const eval_id = ids();
-      const started = bus.emit({
-        session_id: subject.session_id,
-        turn_id: subject.turn_id,
-        parent_event_id: subject.parent_event_id,
-        type: 'eval.started',
-        actor: 'system',
-        payload: {
-          eval_id,
-          subject_kind: subject.kind,
-          subject_id: subject.id,
-          rubric_id: rubric.rubric_id,
-          rubric_version: rubric.rubric_version,
-          judge_kind_planned: 'heuristic',
-          trigger: 'benchmark',
-        },
-      });
+      const { eval_id, started } = start(subject);
       const { score, confidence, applied } = scoreSignals(values, rubric);
       const signals = { ...extra, applied: Object.fromEntries(applied.map((a) => [a.name, { value: a.value, weight: a.weight }])) };
       const completed = bus.emit({
