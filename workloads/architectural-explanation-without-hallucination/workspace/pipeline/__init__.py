@@ -1,0 +1,1 @@
+"""A small batch ingestion pipeline: CSV files in, normalised rows, SQLite out."""
