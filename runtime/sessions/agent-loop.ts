@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.ts';
 import { textOf, toolUsesOf, type Message, type ToolResultBlock } from '../types/content.ts';
 import type { CanonicalRequest } from '../types/request.ts';
 import { addUsage, ZERO_USAGE, type CanonicalResponse } from '../types/response.ts';
-import type { SystemSegments } from './system-prompt.ts';
+import type { SystemSegments } from '../context/index.ts';
 import type { TurnResult } from './turn-result.ts';
 import { estimateTokens } from './estimate-tokens.ts';
 import type { SpendGuard } from './spend-guard.ts';

@@ -1,6 +1,6 @@
 export * from './session.ts';
 export * from './turn-result.ts';
-export * from './system-prompt.ts';
+export type { SystemSegments } from '../context/index.ts';
 export { runTurnLoop, sha256 } from './agent-loop.ts';
 export type { TurnLoopDeps, TurnLoopInput } from './agent-loop.ts';
 export { estimateTokens } from './estimate-tokens.ts';

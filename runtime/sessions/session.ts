@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.ts';
 import type { Message } from '../types/content.ts';
 import { runTurnLoop, sha256, type TurnLoopDeps } from './agent-loop.ts';
 import { estimateTokens } from './estimate-tokens.ts';
-import { assembleSystemPrompt } from './system-prompt.ts';
+import { assembleSystemPrompt } from '../context/index.ts';
 import type { TurnResult } from './turn-result.ts';
 import type { TurnRouter } from '../routing/router.ts';
 import type { DelegateOutcome, DelegateRequest, DelegateTier } from '../tools/tool.ts';
@@ -98,7 +98,8 @@ export class Session {
     const turn_id = ids('turn');
     const hadTools = this.history.some((m) => m.content.some((b) => b.type === 'tool_use'));
     this.history.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
-    const system = assembleSystemPrompt(this.options.workspaceRoot);
+    const offered = this.options.allowedTools ? this.deps.tools.specs().filter((t) => this.options.allowedTools!.has(t.name)) : this.deps.tools.specs();
+    const system = assembleSystemPrompt(this.options.workspaceRoot, offered);
     const estimated = estimateTokens({ ...system, tools: this.deps.tools.specs(), messages: this.history });
     const started = bus.emit({
       session_id: this.id,

@@ -1,0 +1,2 @@
+export { assembleSystemPrompt, type SystemSegments } from './system-prompt.ts';
+export { padStablePrefix, PREFIX_TARGET } from './prefix-padding.ts';
