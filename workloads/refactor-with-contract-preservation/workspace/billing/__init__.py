@@ -1,0 +1,1 @@
+"""Billing helpers; amounts are integer cents."""
