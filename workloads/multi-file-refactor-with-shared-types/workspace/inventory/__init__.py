@@ -1,0 +1,3 @@
+from inventory.models import StockItem, StockItemSummary
+
+__all__ = ["StockItem", "StockItemSummary"]
