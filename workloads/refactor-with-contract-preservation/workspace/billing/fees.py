@@ -1,5 +1,9 @@
-def apply_fee(amount, rate, minimum=0, rounding="half_up"):
-    """`amount` cents plus a fee of `rate` percent, at least `minimum` cents; `rounding` is half_up or down."""
-    raw = amount * rate
-    fee = (raw + 50) // 100 if rounding == "half_up" else raw // 100
-    return amount + max(fee, minimum)
+"""Card processing fees."""
+from billing import rates
+
+CARD_FEE_PCT = 3
+
+
+def card_fee(amount_cents, rounding="half_even"):
+    """The processor's fee on a card payment; the processor rounds half to even unless told otherwise."""
+    return rates.apply_rate(amount_cents, CARD_FEE_PCT, rounding=rounding)

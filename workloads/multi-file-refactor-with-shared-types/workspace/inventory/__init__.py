@@ -1,3 +1,0 @@
-from inventory.models import StockItem, StockItemSummary
-
-__all__ = ["StockItem", "StockItemSummary"]
