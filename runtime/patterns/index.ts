@@ -36,3 +36,17 @@ export {
   type StructuralFeatures,
 } from './structural-features.ts';
 export { EMPTY_MEAN, welfordAdd, welfordRemove, welfordReplace, type RunningMean } from './welford.ts';
+// v2 (pattern-store.md §16): embeddings, the embedding cache, blended similarity.
+export { PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
+export {
+  DEFAULT_EMBEDDING_ALPHA,
+  applyWorkloadPartition,
+  blendScores,
+  clusterTightnessV2,
+  cosine,
+  embeddingsComparable,
+  similarityV2,
+  type HybridFingerprint,
+} from './similarity-v2.ts';
+export { DEFAULT_EMBEDDING_CONFIG, upgradeToV2, type EmbeddingConfig, type EmbeddingQuery, type PatternStoreV2 } from './v2-pattern-store.ts';
+export * from './embeddings/index.ts';

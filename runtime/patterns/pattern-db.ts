@@ -1,7 +1,7 @@
 // The SQLite file behind a pattern store: opening (pragmas, schema, version) and the prepared statements.
 // Policy (what to write, what to evict) lives in sqlite-pattern-store.ts and eviction.ts.
 import Database from 'better-sqlite3';
-import { PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION } from './pattern-schema.ts';
+import { PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
 
 /** A fingerprints row (embedding columns are v2 and not read here). */
 export interface FingerprintRow {
@@ -75,7 +75,8 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
   try {
     // The first read is where SQLite notices a file that is not a database.
     const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > PATTERN_SCHEMA_VERSION) throw new PatternSchemaError(path, version);
+    // v2 (§16.4) only adds embedding_cache, so a v1 reader tolerates it.
+    if (version > PATTERN_SCHEMA_VERSION_V2) throw new PatternSchemaError(path, version);
     // Only a new file is written to here, so opening never waits on another connection's write.
     if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
@@ -95,7 +96,7 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const q = {
     fingerprintBySig: db.prepare<[string], FingerprintRow>(
-      'SELECT id, kind, structural_json, structural_sig, created_at_us FROM fingerprints WHERE structural_sig = ? AND embedding_provider IS NULL',
+      'SELECT id, kind, structural_json, structural_sig, created_at_us FROM fingerprints WHERE structural_sig = ? ORDER BY embedding_provider IS NOT NULL LIMIT 1',
     ),
     insertFingerprint: db.prepare(
       "INSERT INTO fingerprints (id, kind, structural_json, structural_sig, created_at_us) VALUES (@id, 'structural', @structural_json, @structural_sig, @created_at_us)",

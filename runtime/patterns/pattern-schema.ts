@@ -1,6 +1,24 @@
 /** Stamped into `PRAGMA user_version` and store_meta.schema_version; bump with any breaking table edit. */
 export const PATTERN_SCHEMA_VERSION = 1;
 
+/** Version after the first v2 use (§16.4): adds embedding_cache, touches no existing row. */
+export const PATTERN_SCHEMA_VERSION_V2 = 2;
+
+/** The v2 addition (§16.4): embeddings keyed by (provider, SHA-256 of text), packed float32. Idempotent. */
+export const EMBEDDING_CACHE_SQL = `
+CREATE TABLE IF NOT EXISTS embedding_cache (
+  provider_id      TEXT NOT NULL,
+  text_sha256      TEXT NOT NULL,
+  vector_blob      BLOB NOT NULL,
+  dim              INTEGER NOT NULL,
+  created_at_us    INTEGER NOT NULL,
+  last_used_at_us  INTEGER NOT NULL,
+  use_count        INTEGER NOT NULL,
+  PRIMARY KEY (provider_id, text_sha256)
+);
+CREATE INDEX IF NOT EXISTS idx_embcache_lru ON embedding_cache(last_used_at_us, use_count);
+`;
+
 /**
  * pattern-store.md §7.1 plus the §10.4 score history (one row per contributing turn, removed with its
  * outcome by the cascade). Idempotent.

@@ -21,6 +21,8 @@ import {
   type RecordResult,
   type UpdateScoreInput,
 } from './pattern-store.ts';
+import type { EmbeddingProvider } from './embeddings/embedding-provider.ts';
+import { wrapPatternStoreV2, type EmbeddingConfig, type PatternStoreV2 } from './v2-pattern-store.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
 import { canonicalFeaturesJson, normalizeFeatures, structuralSignature } from './structural-features.ts';
 
@@ -37,6 +39,12 @@ export interface PatternStoreOptions {
   nowMs?: () => number;
   /** How long a write waits for another connection's write; default 5,000 ms. */
   busyTimeoutMs?: number;
+  /** §16.6: 'v1' (default) or 'v2' (hybrid fingerprints; needs `embeddingProvider`). */
+  fingerprintVersion?: 'v1' | 'v2';
+  /** Required under v2 (§16.10 test 13). */
+  embeddingProvider?: EmbeddingProvider;
+  /** v2 knobs: alpha, cache_max_rows, cache_max_age_days. */
+  embedding?: Partial<EmbeddingConfig>;
 }
 
 const PERMANENT_CODES = new Set(['SQLITE_NOTADB', 'SQLITE_CORRUPT']);
@@ -64,7 +72,17 @@ function checkRecord(input: RecordInput): void {
  * kept in step with every write of this instance and reloaded when `PRAGMA data_version` shows a
  * commit from another connection or process.
  */
-export function openPatternStore(path: string, options: PatternStoreOptions): PatternStore {
+export function openPatternStore(path: string, options: PatternStoreOptions & { fingerprintVersion: 'v2' }): PatternStoreV2;
+export function openPatternStore(path: string, options: PatternStoreOptions): PatternStore;
+export function openPatternStore(path: string, options: PatternStoreOptions): PatternStore | PatternStoreV2 {
+  if (options.fingerprintVersion === 'v2') {
+    if (!options.embeddingProvider) throw new Error('pattern store: fingerprint_version v2 needs an embedding provider (--embedding-provider)');
+    return wrapPatternStoreV2(openStructuralStore(path, options), path, options.clock, options.embeddingProvider, options.embedding);
+  }
+  return openStructuralStore(path, options);
+}
+
+function openStructuralStore(path: string, options: PatternStoreOptions): PatternStore {
   const { logger, clock } = options;
   const caps: PatternCaps = { ...DEFAULT_PATTERN_CAPS, ...options.caps };
   checkCaps(caps);

@@ -1,0 +1,41 @@
+// cohere:<model> via plain fetch to the Cohere v2 embed API (§16.2).
+import { EmbeddingProviderError, l2Normalize, type EmbeddingProvider } from './embedding-provider.ts';
+
+/** Options of `createCohereEmbeddingProvider`. */
+export interface CohereEmbeddingOptions {
+  apiKey: string;
+  model?: string;
+  baseURL?: string;
+  fetch?: typeof fetch;
+}
+
+/** A Cohere embed provider (default embed-multilingual-v3.0, 1024 dims, input_type search_document). */
+export function createCohereEmbeddingProvider(o: CohereEmbeddingOptions): EmbeddingProvider {
+  const model = o.model ?? 'embed-multilingual-v3.0';
+  const id = `cohere:${model}`;
+  const doFetch = o.fetch ?? fetch;
+  const base = (o.baseURL ?? 'https://api.cohere.com').replace(/\/$/, '');
+  return {
+    provider_id: id,
+    dim: 1024,
+    max_input_tokens: 512,
+    async embed(texts) {
+      let res: Response;
+      try {
+        res = await doFetch(`${base}/v2/embed`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${o.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model, texts, input_type: 'search_document', embedding_types: ['float'] }),
+        });
+      } catch (err) {
+        throw new EmbeddingProviderError(id, `embed request failed: ${(err as Error).message}`);
+      }
+      if (!res.ok) throw new EmbeddingProviderError(id, `embed request failed (HTTP ${res.status})`);
+      const body = (await res.json()) as { embeddings?: { float?: number[][] } | number[][] };
+      const rows = Array.isArray(body.embeddings) ? body.embeddings : body.embeddings?.float;
+      if (!rows || rows.length !== texts.length) throw new EmbeddingProviderError(id, 'embed response has no float embeddings');
+      return rows.map((r) => l2Normalize(Float32Array.from(r)));
+    },
+    close: () => Promise.resolve(),
+  };
+}

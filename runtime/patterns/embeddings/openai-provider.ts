@@ -1,0 +1,35 @@
+// openai:<model> via the installed SDK's embeddings.create (§16.2). The key is passed in, never read from env here.
+import OpenAI from 'openai';
+import { EmbeddingProviderError, l2Normalize, type EmbeddingProvider } from './embedding-provider.ts';
+
+/** Options of `createOpenAIEmbeddingProvider`. */
+export interface OpenAIEmbeddingOptions {
+  apiKey: string;
+  model?: string;
+  dimensions?: number;
+  baseURL?: string;
+  fetch?: typeof fetch;
+}
+
+/** An OpenAI embeddings provider (default text-embedding-3-small, 1536 dims unless `dimensions`). */
+export function createOpenAIEmbeddingProvider(o: OpenAIEmbeddingOptions): EmbeddingProvider {
+  const model = o.model ?? 'text-embedding-3-small';
+  const id = `openai:${model}`;
+  const client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, fetch: o.fetch, maxRetries: 0 });
+  return {
+    provider_id: id,
+    dim: o.dimensions ?? 1536,
+    max_input_tokens: 8_191,
+    async embed(texts) {
+      try {
+        const res = await client.embeddings.create({ model, input: texts, encoding_format: 'float', ...(o.dimensions ? { dimensions: o.dimensions } : {}) });
+        return [...res.data].sort((a, b) => a.index - b.index).map((d) => l2Normalize(Float32Array.from(d.embedding)));
+      } catch (err) {
+        const status = (err as { status?: unknown }).status;
+        // The SDK's message can echo a partial key; say only what a user needs.
+        throw new EmbeddingProviderError(id, `embeddings request failed${typeof status === 'number' ? ` (HTTP ${status})` : ''}`);
+      }
+    },
+    close: () => Promise.resolve(),
+  };
+}
