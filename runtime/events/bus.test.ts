@@ -309,14 +309,14 @@ describe('forward compatibility (catalog §9.1 test 9)', () => {
         handled.push(e.type);
       },
     });
-    const future = bus.emit({ session_id: 's', type: 'skill.loaded', actor: 'system', payload: { skill_id: 'x' } });
+    const future = bus.emit({ session_id: 's', type: 'skill.created', actor: 'system', payload: { skill_id: 'x' } });
     bus.emit(sampleDraft('session.ended'));
     await bus.drain();
-    expect(skipped).toEqual(['skill.loaded']);
+    expect(skipped).toEqual(['skill.created']);
     expect(handled).toEqual(['session.ended']);
     expect(future.sensitivity).toBe('private');
     expect(logger.records.filter((r) => r.level === 'warn' || r.level === 'error')).toEqual([]);
-    expect(logger.records.some((r) => r.level === 'debug' && r.fields?.event_type === 'skill.loaded')).toBe(true);
+    expect(logger.records.some((r) => r.level === 'debug' && r.fields?.event_type === 'skill.created')).toBe(true);
   });
 });
 

@@ -30,6 +30,7 @@ const SPEC: Record<string, [string, string]> = {
   'pattern.recorded': ['pseudonymous', 'system'],
   'pattern.matched': ['pseudonymous', 'system'],
   'pattern.evicted': ['pseudonymous', 'system'],
+  'skill.loaded': ['pseudonymous', 'system'],
 };
 
 const MONEY_FIELDS: [string, string][] = [

@@ -4,7 +4,7 @@ import type { Logger } from '../core/logger.ts';
 import type { Message } from '../types/content.ts';
 import { runTurnLoop, sha256, type TurnLoopDeps } from './agent-loop.ts';
 import { estimateTokens } from './estimate-tokens.ts';
-import { assembleSystemPrompt } from '../context/index.ts';
+import { createContextAssembler, type ContextAssembler } from '../context/index.ts';
 import type { TurnResult } from './turn-result.ts';
 import type { TurnRouter } from '../routing/router.ts';
 import type { DelegateOutcome, DelegateRequest, DelegateTier } from '../tools/tool.ts';
@@ -51,6 +51,8 @@ export class Session {
   private ended = false;
   private readonly workers: Session[] = [];
   private delegations = 0;
+  /** Tools, stable system segment and skill budget, fixed at creation (context-assembler.md §5). */
+  readonly context: ContextAssembler;
 
   constructor(
     private readonly deps: SessionDeps,
@@ -58,7 +60,7 @@ export class Session {
   ) {
     this.id = deps.ids('sess');
     this.startedUs = deps.clock.nowUs();
-    deps.bus.emit({
+    const created = deps.bus.emit({
       session_id: this.id,
       type: 'session.created',
       actor: 'system',
@@ -68,6 +70,17 @@ export class Session {
         initial_active_model: options.stickyModel ?? null,
         routing_policy_version: deps.router.policyVersion(options.workspaceRoot),
       },
+    });
+    // After session.created: pre-activated skills emit skill.loaded with it as parent (§5.2.2).
+    this.context = createContextAssembler({
+      workspaceRoot: options.workspaceRoot,
+      session_id: this.id,
+      parent_event_id: created.id,
+      tools: deps.tools,
+      allowedTools: options.allowedTools ?? null,
+      bus: deps.bus,
+      logger: deps.logger,
+      clock: deps.clock,
     });
   }
 
@@ -98,9 +111,8 @@ export class Session {
     const turn_id = ids('turn');
     const hadTools = this.history.some((m) => m.content.some((b) => b.type === 'tool_use'));
     this.history.push({ role: 'user', content: [{ type: 'text', text: prompt }] });
-    const offered = this.options.allowedTools ? this.deps.tools.specs().filter((t) => this.options.allowedTools!.has(t.name)) : this.deps.tools.specs();
-    const system = assembleSystemPrompt(this.options.workspaceRoot, offered);
-    const estimated = estimateTokens({ ...system, tools: this.deps.tools.specs(), messages: this.history });
+    const system = this.context.segments();
+    const estimated = estimateTokens({ ...system, tools: this.context.tools.specs(), messages: this.history });
     const started = bus.emit({
       session_id: this.id,
       turn_id,
@@ -147,7 +159,7 @@ export class Session {
         // Workers do not delegate further (no recursive delegation in v1, catalog §6.8).
         delegate: this.options.isWorker ? null : (req) => this.delegate(req, turn_id, opts.temperature ?? 0),
       },
-      this.deps,
+      { ...this.deps, tools: this.context.tools },
     );
     this.cost = this.cost.plus(result.cost_usd);
     return result;
@@ -167,7 +179,7 @@ export class Session {
       this.workers.push(worker);
       return worker;
     };
-    return runDelegation(req, { session: this, turn_id, temperature, spawn }, this.deps, this.deps.tools.specs().map((t) => t.name));
+    return runDelegation(req, { session: this, turn_id, temperature, spawn }, this.deps, this.context.tools.specs().map((t) => t.name));
   }
 
   /** Emits session.ended once; later calls are no-ops. */

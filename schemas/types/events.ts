@@ -59,6 +59,7 @@ export interface EventPayloads {
   'delegate.completed': DelegateCompletedPayload;
   'delegate.failed': DelegateFailedPayload;
   'pattern.evicted': PatternEvictedPayload;
+  'skill.loaded': SkillLoadedPayload;
 }
 /**
  * A session began (catalog §6.1).
@@ -535,6 +536,26 @@ export interface PatternEvictedPayload {
    * Age of the stalest removed row, for age_trim and hard_cap_evict; null otherwise.
    */
   oldest_evicted_age_days: number | null;
+}
+/**
+ * A skill body entered the context (catalog §6.6): pre-activated as §5.1 padding at session start (always) or returned by skill_load (on_demand).
+ */
+export interface SkillLoadedPayload {
+  skill_id: string;
+  skill_version: string;
+  /**
+   * always: pre-activated by padding, at session start; on_demand: skill_load; auto_suggested: reserved (context-assembler.md §5.2.1).
+   */
+  load_reason: 'always' | 'on_demand' | 'auto_suggested';
+  /**
+   * Heuristic tokens (chars / 4) of the skill block as it entered the context.
+   */
+  load_size_tokens: number;
+  source: 'global' | 'workspace';
+  /**
+   * The skill_load tool_use for on_demand loads; null for pre-activation.
+   */
+  triggered_by_tool_use_id: string | null;
 }
 
 /** A type the catalog knows. */

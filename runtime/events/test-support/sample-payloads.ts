@@ -114,6 +114,7 @@ export const samplePayloads: { [K in KnownEventType]: EventPayloads[K] } = {
   },
   'pattern.matched': { fingerprint_id: '01JZ0000000000000000000000', fingerprint_kind: 'structural', chosen_model: 'anthropic:claude-sonnet-4-6', confidence: 0.31, sample_size: 12, k_cluster_size: 10, alternatives_count: 2 },
   'pattern.evicted': { trigger: 'hard_cap_evict', fingerprints_before: 3001, fingerprints_after: 3000, outcomes_before: 10001, outcomes_after: 10000, entries_evicted: 1, oldest_evicted_age_days: 12.5 },
+  'skill.loaded': { skill_id: 'pdf-processing', skill_version: '1.2.0', load_reason: 'on_demand', load_size_tokens: 1800, source: 'workspace', triggered_by_tool_use_id: 'tu_01' },
 };
 
 /** A payload typed both precisely and as a plain record, so emitted events are also plain `BusEvent`s. */
