@@ -16,6 +16,11 @@ export interface ProviderPlan {
   simulated: boolean;
   warnings: string[];
   forRep(workload: Workload, pass: string, rep: number): Provider;
+  /**
+   * A provider for a workload's `evaluate.llm_judge_model` (spec §5); throws when the run cannot
+   * reach one (the emulator does not play a judge, or the judge model's key is not set).
+   */
+  forJudge(model: string): Provider;
 }
 
 /** Options that choose the backend. */
@@ -46,14 +51,15 @@ export function planProvider(o: ProviderPlanOptions): ProviderPlan {
       throw e;
     }
     const sources = replay.sourceProviders();
-    return { actual: `replay:${sources.join('+') || 'empty'}`, simulated: sources.includes('sim'), warnings: [], forRep: () => replay };
+    // Recorded judge calls replay like any other; a judge call missing from the cassette fails that verdict only.
+    return { actual: `replay:${sources.join('+') || 'empty'}`, simulated: sources.includes('sim'), warnings: [], forRep: () => replay, forJudge: () => replay };
   }
   const backend = resolveBackend(o.requested, o.modelProvider, o.env, o.baseURL);
   const record = (p: Provider) => (o.record ? createRecordingProvider(p, o.record) : p);
   if (backend !== 'sim') {
     const real = createRealProvider(backend, o);
     const shared = record(real);
-    return { actual: backend, simulated: false, warnings: [], forRep: () => shared };
+    return { actual: backend, simulated: false, warnings: [], forRep: () => shared, forJudge: (model) => judgeProvider(model, backend, shared, o, record) };
   }
   const scripts = new Map<string, SimScript>();
   for (const w of o.workloads) {
@@ -69,7 +75,22 @@ export function planProvider(o: ProviderPlanOptions): ProviderPlan {
       const sim = createSimProvider({ script: scripts.get(w.spec.name)!, registry: o.registry, context: { seed: o.seed, workload: w.spec.name, pass, rep }, clock: createVirtualClock() });
       return record(sim);
     },
+    forJudge() {
+      // A scripted emulator grading its own scripted answers would be a verdict about the script, not the work.
+      throw new Error('the simulated provider does not emulate an LLM judge; the heuristic verdict stands');
+    },
   };
+}
+
+/** The run's adapter when the judge model is on the same provider, else that provider's own adapter, which needs its key. */
+function judgeProvider(model: string, backend: Exclude<ResolvedBackend, 'sim'>, shared: Provider, o: ProviderPlanOptions, record: (p: Provider) => Provider): Provider {
+  if (backend === 'openai-compatible') return shared;
+  const profile = o.registry.resolve(model); // throws, naming the known models, for an unknown one
+  if (profile.provider === backend) return shared;
+  const other = profile.provider as Exclude<ResolvedBackend, 'sim'>;
+  const keyVariable = KEY_VARIABLES[other];
+  if (!keyVariable || !o.env[keyVariable]) throw new Error(`judge model '${model}' needs ${keyVariable ?? `a key for provider ${other}`} in the environment; it is not set`);
+  return record(createRealProvider(other, { ...o, baseURL: null }));
 }
 
 /** One adapter for the whole run; keys are read here, at the edge, and go nowhere else. */

@@ -5,7 +5,7 @@ import { newId } from '../../runtime/core/ids.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
-import { createEvaluator, loadRubric } from '../../runtime/evaluator/index.ts';
+import { createEvaluator, loadRubric, resolveJudge, type JudgeAvailability } from '../../runtime/evaluator/index.ts';
 import { createEventBus } from '../../runtime/events/index.ts';
 import { loadModelRegistry } from '../../runtime/models/index.ts';
 import { registryFor, resolveModel } from './model-selection.ts';
@@ -19,6 +19,7 @@ import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
+import type { Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../cli/command.ts';
 import { createProgress } from './progress.ts';
 import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';
@@ -166,6 +167,12 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const total = passes.reduce((n, p) => n + (p.delegationOnly ? workloads.filter((w) => (w.spec.expect?.min_delegate_calls ?? 0) > 0).length : workloads.length), 0) * opts.seedPasses;
     let done = 0;
     const providerFor = providers.forRep;
+    const judges = new Map<string, JudgeAvailability>();
+    const judgeFor = (w: Workload) => {
+      let j = judges.get(w.spec.name);
+      if (!j) judges.set(w.spec.name, (j = resolveJudge({ model: w.spec.evaluate?.llm_judge_model, providerFor: providers.forJudge, prices, clock })));
+      return j;
+    };
     const recordingErrors: string[] = [];
     const spend = createSpendGuard(opts.maxCostUsd ?? null);
     let stopped = false;
@@ -183,7 +190,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
           const record = await runWorkloadRep(
             { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
             {
-              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, hostPath, spend,
+              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend,
               ...(io.interrupt ? { interrupt: io.interrupt } : {}),
               maxIterations: opts.maxIterations ?? 25,
               onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),

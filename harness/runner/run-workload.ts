@@ -3,7 +3,7 @@ import type { Clock } from '../../runtime/core/clock.ts';
 import type { IdFactory } from '../../runtime/core/ids.ts';
 import type { Logger } from '../../runtime/core/logger.ts';
 import type { EventBus } from '../../runtime/events/event.ts';
-import { checkTurnExpectations, runCheck, type CheckResult, type Evaluator } from '../../runtime/evaluator/index.ts';
+import { checkTurnExpectations, runCheck, type CheckResult, type Evaluator, type JudgeAvailability, type Verdict } from '../../runtime/evaluator/index.ts';
 import type { PriceTable } from '../../runtime/pricing/rates.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
@@ -31,6 +31,8 @@ export interface RunnerDeps {
   spend?: SpendGuard;
   /** PATH for shell tools and checks, read at the CLI edge. */
   hostPath?: string;
+  /** The workload's LLM judge, resolved once per workload (spec §5); absent means none. */
+  judgeFor?(workload: Workload): JudgeAvailability;
   /** A provider for one rep (the sim provider needs workload, pass and rep for its seed). */
   providerFor(workload: Workload, pass: string, rep: number): Provider;
   /** Ctrl-C: no new turn starts once this is aborted. */
@@ -114,11 +116,19 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     const finalText = turns.at(-1)?.final_text ?? '';
     const content = contentSignals(spec, finalText, check);
     const stops = spec.turns.map((t) => t.expect?.stop_reason ?? 'end_turn');
-    const verdict = deps.evaluator.heuristic(
-      workloadSubject,
-      { ...workloadSignals(turns, stops, assertions), ...content },
-      { workload: spec.name, pass: job.pass, rep: job.rep, ...(checkError ? { check_error: checkError } : {}) },
-    );
+    const values = { ...workloadSignals(turns, stops, assertions), ...content };
+    const extra = { workload: spec.name, pass: job.pass, rep: job.rep, ...(checkError ? { check_error: checkError } : {}) };
+    const rubric = spec.evaluate?.rubric ?? 'heuristic';
+    let verdict: Verdict;
+    if (rubric === 'heuristic') verdict = deps.evaluator.heuristic(workloadSubject, values, extra);
+    else {
+      const judge = deps.judgeFor?.(workload) ?? { unavailable: 'no judge configured for this run' };
+      const task = spec.turns.map((t) => t.prompt).join('\n\n');
+      const judged = await deps.evaluator[rubric](workloadSubject, values, { judge, task, finalResponse: finalText }, extra);
+      // The judge's own calls are spend of the run (--max-cost), not of the agent: savings never include them.
+      deps.spend?.afterCall(judged.judge_spend_usd);
+      verdict = judged;
+    }
     for (const [i, t] of turns.entries()) {
       const own = assertions.filter((a) => a.scope === `turn ${i + 1}`);
       deps.evaluator.heuristic(

@@ -3,3 +3,5 @@ export * from './heuristic.ts';
 export * from './turn-expectations.ts';
 export * from './evaluator.ts';
 export * from './check.ts';
+export * from './llm-judge.ts';
+export * from './judge-prompt.ts';

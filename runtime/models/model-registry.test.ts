@@ -54,7 +54,7 @@ describe('model registry', () => {
   it('rejects an alias claimed by two models', () => {
     const p = registry.resolve('haiku');
     expect(() => createModelRegistry([p, { ...p, id: 'anthropic:other', aliases: ['haiku'] }])).toThrow(/'haiku' is claimed by both/);
-    const file = writeTemp(readFileSync(DEFAULT_MODELS_PATH, 'utf8').replace('"aliases": ["opus"]', '"aliases": ["sonnet"]'));
+    const file = writeTemp(readFileSync(DEFAULT_MODELS_PATH, 'utf8').replace('"aliases": ["opus", "claude-opus-4-5"]', '"aliases": ["sonnet"]'));
     expect(() => loadModelRegistry(file)).toThrow(DataFileError);
   });
 

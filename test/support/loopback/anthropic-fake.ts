@@ -95,7 +95,8 @@ function autoReply(): (request: RecordedRequest) => ScriptedReply {
   };
 }
 
-/** A loopback server speaking POST /v1/messages; `baseURL` is the origin, as the Anthropic SDK expects. */
-export function startFakeAnthropic(): Promise<LoopbackServer> {
-  return startLoopbackServer({ path: '/v1/messages', fallback: autoReply() });
+/** A loopback server speaking POST /v1/messages; `baseURL` is the origin, as the Anthropic SDK expects. `respond` answers a request first when it returns a reply. */
+export function startFakeAnthropic(respond?: (request: RecordedRequest) => ScriptedReply | undefined): Promise<LoopbackServer> {
+  const auto = autoReply();
+  return startLoopbackServer({ path: '/v1/messages', fallback: (r) => respond?.(r) ?? auto(r) });
 }

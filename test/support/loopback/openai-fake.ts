@@ -89,7 +89,8 @@ function autoReply(): (request: RecordedRequest) => ScriptedReply {
   };
 }
 
-/** A loopback server speaking POST /v1/chat/completions; `baseURL` ends in `/v1`, as the OpenAI SDK expects. */
-export function startFakeOpenAI(): Promise<LoopbackServer> {
-  return startLoopbackServer({ path: '/v1/chat/completions', basePath: '/v1', fallback: autoReply() });
+/** A loopback server speaking POST /v1/chat/completions; `baseURL` ends in `/v1`, as the OpenAI SDK expects. `respond` answers a request first when it returns a reply. */
+export function startFakeOpenAI(respond?: (request: RecordedRequest) => ScriptedReply | undefined): Promise<LoopbackServer> {
+  const auto = autoReply();
+  return startLoopbackServer({ path: '/v1/chat/completions', basePath: '/v1', fallback: (r) => respond?.(r) ?? auto(r) });
 }
