@@ -7,9 +7,10 @@ import { validateCommandSpec } from './commands/validate.ts';
 import { analyzeCommandSpec } from './commands/analyze.ts';
 import { signalCommandSpec } from './commands/signal.ts';
 import { reportCommandSpec } from './commands/report.ts';
+import { compareCommandSpec } from './commands/compare.ts';
 import type { CommandSpec, CliIO } from './command.ts';
 
-const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, signalCommandSpec];
+const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec];
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 function exitCodeFor(e: unknown, io: CliIO): number {

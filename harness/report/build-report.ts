@@ -21,12 +21,14 @@ export const SUCCESS_SCORE = 0.5;
  * Builds the whole report of a run from the trace DB alone (workload_runs + events), so a finished
  * run and `analyze --skip-execute` on its DB print the same numbers by construction.
  */
-export function buildReport<T = unknown>(options: {
+export function buildReport<T = unknown, U = unknown>(options: {
   runs: RunStore;
   analytics: Analytics;
   runId: string;
   /** The run's pattern store fingerprints, for cluster tightness (A3); null when there is no patterns DB. */
   fingerprints?: FingerprintSource<T> | null;
+  /** The same fingerprints under v2 similarity (pattern store v2 runs only). */
+  fingerprintsV2?: FingerprintSource<U> | null;
   /** Overrides the stored provenance (e.g. a fresh ended_at); defaults to what the DB holds. */
   provenance?: Provenance;
   status?: BenchReport['status'];
@@ -133,7 +135,7 @@ export function buildReport<T = unknown>(options: {
     warnings: options.warnings ?? runs.warnings(runId),
     protocol_metrics:
       provenance.protocol === 'a3'
-        ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null })
+        ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null })
         : null,
     recording_path_errors: runs.recordingErrors(runId),
   };

@@ -39,13 +39,15 @@ function routedTurns(rows: readonly RouteDecisionRow[], records: readonly Worklo
 }
 
 /** The A3 protocol's section of the report (spec §8.2-§8.3), from the trace DB and the patterns DB. */
-export function a3Metrics<T>(options: {
+export function a3Metrics<T, U>(options: {
   analytics: Analytics;
   records: readonly WorkloadRunRecord[];
   baseline: string;
   cheapModel: string;
   strongModel: string;
   fingerprints: FingerprintSource<T> | null;
+  /** The same fingerprints under v2 similarity, when the run used pattern store v2. */
+  fingerprintsV2?: FingerprintSource<U> | null;
 }): ProtocolMetrics {
   const { analytics, records, baseline } = options;
   const sessionsOf = (pass: string) => records.filter((r) => r.pass === pass).flatMap((r) => r.session_ids);
@@ -77,6 +79,7 @@ export function a3Metrics<T>(options: {
   const pct = savingsVsMeasuredPct(new Decimal(byName('B').actual_cost_usd), new Decimal(byName('C').actual_cost_usd));
   let v1: Tightness | null = null;
   if (options.fingerprints) v1 = clusterTightness(options.fingerprints.items, options.fingerprints.similarity);
+  const v2 = options.fingerprintsV2 ? clusterTightness(options.fingerprintsV2.items, options.fingerprintsV2.similarity) : null;
   return {
     protocol: 'a3',
     cheap_model: options.cheapModel,
@@ -88,7 +91,7 @@ export function a3Metrics<T>(options: {
       const s = sessionsByWorkload(w);
       return { workload: w, slot4: slot4Metrics(routed.filter((r) => s.has(r.session_id)).map((r) => r.decision)) };
     }),
-    cluster_tightness: { v1, v2: null },
+    cluster_tightness: { v1, v2 },
     savings_vs_measured_strong_pct: pct === null ? null : pct.toString(),
     performance_gap_recovered: performanceGapRecovered(byName('A').quality_mean, byName('B').quality_mean, byName('C').quality_mean),
     strong_call_pct: strongCallShare(routed.map((r) => r.decision), options.strongModel),

@@ -82,7 +82,9 @@ function renderA3(m: ProtocolMetrics): string[] {
     `  slot 4 in Pass C: ${m.slot4.routed_turns} routed turns, fired ${m.slot4.fired} (${rate(m.slot4.fire_rate)}), inverted ${m.slot4.inverted} (${rate(m.slot4.inversion_rate)})`,
   );
   for (const w of m.slot4_per_workload) out.push(`    ${w.workload.padEnd(48)} fire ${rate(w.slot4.fire_rate).padStart(6)}  inversion ${rate(w.slot4.inversion_rate).padStart(6)}`);
-  const v1 = m.cluster_tightness.v1;
-  out.push(v1 ? `  cluster tightness (v1, ${v1.fingerprints} fingerprints): intra ${num(v1.intra)}  inter ${num(v1.inter)}  separation ${num(v1.separation)}` : '  cluster tightness: no patterns DB');
+  const { v1, v2 } = m.cluster_tightness;
+  if (!v1 && !v2) out.push('  cluster tightness: no patterns DB');
+  for (const [version, t] of [['v1', v1], ['v2', v2]] as const)
+    if (t) out.push(`  cluster tightness (${version}, ${t.fingerprints} fingerprints): intra ${num(t.intra)}  inter ${num(t.inter)}  separation ${num(t.separation)}`);
   return out;
 }

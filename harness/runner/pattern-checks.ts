@@ -1,4 +1,4 @@
-import { similarity, type PatternStore, type StructuralFeatures } from '../../runtime/patterns/index.ts';
+import { DEFAULT_EMBEDDING_ALPHA, isPatternStoreV2, similarity, similarityV2, type HybridFingerprint, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
 import type { FingerprintSource } from '../report/protocol-metrics.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 
@@ -37,4 +37,24 @@ export function fingerprintSource(store: PatternStore): FingerprintSource<Struct
     items: store.fingerprints().map((f) => ({ workload: f.structural.workload_id, value: f.structural })),
     similarity: (a, b) => similarity(a, b, { useWorkloadId: false }),
   };
+}
+
+/**
+ * The v2 view of the same fingerprints (pattern-store.md §16.10 test 5): blended cosine + structural
+ * where both carry this provider's embedding, structural otherwise, workload partition off.
+ */
+export function fingerprintSourceV2(store: PatternStoreV2, alpha: number): FingerprintSource<HybridFingerprint> {
+  const provider = store.embeddingProvider.provider_id;
+  return {
+    items: store.fingerprints().map((f) => {
+      const embedding = store.fingerprintEmbedding(f.id);
+      return { workload: f.structural.workload_id, value: { structural: f.structural, embedding, embedding_provider: embedding ? provider : null } };
+    }),
+    similarity: (a, b) => similarityV2(a, b, { alpha, useWorkloadId: false }),
+  };
+}
+
+/** Both tightness views for the report: v1 always, v2 when the store is a v2 store. */
+export function reportFingerprintSources(store: PatternStore, alpha: number | null | undefined) {
+  return { fingerprints: fingerprintSource(store), fingerprintsV2: isPatternStoreV2(store) ? fingerprintSourceV2(store, alpha ?? DEFAULT_EMBEDDING_ALPHA) : null };
 }

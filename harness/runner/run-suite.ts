@@ -10,7 +10,7 @@ import { createEventBus } from '../../runtime/events/index.ts';
 import { loadModelRegistry } from '../../runtime/models/index.ts';
 import { registryFor, resolveModel } from './model-selection.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import { createRouter, defaultRoutingConfig } from '../../runtime/routing/index.ts';
+import { createRouter, defaultRoutingConfig, loadGlobalRoutingConfig } from '../../runtime/routing/index.ts';
 import { builtinTools, createToolDispatcher } from '../../runtime/tools/index.ts';
 import { openTraceStore } from '../../runtime/trace/index.ts';
 import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
@@ -22,9 +22,9 @@ import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.t
 import type { Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../cli/command.ts';
 import { createProgress } from './progress.ts';
-import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';
+import { accumulationErrors, reportFingerprintSources } from './pattern-checks.ts';
+import { choosePatternStore, openRunPatternStore } from './run-pattern-store.ts';
 import { passesOf, type PassSpec, type ProtocolName } from '../protocols/protocol.ts';
-import { openPatternStore } from '../../runtime/patterns/index.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
 import type { RequestedProvider } from './resolve-provider.ts';
 import { planProvider } from './provider-plan.ts';
@@ -64,6 +64,12 @@ export interface RunSuiteOptions {
   concurrency?: number;
   /** LLM calls per turn before the iteration guard stops it. */
   maxIterations?: number;
+  /** `--fingerprint-version`: pattern store v1 or v2; default from the routing config (v1). */
+  fingerprintVersion?: 'v1' | 'v2';
+  /** `--embedding-provider`: the v2 embedder id (implies v2); default from the routing config, else local:hashing-384. */
+  embeddingProvider?: string | null;
+  /** `--routing-config`: a global routing.yaml under each workspace's own (rules, tiers, pattern knobs, fingerprint version). */
+  routingConfigPath?: string | null;
 }
 
 /** The finished run. */
@@ -118,6 +124,9 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   const jsonPath = opts.jsonPath ? resolve(io.cwd, opts.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
   const patternsDbPath = opts.patternsDbPath ? resolve(io.cwd, opts.patternsDbPath) : dbPath.replace(/\.db$/, '') + '.patterns.db';
   const passes = passesOf(opts.protocol);
+  // Invalid YAML or an unknown key is a DataFileError naming file and line (a setup error, exit 2).
+  const globalRouting = opts.routingConfigPath ? loadGlobalRoutingConfig(resolve(io.cwd, opts.routingConfigPath)) : defaultRoutingConfig();
+  const patternChoice = choosePatternStore(globalRouting, { fingerprintVersion: opts.fingerprintVersion ?? null, embeddingProvider: opts.embeddingProvider ?? null });
   const modelFor = (p: PassSpec) => (p.forced === 'cheap' ? actual.id : p.forced === 'strong' ? baseline.id : null);
 
   // ---- execute
@@ -147,7 +156,9 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
       seed: opts.seed,
       seed_passes: opts.seedPasses,
       protocol: opts.protocol,
-      fingerprint_version: 'v1',
+      fingerprint_version: patternChoice.fingerprint_version,
+      embedding_provider: patternChoice.embedding_provider,
+      embedding_alpha: patternChoice.embedding_alpha,
       db_path: dbPath,
       patterns_db_path: patternsDbPath,
       strong_model: opts.protocol === 'single' ? null : baseline.id,
@@ -158,10 +169,10 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const hostPath = io.env.PATH;
     const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir] } });
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
-    const patterns = openPatternStore(patternsDbPath, { logger, clock, bus });
+    const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
     const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])) });
-    const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, minEvalConfidence: slot4.minEvalConfidence });
-    const router = createRouter({ bus, registry, global: { ...defaultRoutingConfig(), default_model: actual.id }, slot4 });
+    const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, textOf: slot4.textOf, minEvalConfidence: slot4.minEvalConfidence, logger });
+    const router = createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
     const progress = createProgress(opts.showProgress, io.progress);
     const total = passes.reduce((n, p) => n + (p.delegationOnly ? workloads.filter((w) => (w.spec.expect?.min_delegate_calls ?? 0) > 0).length : workloads.length), 0) * opts.seedPasses;
@@ -221,7 +232,12 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const budget = budgetWarning(spend.spent(), costModeOf(workloads.length, actual.id), done, workloads.length);
     const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : [])];
     runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors, status: stopped ? 'incomplete' : 'complete' });
-    const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId, fingerprints: fingerprintSource(patterns) });
+    const report = buildReport({
+      runs,
+      analytics: createAnalytics(store.database, prices),
+      runId,
+      ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
+    });
     patterns.close();
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);

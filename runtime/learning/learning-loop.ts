@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { BusEvent, EventBus, SubscriptionHandle } from '../events/event.ts';
-import type { PatternStore, StructuralFeatures } from '../patterns/index.ts';
+import { isPatternStoreV2, type PatternStore, type StructuralFeatures } from '../patterns/index.ts';
+import type { Logger } from '../core/logger.ts';
 
 /** What the loop needs to know about a turn when its session ends. */
 interface TurnTally {
@@ -19,6 +20,10 @@ export interface LearningLoopOptions {
   featuresOf(turnId: string): StructuralFeatures | undefined;
   /** pattern.min_eval_confidence of the routing config in force. */
   minEvalConfidence(): number;
+  /** The user message of a turn; a v2 store embeds it when the turn is recorded. */
+  textOf?(turnId: string): string | undefined;
+  /** Where a failed embedding is reported (the turn is then recorded structural-only). */
+  logger?: Logger;
 }
 
 /**
@@ -29,6 +34,19 @@ export interface LearningLoopOptions {
  */
 export function startLearningLoop(options: LearningLoopOptions): { stop(): void } {
   const { bus, store } = options;
+  const v2 = isPatternStoreV2(store) ? store : null;
+
+  /** Recording path (§16.13): the cached vector or a fresh embedding; a provider failure records the turn without one. */
+  const embeddingFor = async (turnId: string): Promise<Float32Array | null> => {
+    const text = options.textOf?.(turnId);
+    if (!v2 || !text) return null;
+    try {
+      return await v2.embedForRecording(text);
+    } catch (e) {
+      options.logger?.log('warn', 'pattern store v2: embedding failed; turn recorded structural-only', { turn_id: turnId, error: String((e as Error)?.message ?? e) });
+      return null;
+    }
+  };
   const sessions = new Map<string, Map<string, TurnTally>>();
   const recorded = new Set<string>();
 
@@ -41,7 +59,9 @@ export function startLearningLoop(options: LearningLoopOptions): { stop(): void 
     return t;
   };
 
-  const handle = (e: BusEvent): void => {
+  // Async only under v2 (embedding on the recording path); the bus awaits it per session, so the
+  // verdicts of a session's turns still reach updateScore after the turns are recorded.
+  const handle = async (e: BusEvent): Promise<void> => {
     const p = e.payload as Record<string, unknown>;
     switch (e.type) {
       case 'route.decided': {
@@ -64,10 +84,10 @@ export function startLearningLoop(options: LearningLoopOptions): { stop(): void 
         for (const t of sessions.get(e.session_id)?.values() ?? []) {
           const features = options.featuresOf(t.turn_id);
           if (!features || !t.model) continue;
-          store.record(
-            { turn_id: t.turn_id, features, primary_model: t.model, success_score: null, cost_usd: t.cost, latency_ms: t.latency_ms, pricing_version: t.pricing_version ?? 'unknown' },
-            { session_id: e.session_id, turn_id: t.turn_id, parent_event_id: e.id },
-          );
+          const input = { turn_id: t.turn_id, features, primary_model: t.model, success_score: null, cost_usd: t.cost, latency_ms: t.latency_ms, pricing_version: t.pricing_version ?? 'unknown' };
+          const ctx = { session_id: e.session_id, turn_id: t.turn_id, parent_event_id: e.id };
+          if (v2) v2.record({ ...input, embedding: await embeddingFor(t.turn_id) }, ctx);
+          else store.record(input, ctx);
         }
         sessions.delete(e.session_id);
         return;

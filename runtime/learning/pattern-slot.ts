@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventBus } from '../events/event.ts';
-import { computeStructuralFeatures, createPatternRecommender, patternMatchedPayload, type PatternRecommendation, type PatternStore, type StructuralFeatures } from '../patterns/index.ts';
+import { computeStructuralFeatures, createPatternRecommender, isPatternStoreV2, patternMatchedPayload, type PatternRecommendation, type PatternStore, type StructuralFeatures } from '../patterns/index.ts';
 import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
 import type { SideEffect } from '../tools/tool.ts';
 
@@ -8,6 +8,8 @@ import type { SideEffect } from '../tools/tool.ts';
 export interface PatternSlot extends Slot4Provider {
   /** The structural features computed for a turn at routing time. */
   featuresOf(turnId: string): StructuralFeatures | undefined;
+  /** The user message a turn was routed on: what a v2 store embeds when the turn is recorded (§16.13). */
+  textOf(turnId: string): string | undefined;
   /** pattern.min_eval_confidence of the config last seen. */
   minEvalConfidence(): number;
 }
@@ -21,11 +23,14 @@ export interface PatternSlot extends Slot4Provider {
 export function createPatternSlot(options: { store: PatternStore; bus: EventBus; toolSideEffects: Readonly<Record<string, SideEffect>> }): PatternSlot {
   const { store, bus } = options;
   const features = new Map<string, StructuralFeatures>();
+  const texts = new Map<string, string>();
+  const v2 = isPatternStoreV2(store) ? store : null;
   const recommendations = new Map<string, PatternRecommendation | null>();
   let minEvalConfidence = 0.5;
 
   return {
     featuresOf: (turnId) => features.get(turnId),
+    textOf: (turnId) => texts.get(turnId),
     minEvalConfidence: () => minEvalConfidence,
 
     recommenderFor(req: TurnRouteRequest, pattern: PatternConfig) {
@@ -43,9 +48,12 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
         workloadId: req.workloadId,
       });
       features.set(req.turn_id, f);
+      texts.set(req.turn_id, req.userMessage);
       const recommender = createPatternRecommender(store, {
         featuresOf: () => f,
         options: () => ({ cost_weight: pattern.cost_weight, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, k: 10 }),
+        // The routing path reads the embedding cache only; a miss routes this turn on v1 structural (§16.13).
+        ...(v2 ? { embeddingOf: () => v2.cachedEmbedding(req.userMessage) } : {}),
       });
       return {
         recommend(ctx) {

@@ -50,3 +50,4 @@ export {
 } from './similarity-v2.ts';
 export { DEFAULT_EMBEDDING_CONFIG, upgradeToV2, type EmbeddingConfig, type EmbeddingQuery, type PatternStoreV2 } from './v2-pattern-store.ts';
 export * from './embeddings/index.ts';
+export { isPatternStoreV2 } from './store-version.ts';

@@ -1,6 +1,7 @@
 import type { PatternRecommender, RouteContext } from '../routing/index.ts';
 import type { PatternRecommendation, PatternStore, RecommendOptions } from './pattern-store.ts';
 import type { StructuralFeatures } from './structural-features.ts';
+import { isPatternStoreV2 } from './store-version.ts';
 
 /** Options of `createPatternRecommender`. */
 export interface PatternRecommenderOptions {
@@ -8,6 +9,8 @@ export interface PatternRecommenderOptions {
   featuresOf(ctx: RouteContext): StructuralFeatures;
   /** The pattern knobs in force (read per call, so a reloaded routing.yaml applies at once). */
   options: () => RecommendOptions;
+  /** v2 stores: the turn's cached embedding (null on a cache miss, which routes on v1 structural, §16.13). */
+  embeddingOf?(ctx: RouteContext): Float32Array | null;
 }
 
 /**
@@ -23,7 +26,8 @@ export function createPatternRecommender(
   return {
     recommend(ctx) {
       last = null;
-      const rec = store.recommend(opts.featuresOf(ctx), opts.options());
+      const features = opts.featuresOf(ctx);
+      const rec = isPatternStoreV2(store) && opts.embeddingOf ? store.recommend(features, opts.options(), { embedding: opts.embeddingOf(ctx) }) : store.recommend(features, opts.options());
       last = rec;
       if (rec.chosen_model === null) return null;
       return {

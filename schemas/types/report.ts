@@ -64,6 +64,14 @@ export interface Provenance {
   seed_passes: number;
   protocol: 'single' | 'a3' | 'signal';
   fingerprint_version: 'v1' | 'v2';
+  /**
+   * Pattern store v2 only: the embedding provider id of the run's fingerprints (pattern-store.md §16.2); null or absent under v1.
+   */
+  embedding_provider?: string | null;
+  /**
+   * Pattern store v2 only: the embedding share α of the blended similarity (§16.5); null or absent under v1.
+   */
+  embedding_alpha?: number | null;
   db_path: string;
   workloads_dir: string;
   patterns_db_path: string | null;

@@ -8,10 +8,11 @@ import { buildReport } from '../../report/build-report.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import { RunStore } from '../../runs/run-store.ts';
 import type { CommandSpec } from '../command.ts';
-import { openPatternStore } from '../../../runtime/patterns/index.ts';
+import { defaultRoutingConfig } from '../../../runtime/routing/index.ts';
 import { createMemoryLogger } from '../../../runtime/core/logger.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
-import { fingerprintSource } from '../../runner/pattern-checks.ts';
+import { reportFingerprintSources } from '../../runner/pattern-checks.ts';
+import { choosePatternStore, openRunPatternStore } from '../../runner/run-pattern-store.ts';
 
 /** Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError. */
 function openExisting(path: string): Database.Database {
@@ -48,12 +49,15 @@ export const analyzeCommandSpec: CommandSpec = {
       if (ids.length === 0) throw new SetupError(`${path}: no benchmark runs in this trace DB (was it written by bench run?)`);
       const runId = o.run ?? ids.at(-1)!;
       if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
-      const recorded = runs.provenance(runId)?.patterns_db_path ?? null;
+      const provenance = runs.provenance(runId);
+      const recorded = provenance?.patterns_db_path ?? null;
       const patternsPath = o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : recorded;
-      const patterns = patternsPath && existsSync(patternsPath) ? openPatternStore(patternsPath, { logger: createMemoryLogger(), clock: createSystemClock() }) : null;
+      // The store is opened as the run used it, so v2 tightness is recomputed with the same embedder and α.
+      const choice = { ...choosePatternStore(defaultRoutingConfig(), {}), fingerprint_version: provenance?.fingerprint_version ?? 'v1', embedding_provider: provenance?.embedding_provider ?? null, embedding_alpha: provenance?.embedding_alpha ?? null };
+      const patterns = patternsPath && existsSync(patternsPath) ? openRunPatternStore(patternsPath, choice, { logger: createMemoryLogger(), clock: createSystemClock(), env: io.env, canEmbed: false }) : null;
       let report;
       try {
-        report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, fingerprints: patterns ? fingerprintSource(patterns) : null });
+        report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
       } finally {
         patterns?.close();
       }

@@ -45,6 +45,9 @@ export const runCommandSpec: CommandSpec = {
       .option('--replay <file>', 'serve every exchange from a cassette; a request it lacks is exit 2')
       .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1), 1)
       .option('--max-cost <usd>', 'stop cleanly before spend passes this many USD (report incomplete, exit 1)', decimalArg('--max-cost'))
+      .addOption(new Option('--fingerprint-version <v>', 'pattern store fingerprints: v1 structural, v2 hybrid with embeddings (default: the routing config, else v1)').choices(['v1', 'v2']))
+      .option('--embedding-provider <id>', 'v2 embedder: local:hashing-384 (offline default), openai:text-embedding-3-small, cohere:embed-multilingual-v3.0, local:transformers:<model>; implies v2')
+      .option('--routing-config <file>', 'a global routing.yaml (rules, tiers, pattern knobs incl. fingerprint_version); each workspace\'s .metis/routing.yaml still applies over it')
       .option('--quiet', 'no progress output', false)
       .addHelpText('after', COST_HELP);
   },
@@ -69,6 +72,9 @@ export const runCommandSpec: CommandSpec = {
       quiet: boolean;
       concurrency: number;
       maxCost?: Decimal;
+      fingerprintVersion?: 'v1' | 'v2';
+      embeddingProvider?: string;
+      routingConfig?: string;
     }>();
     const result = await runSuite(
       {
@@ -91,6 +97,9 @@ export const runCommandSpec: CommandSpec = {
         replayPath: o.replay ?? null,
         protocol: o.protocol,
         showProgress: io.isTTY && !o.quiet,
+        ...(o.fingerprintVersion ? { fingerprintVersion: o.fingerprintVersion } : {}),
+        embeddingProvider: o.embeddingProvider ?? null,
+        routingConfigPath: o.routingConfig ?? null,
       },
       io,
     );

@@ -1,0 +1,56 @@
+import Table from 'cli-table3';
+import type { CompareArtifact, CompareRow } from '../../schemas/types/compare.ts';
+import { num, pct, rate, usd } from '../report/format.ts';
+
+/** A value of `unit` through the shared report formatters, so compare reads like `bench report`. */
+function cell(unit: CompareRow['unit'], v: string | number | null): string {
+  if (v === null) return 'n/a';
+  switch (unit) {
+    case 'pct':
+      return pct(String(v));
+    case 'usd':
+      return usd(String(v));
+    case 'fraction':
+      return rate(Number(v));
+    case 'score':
+      return num(Number(v));
+  }
+}
+
+function signed(unit: CompareRow['unit'], v: string | number | null): string {
+  const s = cell(unit, v);
+  return v !== null && Number(v) > 0 ? `+${s}` : s;
+}
+
+function ciCell(r: CompareRow): string {
+  return r.ci ? `[${signed(r.unit, r.ci.low)}, ${signed(r.unit, r.ci.high)}]` : 'n/a';
+}
+
+/** The verdict line of pattern-store.md §16.10 test 5. */
+export function verdictLine(artifact: CompareArtifact): string {
+  const v = artifact.tightness_verdict;
+  const figures = v.v1 && v.v2 ? ` v1 intra ${num(v.v1.intra)} inter ${num(v.v1.inter)}; v2 intra ${num(v.v2.intra)} inter ${num(v.v2.inter)};` : '';
+  return `§16.10 test 5 (v2 intra >= v1 + ${v.required_intra_gain}, inter <= v1 - ${v.required_inter_drop}): ${v.verdict.toUpperCase()} —${figures} ${v.reason}`;
+}
+
+/** `bench compare` stdout: banner, the two arms, one table (metric | A | B | delta | 95% CI), the test-5 verdict. */
+export function renderCompareTable(artifact: CompareArtifact, paths: { json: string | null }): string {
+  const out: string[] = [];
+  if (artifact.banner) out.push(`*** ${artifact.banner} ***`, '');
+  const armLine = (name: string, a: CompareArtifact['a']) =>
+    `${name}: ${a.label}  ${a.report_path ?? a.run_id}  (protocol ${a.protocol}, fingerprint ${a.fingerprint_version}, provider ${a.actual_provider}, seed ${a.seed}, seed_passes ${a.seed_passes})`;
+  out.push('=== Metis bench compare ===', armLine('A', artifact.a), armLine('B', artifact.b));
+  const level = Math.round(artifact.bootstrap.confidence * 100);
+  out.push(`bootstrap: ${artifact.bootstrap.iterations} resamples of seed passes, seed ${artifact.bootstrap.seed}; CI of B - A`);
+  if (paths.json) out.push(`json: ${paths.json}`);
+  out.push('');
+  // No colours and ASCII-safe borders, as in render-table.ts, so the output pastes into decks and CI logs.
+  const t = new Table({
+    head: ['metric', `A (${artifact.a.label})`, `B (${artifact.b.label})`, 'delta', `${level}% CI`],
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const r of artifact.rows) t.push([`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r)]);
+  out.push(t.toString(), '', verdictLine(artifact));
+  return out.join('\n');
+}

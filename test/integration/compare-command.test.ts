@@ -1,0 +1,122 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Command } from 'commander';
+import { describe, expect, it } from 'vitest';
+import type { CliIO } from '../../harness/cli/command.ts';
+import { createCompareCommandSpec } from '../../harness/cli/commands/compare.ts';
+import type { FingerprintArmOptions } from '../../harness/compare/index.ts';
+import { loadReport } from '../../harness/report/find-report.ts';
+import type { RunSuiteOptions, RunSuiteResult } from '../../harness/runner/run-suite.ts';
+import { validatorFor } from '../../runtime/core/schemas.ts';
+import type { CompareArtifact } from '../../schemas/types/compare.ts';
+import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
+
+const FIXTURES = join(REPO_ROOT, 'test/fixtures/reports');
+const validate = validatorFor<CompareArtifact>('compare.schema.json');
+const readArtifact = (path: string): CompareArtifact => JSON.parse(readFileSync(path, 'utf8')) as CompareArtifact;
+
+describe('bench compare A.json B.json', () => {
+  it('compares two finished reports: one table, the verdict line, and a JSON artifact beside B that validates', async () => {
+    const dir = tempDir();
+    const b = join(dir, 'tonight.json');
+    writeFileSync(b, readFileSync(join(FIXTURES, 'a3.json')));
+    const r = await bench(['compare', join(FIXTURES, 'single.json'), b]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\*\*\* SIMULATED PROVIDER/);
+    expect(r.stdout).toMatch(/metric\s+│ A \(A\)\s+│ B \(B\)\s+│ delta\s+│ 95% CI/);
+    expect(r.stdout).toMatch(/slot4_inversion_rate \(pass C\)\s+│ n\/a\s+│ 80\.0%/);
+    expect(r.stdout).toMatch(/§16\.10 test 5 .*: NOT_APPLICABLE/);
+    const out = join(dir, 'compare-single-vs-tonight.json');
+    expect(r.stdout).toContain(`json: ${out}`);
+    const artifact = readArtifact(out);
+    expect(validate(artifact), JSON.stringify(validate.errors)).toBe(true);
+    expect(artifact.a).toMatchObject({ label: 'A', report_path: join(FIXTURES, 'single.json'), protocol: 'single' });
+    expect(artifact.b).toMatchObject({ protocol: 'a3', report_path: b });
+  });
+
+  it('a report against itself prints zero deltas; --json and --bootstrap-seed are honoured', async () => {
+    const dir = tempDir();
+    const a3 = join(FIXTURES, 'a3.json');
+    const r = await bench(['compare', a3, a3, '--json', join(dir, 'x', 'cmp.json'), '--bootstrap-seed', '5']);
+    expect(r.code).toBe(0);
+    const artifact = readArtifact(join(dir, 'x', 'cmp.json'));
+    expect(artifact.bootstrap.seed).toBe(5);
+    expect(artifact.rows.filter((row) => row.delta !== null).every((row) => Number(row.delta) === 0)).toBe(true);
+    expect(r.stdout).toMatch(/quality_mean \(aggregate\)\s+│ 0\.909\s+│ 0\.909\s+│ 0\.000\s+│ \[-/);
+  });
+
+  it('a missing report is exit 2 naming the file', async () => {
+    const dir = tempDir();
+    const r = await bench(['compare', join(dir, 'nope.json'), join(FIXTURES, 'a3.json')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${join(dir, 'nope.json')}: no such report file`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('an invalid report is exit 2 naming the file and the problem', async () => {
+    const dir = tempDir();
+    const bad = join(dir, 'bad.json');
+    const report = JSON.parse(readFileSync(join(FIXTURES, 'a3.json'), 'utf8')) as { aggregate: unknown };
+    delete (report as { aggregate?: unknown }).aggregate;
+    writeFileSync(bad, JSON.stringify(report));
+    const r = await bench(['compare', join(FIXTURES, 'a3.json'), bad]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`${bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: not a valid bench report .*aggregate`));
+  });
+
+  it('lists its flags in --help', async () => {
+    const r = await bench(['compare', '--help']);
+    expect(r.code).toBe(0);
+    for (const flag of ['--seed-passes', '--include-marginal', '--workload', '--workloads-dir', '--seed', '--model', '--baseline', '--quiet', '--out-dir', '--bootstrap-seed', '--json', '--embedding-provider'])
+      expect(r.stdout).toContain(flag);
+  });
+});
+
+/** Runs the compare command with a stand-in runner, through commander as main.ts does. */
+async function compareWith(runSuite: (o: RunSuiteOptions & Partial<FingerprintArmOptions>) => Promise<RunSuiteResult>, args: string[], cwd: string) {
+  const out: string[] = [];
+  const io: CliIO = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false, progress: () => {}, env: {}, cwd };
+  const spec = createCompareCommandSpec({ runSuite, nowUs: () => Date.UTC(2026, 10, 23, 1, 2, 3) * 1000 });
+  const program = new Command('bench').exitOverride();
+  const cmd = program.command(spec.name).exitOverride();
+  spec.configure(cmd);
+  let code = -1;
+  cmd.action(async (...a: unknown[]) => {
+    code = await spec.run(cmd, a, io);
+  });
+  await program.parseAsync(['compare', ...args], { from: 'user' });
+  return { code, stdout: out.join('\n') };
+}
+
+// The real runner does not take fingerprintVersion yet (the lead wires it), so the orchestration is
+// exercised end to end through the CLI with a stand-in runner that answers like runSuite.
+describe('bench compare v1 v2 (runner injected)', () => {
+  it('runs both arms with the run flags, compares v1 against v2 and writes compare.json in the run folder', async () => {
+    const cwd = tempDir();
+    const calls: (RunSuiteOptions & Partial<FingerprintArmOptions>)[] = [];
+    const runSuite = async (o: RunSuiteOptions & Partial<FingerprintArmOptions>): Promise<RunSuiteResult> => {
+      calls.push(o);
+      const report = structuredClone(loadReport(join(FIXTURES, 'a3.json')).report);
+      report.provenance.fingerprint_version = o.fingerprintVersion!;
+      // v2 tightens the clusters enough to pass test 5 against the fixture's v1 figures (0.473 / 0.305).
+      if (o.fingerprintVersion === 'v2') report.protocol_metrics!.cluster_tightness = { v1: null, v2: { intra: 0.62, inter: 0.2, separation: 0.42, fingerprints: 11, pairs_intra: 19, pairs_inter: 36 } };
+      mkdirSync(dirname(o.jsonPath!), { recursive: true });
+      writeFileSync(o.jsonPath!, JSON.stringify(report));
+      return { report, dbPath: o.dbPath!, jsonPath: o.jsonPath! };
+    };
+    const r = await compareWith(runSuite, ['v1', 'v2', '--workload', 'fix-a-bug-small', '--seed-passes', '2', '--seed', '3', '--out-dir', 'runs', '--embedding-provider', 'test:deterministic-16', '--quiet'], cwd);
+    expect(r.code).toBe(0);
+    expect(calls.map((c) => [c.fingerprintVersion, c.embeddingProvider, c.protocol, c.seed, c.seedPasses, c.workloadNames])).toEqual([
+      ['v1', null, 'a3', 3, 2, ['fix-a-bug-small']],
+      ['v2', 'test:deterministic-16', 'a3', 3, 2, ['fix-a-bug-small']],
+    ]);
+    const runDir = join(cwd, 'runs', 'compare-2026-11-23T01-02-03Z');
+    expect(existsSync(join(runDir, 'v1.json')) && existsSync(join(runDir, 'v2.json'))).toBe(true);
+    const artifact = readArtifact(join(runDir, 'compare.json'));
+    expect(validate(artifact), JSON.stringify(validate.errors)).toBe(true);
+    expect(artifact.tightness_verdict).toMatchObject({ verdict: 'pass', source: 'a_v1_vs_b_v2' });
+    expect(r.stdout).toMatch(/A \(v1\)\s+│ B \(v2\)/);
+    expect(r.stdout).toMatch(/: PASS — v1 intra 0\.473 inter 0\.305; v2 intra 0\.620 inter 0\.200;/);
+  });
+});
