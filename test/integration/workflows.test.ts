@@ -136,8 +136,8 @@ describe('nightly.yml', () => {
 describe('every `npx bench` command line in the workflows parses with the real CLI', () => {
   const invocations = [...benchInvocations(steps(workflow('ci.yml'))), ...benchInvocations(steps(workflow('nightly.yml')))];
 
-  it('uses run and report at least', () => {
-    expect(invocations.map((a) => a[0])).toEqual(expect.arrayContaining(['run', 'report']));
+  it('uses run, report and compare at least', () => {
+    expect(invocations.map((a) => a[0])).toEqual(expect.arrayContaining(['run', 'report', 'compare']));
   });
 
   it.each(invocations.map((a) => [a.join(' '), a] as const))('bench %s', async (_label, argv) => {
