@@ -48,7 +48,7 @@ function provenance(report: BenchReport): ReportSection {
   rows.push(
     ['provider', `${p.actual_provider} (requested: ${p.requested_provider})`],
     ['pricing version', p.pricing_version],
-    ['protocol', `${p.protocol}, seed passes ${p.seed_passes}, fingerprints ${p.fingerprint_version}`],
+    ['protocol', `${p.protocol}, seed passes ${p.seed_passes}, fingerprints ${p.fingerprint_version}${p.embedding_provider ? ` (${p.embedding_provider}, α ${p.embedding_alpha ?? 'default'})` : ''}`],
     ['seed / temperature', `${p.seed} / ${p.temperature.toFixed(1)}`],
     ['node', p.node_version],
     ['started / ended', `${p.started_at} / ${p.ended_at}`],
