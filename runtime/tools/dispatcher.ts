@@ -132,6 +132,7 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
             latency_ms: latency(),
             files_modified: out.files_modified ?? null,
             command_executed: out.command_executed ?? null,
+            ...(out.metadata ? { metadata: out.metadata } : {}),
           },
         });
         return { result: { type: 'tool_result', tool_use_id: call.id, content, is_error: false }, event_id: done.id, failed: false };

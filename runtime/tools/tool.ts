@@ -62,6 +62,8 @@ export interface ToolOutput {
   command_executed?: string;
   /** False when the tool ran but its action did not succeed (a shell command exiting non-zero); default true. */
   success?: boolean;
+  /** Tool-specific facts about the result, recorded on tool.completed (e.g. skill_load's `already_preloaded`). */
+  metadata?: Record<string, string | number | boolean | null>;
 }
 
 /** A built-in tool: a name, a JSON Schema for its input (checked by ajv before `run`), and its effect. */

@@ -253,6 +253,12 @@ export interface ToolCompletedPayload {
    * For execute tools; null for others.
    */
   command_executed: string | null;
+  /**
+   * Optional tool-specific facts about the result, e.g. skill_load's {"already_preloaded": true} (context-assembler.md §5.2.2).
+   */
+  metadata?: {
+    [k: string]: string | number | boolean | null | undefined;
+  };
 }
 /**
  * A tool call failed (catalog §6.4).

@@ -91,6 +91,8 @@ describe('context assembler on the simulated provider (context-assembler.md §5.
     const result = f.requests[1]!.messages.at(-1)!.content[0]!;
     expect(result).toMatchObject({ type: 'tool_result', is_error: false });
     expect(result.type === 'tool_result' && result.content).toContain('already loaded in the system prompt');
+    // §5.2.2: the pointer's metadata says so, and no second skill.loaded fires (checked above: two, both `always`).
+    expect(byType(events, 'tool.completed').map((e) => e.payload.metadata)).toContainEqual({ already_preloaded: true });
     expect(new Set(f.requests.map(stablePrefix)).size).toBe(1);
     for (const e of loaded) expect(eventCatalog().validator('skill.loaded')!(e.payload)).toBe(true);
   });

@@ -1,5 +1,5 @@
 import type { Skill, SkillActivationRegistry, SkillStore } from '../../context/index.ts';
-import { ToolError, type Tool, type ToolContext } from '../tool.ts';
+import { ToolError, type Tool, type ToolContext, type ToolOutput } from '../tool.ts';
 
 /** What skill_load needs from its session. */
 export interface SkillLoadOptions {
@@ -47,7 +47,7 @@ export function createSkillLoadTool(o: SkillLoadOptions): Tool {
       required: ['name'],
       properties: { name: { type: 'string', minLength: 1, description: 'The skill name, as listed.' } },
     },
-    async run(input, ctx) {
+    async run(input, ctx): Promise<ToolOutput> {
       const name = input.name as string;
       const skill = o.skills.get(name);
       if (!skill) {
@@ -57,9 +57,9 @@ export function createSkillLoadTool(o: SkillLoadOptions): Tool {
       const decision = o.registry.request(skill.name, skill.size_tokens);
       switch (decision.kind) {
         case 'already_preloaded':
-          return { content: preloadedPointer(skill) };
+          return { content: preloadedPointer(skill), metadata: { already_preloaded: true } };
         case 'already_activated':
-          return { content: alreadyLoadedPointer(skill) };
+          return { content: alreadyLoadedPointer(skill), metadata: { already_activated: true } };
         case 'refused':
           throw new ToolError('execution_error', decision.message);
         case 'activated':
