@@ -1,4 +1,5 @@
 import { prngFromParts } from '../../runtime/providers/sim/index.ts';
+import type { Interval } from '../../schemas/types/compare.ts';
 
 /** How many resamples, at what confidence, from which seed. */
 export interface BootstrapOptions {
@@ -7,16 +8,8 @@ export interface BootstrapOptions {
   seed: number;
 }
 
-/** A percentile interval of statistic(B) − statistic(A). */
-export interface BootstrapInterval {
-  low: number;
-  high: number;
-  confidence: number;
-  samples_a: number;
-  samples_b: number;
-  /** Resamples whose statistic was defined on both arms (a ratio over an all-zero resample is not). */
-  iterations_used: number;
-}
+/** A percentile interval of statistic(B) − statistic(A); the artifact's `Interval` (schemas/compare.schema.json). */
+export type BootstrapInterval = Interval;
 
 /** The defaults of `bench compare`: 2000 resamples, 95%, seed 0. */
 export const DEFAULT_BOOTSTRAP: BootstrapOptions = { iterations: 2000, confidence: 0.95, seed: 0 };

@@ -144,31 +144,8 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
     const { judge } = outcome;
     // §4.4.1: only LLM-written text makes the verdict user_controlled; otherwise it downgrades.
     const sensitivity: Sensitivity = outcome.signals.rationale_redacted !== undefined ? 'user_controlled' : 'pseudonymous';
-    const completed = bus.emit({
-      session_id: subject.session_id,
-      turn_id: subject.turn_id,
-      parent_event_id: started.id,
-      type: 'eval.completed',
-      actor: 'system',
-      sensitivity,
-      payload: {
-        eval_id,
-        subject_kind: subject.kind,
-        subject_id: subject.id,
-        score: outcome.score,
-        confidence: outcome.confidence,
-        judge_kind: outcome.judge_kind,
-        judge_model: judge?.model ?? null,
-        judge_cost_usd: (judge?.cost_usd ?? new Decimal(0)).toFixed(),
-        judge_pricing_version: pricingVersion(judge),
-        judge_latency_ms: judge?.latency_ms ?? 0,
-        rubric_id: rubric.rubric_id,
-        rubric_version: rubric.rubric_version,
-        signals: outcome.signals,
-        parent_eval_id: parentEvalId,
-      },
-    });
-    return {
+    // What the event and the returned Verdict share.
+    const verdict = {
       eval_id,
       subject_kind: subject.kind,
       subject_id: subject.id,
@@ -178,8 +155,24 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
       rubric_id: rubric.rubric_id,
       rubric_version: rubric.rubric_version,
       signals: outcome.signals,
-      event_id: completed.id,
     };
+    const completed = bus.emit({
+      session_id: subject.session_id,
+      turn_id: subject.turn_id,
+      parent_event_id: started.id,
+      type: 'eval.completed',
+      actor: 'system',
+      sensitivity,
+      payload: {
+        ...verdict,
+        judge_model: judge?.model ?? null,
+        judge_cost_usd: (judge?.cost_usd ?? new Decimal(0)).toFixed(),
+        judge_pricing_version: pricingVersion(judge),
+        judge_latency_ms: judge?.latency_ms ?? 0,
+        parent_eval_id: parentEvalId,
+      },
+    });
+    return { ...verdict, event_id: completed.id };
   };
 
   /** Adds the judge's cost fields to a verdict, matching what its eval.completed recorded. */
