@@ -2,10 +2,13 @@
 // each set-valued feature is a bitset over interned labels, laid out column-wise in typed arrays, so a
 // query is one linear pass of popcounts over the fingerprints plus a partial top-K over the outcomes.
 import type { Decimal } from 'decimal.js';
-import { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
+import { createBoundedTopK } from './bounded-top-k.ts';
+import { createEmbeddingRows, type EmbeddingRows } from './embeddings/embedding-rows.ts';
+import { compareBlendedNeighbors, compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
 import type { NeighborMatch } from './pattern-store.ts';
 import { popcount, SetColumn } from './label-bitsets.ts';
 import { combineSimilarity, jaccardFromCounts } from './similarity.ts';
+import { blendScores, partitionScore } from './similarity-v2.ts';
 import type { StructuralFeatures } from './structural-features.ts';
 
 /** An outcome row as the index keeps it. */
@@ -42,10 +45,49 @@ export interface FeatureIndex {
   fingerprintIdBySig(sig: string): string | null;
   /** The k nearest outcome rows in `compareNeighbors` order. `features` must be normalized. */
   kNearest(features: StructuralFeatures, k: number, useWorkloadId: boolean): NeighborMatch[];
+  /** Fingerprints holding an embedding (always 0 without `embeddingDim`). */
+  readonly embeddingCount: number;
+  /** Stores the fingerprint's embedding unless it has one (first wins); false when not stored (unknown id, dim ≠ `embeddingDim`). */
+  setEmbedding(fingerprintId: string, v: Float32Array): boolean;
+  /** A copy of the fingerprint's embedding, or null. */
+  embeddingOf(fingerprintId: string): Float32Array | null;
+  /**
+   * The v2 K-NN (pattern-store.md §16.5) in `compareBlendedNeighbors` order: α·cosine + (1−α)·structural
+   * for fingerprints with an embedding (structural alone for the rest, or for all when `query` is not of
+   * `embeddingDim`), then the §16.5.4 workload partition when `useWorkloadId`. One pass over the
+   * fingerprints, a bounded heap over their outcomes. `features` must be normalized; α in [0, 1].
+   */
+  kNearestBlended(features: StructuralFeatures, k: number, useWorkloadId: boolean, query: Float32Array, alpha: number): NeighborMatch[];
 }
 
+/** Options of `createFeatureIndex`. */
+export interface FeatureIndexOptions {
+  /** Keep a slot-aligned embedding matrix of this dim (v2 stores). */
+  embeddingDim?: number;
+}
+
+const toMatch = (o: IndexedOutcomeState, similarity: number): NeighborMatch => ({
+  fingerprint_id: o.fingerprint_id,
+  primary_model: o.primary_model,
+  similarity,
+  sample_size: o.sample_size,
+  success_score_mean: o.success_score_mean,
+  success_score_count: o.success_score_count,
+  avg_cost_usd: o.avg_cost_usd,
+  avg_latency_ms: o.avg_latency_ms,
+});
+
+type Encoded = ReturnType<SetColumn['encode']>;
+
+interface Candidate {
+  sim: number;
+  o: IndexedOutcomeState;
+}
+const byBlendedOrder = (a: Candidate, b: Candidate) => compareBlendedNeighbors(a.sim, a.o, b.sim, b.o);
+
 /** Creates an empty index. */
-export function createFeatureIndex(): FeatureIndex {
+export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIndex {
+  const embeddingDim = options.embeddingDim ?? 0;
   let capacity = 64;
   let columns: SetColumn[];
   let tokenBucket: Int8Array;
@@ -56,6 +98,7 @@ export function createFeatureIndex(): FeatureIndex {
   let byId = new Map<string, FingerprintEntry>();
   let bySig = new Map<string, FingerprintEntry>();
   let workloads = new Map<string, number>();
+  let vectors: EmbeddingRows | null = null;
 
   const labelsOf = (f: StructuralFeatures): readonly string[][] => [
     f.intent_tags,
@@ -76,6 +119,7 @@ export function createFeatureIndex(): FeatureIndex {
     byId = new Map();
     bySig = new Map();
     workloads = new Map();
+    vectors = embeddingDim > 0 ? createEmbeddingRows(embeddingDim, capacity) : null;
   }
   reset();
 
@@ -91,6 +135,7 @@ export function createFeatureIndex(): FeatureIndex {
     const wl = new Int32Array(capacity);
     wl.set(workload);
     workload = wl;
+    vectors?.reserve(capacity);
   }
 
   function workloadCode(id: string | null, intern: boolean): number {
@@ -101,6 +146,38 @@ export function createFeatureIndex(): FeatureIndex {
       workloads.set(id, (code = workloads.size));
     }
     return code;
+  }
+
+  let structuralScratch = new Float64Array(0);
+  /** Every slot's §5.3 weighted Jaccard against `features`, workload partition off (the v2 blend's structural half). */
+  function structuralScores(features: StructuralFeatures): Float64Array {
+    if (structuralScratch.length < slots.length) structuralScratch = new Float64Array(capacity);
+    const out = structuralScratch;
+    const labels = labelsOf(features);
+    const [c0, c1, c2, c3, c4] = columns as [SetColumn, SetColumn, SetColumn, SetColumn, SetColumn];
+    const [q0, q1, q2, q3, q4] = [c0, c1, c2, c3, c4].map((c, i) => c.encode(labels[i]!)) as [Encoded, Encoded, Encoded, Encoded, Encoded];
+    const qBucket = features.estimated_input_tokens_bucket;
+    const qImages = features.has_images ? 1 : 0;
+    if (columns.every((c) => c.stride === 1)) {
+      // One word per field (the usual case): the same popcounts as `kNearest`, read from local arrays.
+      const [w0, w1, w2, w3, w4] = [c0.words, c1.words, c2.words, c3.words, c4.words];
+      const [z0, z1, z2, z3, z4] = [c0.sizes, c1.sizes, c2.sizes, c3.sizes, c4.sizes];
+      const [b0, b1, b2, b3, b4] = [q0.bits[0]!, q1.bits[0]!, q2.bits[0]!, q3.bits[0]!, q4.bits[0]!];
+      for (let s = 0; s < slots.length; s++)
+        out[s] = combineSimilarity(
+          jaccardFromCounts(popcount(b0 & w0[s]!), q0.size, z0[s]!),
+          jaccardFromCounts(popcount(b1 & w1[s]!), q1.size, z1[s]!),
+          jaccardFromCounts(popcount(b2 & w2[s]!), q2.size, z2[s]!),
+          jaccardFromCounts(popcount(b3 & w3[s]!), q3.size, z3[s]!),
+          jaccardFromCounts(popcount(b4 & w4[s]!), q4.size, z4[s]!),
+          tokenBucket[s] === qBucket,
+          images[s] === qImages,
+          null,
+        );
+    } else
+      for (let s = 0; s < slots.length; s++)
+        out[s] = combineSimilarity(c0.jaccard(s, q0), c1.jaccard(s, q1), c2.jaccard(s, q2), c3.jaccard(s, q3), c4.jaccard(s, q4), tokenBucket[s] === qBucket, images[s] === qImages, null);
+    return out;
   }
 
   return {
@@ -153,9 +230,11 @@ export function createFeatureIndex(): FeatureIndex {
         tokenBucket[fp.slot] = tokenBucket[last.slot]!;
         images[fp.slot] = images[last.slot]!;
         workload[fp.slot] = workload[last.slot]!;
+        vectors?.move(last.slot, fp.slot);
         slots[fp.slot] = last;
         last.slot = fp.slot;
       }
+      else vectors?.clear(fp.slot);
       byId.delete(fp.id);
       if (bySig.get(fp.sig) === fp) bySig.delete(fp.sig);
     },
@@ -231,16 +310,37 @@ export function createFeatureIndex(): FeatureIndex {
           if (top.length === k) worst = topSim[k - 1]!;
         }
       }
-      return top.map((o, i) => ({
-        fingerprint_id: o.fingerprint_id,
-        primary_model: o.primary_model,
-        similarity: topSim[i]!,
-        sample_size: o.sample_size,
-        success_score_mean: o.success_score_mean,
-        success_score_count: o.success_score_count,
-        avg_cost_usd: o.avg_cost_usd,
-        avg_latency_ms: o.avg_latency_ms,
-      }));
+      return top.map((o, i) => toMatch(o, topSim[i]!));
+    },
+    get embeddingCount() {
+      return vectors?.count ?? 0;
+    },
+    setEmbedding(fingerprintId, v) {
+      const fp = byId.get(fingerprintId);
+      if (!fp || !vectors || v.length !== embeddingDim || vectors.has(fp.slot)) return false;
+      vectors.set(fp.slot, v);
+      return true;
+    },
+    embeddingOf(fingerprintId) {
+      const fp = byId.get(fingerprintId);
+      return fp && vectors ? vectors.get(fp.slot) : null;
+    },
+    kNearestBlended(features, k, useWorkloadId, query, alpha) {
+      if (k <= 0 || outcomeCount === 0) return [];
+      const structural = structuralScores(features);
+      const qWorkload = useWorkloadId ? workloadCode(features.workload_id, false) : -1;
+      const cos = vectors && vectors.count > 0 && query.length === embeddingDim ? vectors.dots(query, slots.length) : null;
+      const top = createBoundedTopK<Candidate>(k, byBlendedOrder);
+      for (let s = 0; s < slots.length; s++) {
+        const base = cos && vectors!.has(s) ? blendScores(cos[s]!, structural[s]!, alpha) : structural[s]!;
+        const w = workload[s]!;
+        const sim = qWorkload === -1 || w === -1 ? base : partitionScore(base, w === qWorkload);
+        // Below the k-th kept similarity nothing of this fingerprint can enter (ties still compare).
+        const worst = top.worst;
+        if (worst && sim < worst.sim) continue;
+        for (const o of slots[s]!.outcomes) top.offer({ sim, o });
+      }
+      return top.sorted().map((c) => toMatch(c.o, c.sim));
     },
   };
 }

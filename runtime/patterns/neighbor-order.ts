@@ -18,3 +18,15 @@ export function compareNeighbors(simA: number, a: NeighborTieKey, simB: number, 
   if (a.primary_model !== b.primary_model) return a.primary_model < b.primary_model ? -1 : 1;
   return 0;
 }
+
+/**
+ * The v2 blended K-NN order as first shipped (kept so results do not move): similarity desc, then
+ * sample_size desc, then ids asc; unlike v1 it has no recency term. Negative: `a` ranks first.
+ */
+export function compareBlendedNeighbors(simA: number, a: NeighborTieKey, simB: number, b: NeighborTieKey): number {
+  if (simA !== simB) return simB - simA;
+  if (a.sample_size !== b.sample_size) return b.sample_size - a.sample_size;
+  if (a.fingerprint_id !== b.fingerprint_id) return a.fingerprint_id < b.fingerprint_id ? -1 : 1;
+  if (a.primary_model !== b.primary_model) return a.primary_model < b.primary_model ? -1 : 1;
+  return 0;
+}

@@ -12,6 +12,13 @@ export interface FingerprintRow {
   created_at_us: number;
 }
 
+/** A fingerprint's stored v2 embedding (§16.4.2 packed float32). */
+export interface EmbeddingRow {
+  id: string;
+  embedding_blob: Buffer;
+  embedding_dim: number;
+}
+
 /** An outcomes row; the micro-dollar sum is read as a bigint, never a float. */
 export interface OutcomeRow {
   fingerprint_id: string;
@@ -136,6 +143,9 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
     deleteOrphan: db.prepare('DELETE FROM fingerprints WHERE id = @id AND NOT EXISTS (SELECT 1 FROM outcomes WHERE fingerprint_id = @id)'),
     deleteAll: db.prepare('DELETE FROM fingerprints'),
     setMeta: db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    embeddingsOf: db.prepare<[string], EmbeddingRow>('SELECT id, embedding_blob, embedding_dim FROM fingerprints WHERE embedding_blob IS NOT NULL AND embedding_provider = ?'),
+    // First embedding wins: a fingerprint is keyed by its structural signature (§7.1), the vector describes its first text.
+    setEmbedding: db.prepare("UPDATE fingerprints SET kind = 'hybrid', embedding_blob = ?, embedding_provider = ?, embedding_dim = ? WHERE id = ? AND embedding_blob IS NULL"),
   };
 
   return {
@@ -167,6 +177,12 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
     deleteOrphan: (fingerprintId: string) => q.deleteOrphan.run({ id: fingerprintId }).changes > 0,
     deleteAll: () => void q.deleteAll.run(),
     setMeta: (key: string, value: string) => void q.setMeta.run(key, value),
+    /** v2: the embeddings stored under `providerId`. */
+    embeddingsOf: (providerId: string) => q.embeddingsOf.all(providerId),
+    /** v2: makes the fingerprint hybrid with this packed vector unless it has one; true when written. */
+    setEmbedding: (fingerprintId: string, blob: Buffer, providerId: string, dim: number) => q.setEmbedding.run(blob, providerId, dim, fingerprintId).changes > 0,
+    /** The connection itself, for the v2 embedding cache: sharing it keeps the cache's commits from reading as foreign ones (data_version). */
+    connection: db,
     close: () => db.close(),
   };
 }

@@ -37,11 +37,16 @@ export function blendScores(cos: number, structural: number, alpha: number): num
   return alpha * cos + (1 - alpha) * structural;
 }
 
+/** §16.5.4 partition of a base score, for a pair that both carry a workload_id. */
+export function partitionScore(base: number, sameWorkload: boolean): number {
+  const w = WORKLOAD_BLEND_PCT / 100;
+  return w * (sameWorkload ? 1 : 0) + (1 - w) * base;
+}
+
 /** §16.5.4 partition on top of a base score when both sides carry a workload_id. */
 export function applyWorkloadPartition(base: number, a: StructuralFeatures, b: StructuralFeatures, useWorkloadId: boolean): number {
   if (!useWorkloadId || a.workload_id == null || b.workload_id == null) return base;
-  const w = WORKLOAD_BLEND_PCT / 100;
-  return w * (a.workload_id === b.workload_id ? 1 : 0) + (1 - w) * base;
+  return partitionScore(base, a.workload_id === b.workload_id);
 }
 
 /**

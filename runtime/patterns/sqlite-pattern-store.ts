@@ -21,8 +21,8 @@ import {
   type RecordResult,
   type UpdateScoreInput,
 } from './pattern-store.ts';
-import type { EmbeddingProvider } from './embeddings/embedding-provider.ts';
-import { wrapPatternStoreV2, type EmbeddingConfig, type PatternStoreV2 } from './v2-pattern-store.ts';
+import { assertEmbeddingProvider, packVector, unpackVector, type EmbeddingProvider } from './embeddings/embedding-provider.ts';
+import { wrapPatternStoreV2, type EmbeddingConfig, type EmbeddingQuery, type HybridIndex, type PatternStoreV2 } from './v2-pattern-store.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
 import { canonicalFeaturesJson, normalizeFeatures, structuralSignature } from './structural-features.ts';
 
@@ -77,12 +77,21 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
 export function openPatternStore(path: string, options: PatternStoreOptions): PatternStore | PatternStoreV2 {
   if (options.fingerprintVersion === 'v2') {
     if (!options.embeddingProvider) throw new Error('pattern store: fingerprint_version v2 needs an embedding provider (--embedding-provider)');
-    return wrapPatternStoreV2(openStructuralStore(path, options), path, options.clock, options.embeddingProvider, options.embedding);
+    assertEmbeddingProvider(options.embeddingProvider);
+    const { provider_id, dim } = options.embeddingProvider;
+    const { store, hybrid } = openStructuralStore(path, options, { provider_id, dim });
+    return wrapPatternStoreV2(store, hybrid, options.clock, options.embeddingProvider, options.embedding);
   }
-  return openStructuralStore(path, options);
+  return openStructuralStore(path, options, null).store;
 }
 
-function openStructuralStore(path: string, options: PatternStoreOptions): PatternStore {
+/** Under v2, the provider whose embeddings the in-memory index mirrors next to the structural features. */
+interface HybridSpec {
+  provider_id: string;
+  dim: number;
+}
+
+function openStructuralStore(path: string, options: PatternStoreOptions, spec: HybridSpec | null): { store: PatternStore; hybrid: HybridIndex } {
   const { logger, clock } = options;
   const caps: PatternCaps = { ...DEFAULT_PATTERN_CAPS, ...options.caps };
   checkCaps(caps);
@@ -90,7 +99,8 @@ function openStructuralStore(path: string, options: PatternStoreOptions): Patter
   const nowMs = options.nowMs ?? (() => performance.now());
   const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
   const events = createPatternEventEmitter(options.bus ?? null, logger);
-  const index = createFeatureIndex();
+  // A provider of dim 0 (a read-only stand-in that found no vectors) mirrors no embeddings.
+  const index = createFeatureIndex(spec && spec.dim > 0 ? { embeddingDim: spec.dim } : {});
   let db: PatternDb | null = null;
   /** Set when the file cannot be used (not SQLite, corrupt, newer schema, closed): reads empty, writes skipped. */
   let failure: string | null = null;
@@ -129,6 +139,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions): Patter
       index.clear();
       for (const row of d.allFingerprints()) index.putFingerprint(row.id, row.structural_sig, featuresOfRow(row));
       for (const row of d.allOutcomes()) index.putOutcome(indexedOutcome(row));
+      if (spec) for (const row of d.embeddingsOf(spec.provider_id)) if (row.embedding_dim === spec.dim) index.setEmbedding(row.id, unpackVector(row.embedding_blob));
       seenVersion = version;
     });
   }
@@ -177,7 +188,13 @@ function openStructuralStore(path: string, options: PatternStoreOptions): Patter
     rows_auto_evicted: 0,
   });
 
-  function record(input: RecordInput, ctx: EventContext): RecordResult {
+  /** v2: stores the turn's embedding on its fingerprint, in the record's transaction, unless it has one. */
+  function attachEmbedding(d: PatternDb, fingerprintId: string, embedding: Float32Array | null | undefined): Float32Array | null {
+    if (!spec || !embedding || embedding.length !== spec.dim || !fingerprintId || index.embeddingOf(fingerprintId)) return null;
+    return d.setEmbedding(fingerprintId, packVector(embedding), spec.provider_id, spec.dim) ? embedding : null;
+  }
+
+  function record(input: RecordInput & EmbeddingQuery, ctx: EventContext): RecordResult {
     checkRecord(input);
     const features = normalizeFeatures(input.features);
     const json = canonicalFeaturesJson(features);
@@ -185,15 +202,23 @@ function openStructuralStore(path: string, options: PatternStoreOptions): Patter
     const micros = usdToMicros(input.cost_usd);
     const d = connect('record', true);
     if (!d) return noResult();
+    const { embedding, ...structural } = input;
     let tx;
     try {
-      tx = d.write(() => writeRecord(d, { input, structuralJson: json, sig, micros }, clock.nowUs(), () => ids(), caps));
+      tx = d.write(() => {
+        const w = writeRecord(d, { input: structural, structuralJson: json, sig, micros }, clock.nowUs(), () => ids(), caps);
+        return { ...w, stored: attachEmbedding(d, w.result.fingerprint_id, embedding) };
+      });
     } catch (err) {
       storageFailed('record', err);
       return noResult();
     }
-    if (!tx.next) return tx.result;
+    if (!tx.next) {
+      if (tx.stored) index.setEmbedding(tx.result.fingerprint_id, tx.stored);
+      return tx.result;
+    }
     index.putFingerprint(tx.result.fingerprint_id, sig, features);
+    if (tx.stored) index.setEmbedding(tx.result.fingerprint_id, tx.stored);
     index.putOutcome(indexedOutcome(tx.next));
     applyEviction(tx.eviction);
 
@@ -292,7 +317,21 @@ function openStructuralStore(path: string, options: PatternStoreOptions): Patter
     }
   }
 
-  return {
+  const hybrid: HybridIndex = {
+    connection() {
+      const d = connect('open', true);
+      if (!d) throw new Error(`pattern store ${path}: cannot open (${failure ?? 'unknown error'})`);
+      return d.connection;
+    },
+    kNearestBlended(features, k, useWorkloadId, query, alpha) {
+      if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
+      return guardedRead('findKNearest', [], () => index.kNearestBlended(normalizeFeatures(features), k, useWorkloadId, query, alpha));
+    },
+    embeddingOf: (id) => guardedRead('fingerprintEmbedding', null, () => index.embeddingOf(id)),
+    fingerprintIdBySig: (sig) => guardedRead('recommend', null, () => index.fingerprintIdBySig(sig)),
+  };
+
+  const store: PatternStore = {
     record,
     updateScore,
     recommend,
@@ -364,4 +403,5 @@ function openStructuralStore(path: string, options: PatternStoreOptions): Patter
       }
     },
   };
+  return { store, hybrid };
 }

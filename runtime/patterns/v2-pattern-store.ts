@@ -1,17 +1,14 @@
 // Pattern store v2 (pattern-store.md §16): hybrid fingerprints, the embedding cache and blended K-NN,
 // layered over the v1 store, which keeps owning outcomes, scores and eviction.
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.ts';
 import { createEmbeddingCache, DEFAULT_EMBEDDING_CACHE_LIMITS, type EmbeddingCache, type EmbeddingCacheStats } from './embeddings/embedding-cache.ts';
-import { dot as dotOf, packVector, unpackVector, type EmbeddingProvider } from './embeddings/embedding-provider.ts';
-import { createVectorMatrix, type VectorMatrix } from './embeddings/vector-matrix.ts';
+import { dot as dotOf, type EmbeddingProvider } from './embeddings/embedding-provider.ts';
 import { scoreCluster } from './cluster-scoring.ts';
 import type { EventContext, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
 import { EMBEDDING_CACHE_SQL, PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
 import { structuralSimilarity as structuralOf } from './similarity.ts';
-import { applyWorkloadPartition, blendScores, DEFAULT_EMBEDDING_ALPHA } from './similarity-v2.ts';
+import { blendScores, DEFAULT_EMBEDDING_ALPHA } from './similarity-v2.ts';
 import { normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
 
 /** The v2 knobs of §16.6 (routing.yaml pattern.embedding.*). */
@@ -67,44 +64,28 @@ export function upgradeToV2(db: Database.Database): void {
   }).immediate();
 }
 
-/** Wraps an open v1 store at `path` with the v2 layer. */
-export function wrapPatternStoreV2(v1: PatternStore, path: string, clock: Clock, provider: EmbeddingProvider, config: Partial<EmbeddingConfig> = {}): PatternStoreV2 {
+/**
+ * What the v2 layer reads from the structural store it wraps (internal): the store's in-memory index
+ * also mirrors this provider's embeddings, slot-aligned and reloaded with it on foreign commits.
+ */
+export interface HybridIndex {
+  /** The store's own connection (opening the file if needed); the cache shares it. Throws when unusable. */
+  connection(): Database.Database;
+  /** The §16.5 blended K-NN over the mirror; [] when the store cannot be read. */
+  kNearestBlended(features: StructuralFeatures, k: number, useWorkloadId: boolean, query: Float32Array, alpha: number): NeighborMatch[];
+  embeddingOf(fingerprintId: string): Float32Array | null;
+  fingerprintIdBySig(sig: string): string | null;
+}
+
+/** Wraps an open structural store (whose `record` stores `embedding` when given) with the v2 layer. */
+export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, clock: Clock, provider: EmbeddingProvider, config: Partial<EmbeddingConfig> = {}): PatternStoreV2 {
   const cfg = { ...DEFAULT_EMBEDDING_CONFIG, ...config };
   blendScores(0, 0, cfg.alpha);
-  mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: 5_000 });
-  db.pragma('journal_mode = WAL');
-  db.pragma('foreign_keys = ON');
+  // One connection for rows and cache: a cache write on a second connection would read as a foreign
+  // commit and make the next K-NN reload the whole mirror.
+  const db = hybrid.connection();
   upgradeToV2(db);
   const cache: EmbeddingCache = createEmbeddingCache(db, clock, { max_rows: cfg.cache_max_rows, max_age_days: cfg.cache_max_age_days });
-  const setEmbedding = db.prepare("UPDATE fingerprints SET kind = 'hybrid', embedding_blob = ?, embedding_provider = ?, embedding_dim = ? WHERE id = ? AND embedding_blob IS NULL");
-  const loadEmbeddings = db.prepare<[string], { id: string; embedding_blob: Buffer; embedding_dim: number }>(
-    'SELECT id, embedding_blob, embedding_dim FROM fingerprints WHERE embedding_blob IS NOT NULL AND embedding_provider = ?',
-  );
-  let vectors: VectorMatrix = createVectorMatrix(provider.dim);
-  const features = new Map<string, StructuralFeatures>();
-  function reload(): void {
-    vectors = createVectorMatrix(provider.dim);
-    for (const r of loadEmbeddings.all(provider.provider_id)) if (r.embedding_dim === provider.dim) vectors.put(r.id, unpackVector(r.embedding_blob));
-    features.clear();
-    for (const f of v1.fingerprints()) features.set(f.id, f.structural);
-  }
-  reload();
-
-  function knnV2(feat: StructuralFeatures, k: number, emb: Float32Array, useWorkloadId: boolean): NeighborMatch[] {
-    const query = normalizeFeatures(feat);
-    // Structural scores of every outcome come from the v1 index; the blend and the partition go on top.
-    const all = v1.findKNearest(query, Number.MAX_SAFE_INTEGER, { useWorkloadId: false });
-    const cos = emb.length === provider.dim && vectors.size ? vectors.scores(emb) : new Map<string, number>();
-    const scored = all.map((n) => {
-      const c = cos.get(n.fingerprint_id);
-      const base = c === undefined ? n.similarity : blendScores(c, n.similarity, cfg.alpha);
-      const other = features.get(n.fingerprint_id);
-      return { ...n, similarity: other ? applyWorkloadPartition(base, query, other, useWorkloadId) : base };
-    });
-    scored.sort((a, b) => b.similarity - a.similarity || b.sample_size - a.sample_size || (a.fingerprint_id < b.fingerprint_id ? -1 : a.fingerprint_id > b.fingerprint_id ? 1 : a.primary_model < b.primary_model ? -1 : 1));
-    return scored.slice(0, k);
-  }
 
   const store: PatternStoreV2 = {
     ...v1,
@@ -118,43 +99,40 @@ export function wrapPatternStoreV2(v1: PatternStore, path: string, clock: Clock,
       cache.putMany(provider.provider_id, [{ text, vector: v }]);
       return v;
     },
-    cachedEmbedding: (text, providerId) => cache.get(providerId ?? provider.provider_id, text),
-    record(input, ctx) {
-      const { embedding, ...rest } = input;
-      const r = v1.record(rest, ctx);
-      if (r.fingerprint_id) {
-        features.set(r.fingerprint_id, normalizeFeatures(rest.features));
-        if (embedding && embedding.length === provider.dim && !vectors.get(r.fingerprint_id)) {
-          // First embedding wins: a fingerprint is keyed by its structural signature (§7.1), the vector describes its first text.
-          if (setEmbedding.run(packVector(embedding), provider.provider_id, embedding.length, r.fingerprint_id).changes > 0) vectors.put(r.fingerprint_id, embedding);
-        }
+    cachedEmbedding(text, providerId) {
+      try {
+        return cache.get(providerId ?? provider.provider_id, text);
+      } catch {
+        // Routing reads the cache on every turn; an unusable file routes on v1 structural (§9.3).
+        return null;
       }
-      return r;
     },
+    // The structural store writes the embedding in the record's own transaction (first one wins).
+    record: (input, ctx) => v1.record(input, ctx),
     recommend(feat, opts, q) {
       if (!q?.embedding) return v1.recommend(feat, opts);
       const t0 = performance.now();
       try {
-        const verdict = scoreCluster(knnV2(feat, opts.k ?? 10, q.embedding, true), opts);
-        const sig = structuralSignature(normalizeFeatures(feat));
-        const fp = v1.fingerprints().find((f) => structuralSignature(f.structural) === sig);
-        return { ...verdict, fingerprint_id: fp?.id ?? null, elapsed_ms: performance.now() - t0 };
+        const verdict = scoreCluster(hybrid.kNearestBlended(feat, opts.k ?? 10, true, q.embedding, cfg.alpha), opts);
+        const fingerprint_id = hybrid.fingerprintIdBySig(structuralSignature(normalizeFeatures(feat)));
+        return { ...verdict, fingerprint_id, elapsed_ms: performance.now() - t0 };
       } catch {
         return v1.recommend(feat, opts);
       }
     },
     findKNearest(feat, k, opts) {
       if (!opts?.embedding) return v1.findKNearest(feat, k, opts);
-      return knnV2(feat, k, opts.embedding, opts.useWorkloadId ?? true);
+      return hybrid.kNearestBlended(feat, k, opts.useWorkloadId ?? true, opts.embedding, cfg.alpha);
     },
-    fingerprintEmbedding: (id) => vectors.get(id),
+    fingerprintEmbedding: (id) => hybrid.embeddingOf(id),
     clusterTightness() {
-      const ids = [...features.keys()].filter((id) => features.get(id)!.workload_id != null);
+      const fps = v1.fingerprints().filter((f) => f.structural.workload_id != null);
+      const vecs = fps.map((f) => hybrid.embeddingOf(f.id));
       let si = 0, ni = 0, sx = 0, nx = 0;
-      for (let i = 0; i < ids.length; i++)
-        for (let j = i + 1; j < ids.length; j++) {
-          const a = features.get(ids[i]!)!, b = features.get(ids[j]!)!;
-          const va = vectors.get(ids[i]!), vb = vectors.get(ids[j]!);
+      for (let i = 0; i < fps.length; i++)
+        for (let j = i + 1; j < fps.length; j++) {
+          const a = fps[i]!.structural, b = fps[j]!.structural;
+          const va = vecs[i], vb = vecs[j];
           const structural = structuralOf(a, b);
           const sim = va && vb ? blendScores(dotOf(va, vb), structural, cfg.alpha) : structural;
           if (a.workload_id === b.workload_id) {
@@ -169,10 +147,7 @@ export function wrapPatternStoreV2(v1: PatternStore, path: string, clock: Clock,
     },
     embeddingCacheStats: () => cache.stats(),
     evictEmbeddingCache: () => cache.trim(),
-    close() {
-      v1.close();
-      if (db.open) db.close();
-    },
+    close: () => v1.close(),
   };
   return store;
 }

@@ -4,12 +4,17 @@ import { createDeterministicProvider } from './deterministic-provider.ts';
 import { EmbeddingProviderError, type EmbeddingProvider } from './embedding-provider.ts';
 import { createHashingProvider } from './hashing-provider.ts';
 import { createOpenAIEmbeddingProvider } from './openai-provider.ts';
+import { createTransformersEmbeddingProvider, NODE_TRANSFORMERS_SETUP, type TransformersSetup } from './transformers-provider.ts';
 
 /** Where a provider's secrets and transport come from. */
 export interface EmbeddingProviderContext {
   env: Readonly<Record<string, string | undefined>>;
   fetch?: typeof fetch;
   baseURL?: string;
+  /** Where local:transformers:<model> looks for `<model>/`; defaults to env METIS_MODELS_DIR. */
+  modelsDir?: string;
+  /** Package resolution and file reads for local:transformers (tests inject a stand-in). */
+  transformersSetup?: TransformersSetup;
 }
 
 function key(env: EmbeddingProviderContext['env'], name: string, id: string): string {
@@ -18,7 +23,10 @@ function key(env: EmbeddingProviderContext['env'], name: string, id: string): st
   return k;
 }
 
-/** Creates the provider named by `id`: local:hashing-384, openai:<model>, cohere:<model>, test:deterministic-<dim>. local:transformers:* is not available (see report). */
+/**
+ * Creates the provider named by `id`: local:hashing-384, local:transformers:<model>, openai:<model>,
+ * cohere:<model>, test:deterministic-<dim>. Missing keys, packages or model files throw EmbeddingProviderError here.
+ */
 export function createEmbeddingProvider(id: string, ctx: EmbeddingProviderContext): EmbeddingProvider {
   if (id === 'local:hashing-384') return createHashingProvider(384);
   const det = /^test:deterministic-(\d+)$/.exec(id);
@@ -28,6 +36,6 @@ export function createEmbeddingProvider(id: string, ctx: EmbeddingProviderContex
   if (id.startsWith('cohere:'))
     return createCohereEmbeddingProvider({ apiKey: key(ctx.env, 'COHERE_API_KEY', id), model: id.slice(7), baseURL: ctx.baseURL, fetch: ctx.fetch });
   if (id.startsWith('local:transformers:'))
-    throw new EmbeddingProviderError(id, "needs the optional package '@huggingface/transformers' (npm install @huggingface/transformers) and the model files on local disk; not supported in this build");
-  throw new EmbeddingProviderError(id, 'unknown embedding provider id (known: local:hashing-384, openai:<model>, cohere:<model>, test:deterministic-<dim>)');
+    return createTransformersEmbeddingProvider(id.slice('local:transformers:'.length), ctx.modelsDir ?? ctx.env['METIS_MODELS_DIR'], ctx.transformersSetup ?? NODE_TRANSFORMERS_SETUP);
+  throw new EmbeddingProviderError(id, 'unknown embedding provider id (known: local:hashing-384, local:transformers:<model>, openai:<model>, cohere:<model>, test:deterministic-<dim>)');
 }

@@ -20,6 +20,22 @@ export class EmbeddingProviderError extends Error {
   }
 }
 
+/**
+ * Runtime check of the §16.2 contract (§16.10 test 1): provider_id, a whole dim >= 0 (0 only for a
+ * read-only stand-in that embeds nothing), max_input_tokens, embed and close. Throws a TypeError naming the gap.
+ */
+export function assertEmbeddingProvider(x: unknown): asserts x is EmbeddingProvider {
+  const p = (x ?? {}) as Partial<Record<keyof EmbeddingProvider, unknown>>;
+  const gaps = [
+    typeof p.provider_id === 'string' && p.provider_id ? null : 'provider_id',
+    typeof p.dim === 'number' && Number.isInteger(p.dim) && p.dim >= 0 ? null : 'dim',
+    typeof p.max_input_tokens === 'number' ? null : 'max_input_tokens',
+    typeof p.embed === 'function' ? null : 'embed',
+    typeof p.close === 'function' ? null : 'close',
+  ].filter((g) => g !== null);
+  if (gaps.length) throw new TypeError(`not an EmbeddingProvider: missing or invalid ${gaps.join(', ')}`);
+}
+
 /** Scales `v` in place to unit length (a zero vector stays zero) and returns it. */
 export function l2Normalize(v: Float32Array): Float32Array {
   let ss = 0;

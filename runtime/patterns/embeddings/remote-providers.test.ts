@@ -53,3 +53,19 @@ describe('cohere:embed-multilingual-v3.0 on loopback', () => {
     expect(() => createEmbeddingProvider('cohere:embed-multilingual-v3.0', { env: {} })).toThrow(/COHERE_API_KEY is not set/);
   });
 });
+
+describe('API providers are deterministic over a replayed response (§16.10 test 2)', () => {
+  it('the same text through a replaying server gives byte-identical vectors for openai and cohere', async () => {
+    const s = await startLoopbackServer({ path: '/v1/embeddings', basePath: '/v1', fallback: () => ({ kind: 'json', body: { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.1, 0.2, 0.3] }] } }) });
+    const c = await startLoopbackServer({ path: '/v2/embed', fallback: () => ({ kind: 'json', body: { id: 'x', embeddings: { float: [[0.3, 0.2, 0.1]] } } }) });
+    servers.push(s, c);
+    for (const p of [
+      createEmbeddingProvider('openai:text-embedding-3-small', { env: { OPENAI_API_KEY: KEY }, baseURL: s.baseURL }),
+      createEmbeddingProvider('cohere:embed-multilingual-v3.0', { env: { COHERE_API_KEY: KEY }, baseURL: c.baseURL }),
+    ]) {
+      const [a] = await p.embed(['same text']);
+      const [b] = await p.embed(['same text']);
+      expect(Buffer.from(a!.buffer).equals(Buffer.from(b!.buffer))).toBe(true);
+    }
+  });
+});
