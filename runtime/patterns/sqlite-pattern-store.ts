@@ -225,7 +225,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
     const { result, eviction, beforeCaps, afterCaps } = tx;
     const recordedId = events.recorded(ctx, {
       fingerprint_id: result.fingerprint_id,
-      fingerprint_kind: 'structural',
+      fingerprint_kind: kindOf(result.fingerprint_id),
       primary_model: result.primary_model,
       sample_size_before: result.sample_size_before,
       sample_size_after: result.sample_size_after,
@@ -242,6 +242,11 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
     if (eviction?.outcomes.length) events.evicted(ctx, recordedId, evictedPayload('age_trim', beforeCaps, afterCaps, eviction.oldestAgeDays));
     if (result.over_soft_cap) events.evicted(ctx, recordedId, evictedPayload('soft_cap_signal', afterCaps, afterCaps, null));
     return result;
+  }
+
+  /** §16.8: events tell hybrid (v2, with an embedding) fingerprints from structural ones. */
+  function kindOf(fingerprintId: string | null): 'structural' | 'hybrid' {
+    return fingerprintId && index.embeddingOf(fingerprintId) ? 'hybrid' : 'structural';
   }
 
   function updateScore(input: UpdateScoreInput, ctx: EventContext): RecordResult {
@@ -268,7 +273,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
     if (tx.next && tx.folded) {
       events.recorded(ctx, {
         fingerprint_id: tx.result.fingerprint_id,
-        fingerprint_kind: 'structural',
+        fingerprint_kind: kindOf(tx.result.fingerprint_id),
         primary_model: tx.result.primary_model,
         sample_size_before: tx.result.sample_size_before,
         sample_size_after: tx.result.sample_size_after,

@@ -34,6 +34,11 @@ describe('bench run --fingerprint-version v2', () => {
     // One cache row per distinct user message of the two workloads (3 + 1 turns), embedded on the recording path.
     expect(cached.n).toBe(4);
     expect(version.value).toBe('2');
+    // §16.8: the trace tells hybrid records from structural ones.
+    const trace = new Database(db, { readonly: true });
+    const kindsRecorded = trace.prepare("SELECT DISTINCT json_extract(payload_json, '$.fingerprint_kind') AS k FROM events WHERE type = 'pattern.recorded'").all();
+    trace.close();
+    expect(kindsRecorded).toEqual([{ k: 'hybrid' }]);
   });
 
   it('reports v1 and v2 cluster tightness over the same fingerprints, in the table and the JSON', async () => {
