@@ -1,0 +1,1 @@
+"""stockroom: a small product and stock-level store on SQLite."""
