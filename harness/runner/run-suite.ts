@@ -11,7 +11,7 @@ import { loadModelRegistry } from '../../runtime/models/index.ts';
 import { registryFor, resolveModel } from './model-selection.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { createRouter, defaultRoutingConfig, loadGlobalRoutingConfig } from '../../runtime/routing/index.ts';
-import { builtinTools, createToolDispatcher } from '../../runtime/tools/index.ts';
+import { builtinTools, createToolDispatcher, SKILL_TOOL_SIDE_EFFECTS } from '../../runtime/tools/index.ts';
 import { openTraceStore } from '../../runtime/trace/index.ts';
 import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
@@ -170,7 +170,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir] } });
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
     const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
-    const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])) });
+    const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
     const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, textOf: slot4.textOf, minEvalConfidence: slot4.minEvalConfidence, logger });
     const router = createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });

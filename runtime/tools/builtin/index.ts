@@ -5,13 +5,13 @@ import { createReadFileTool, type ReadFileOptions } from './read-file.ts';
 import { createRunShellTool, type RunShellOptions } from './run-shell.ts';
 import { createWriteFileTool } from './write-file.ts';
 import { createDelegateTool } from './delegate.ts';
-import { alreadyLoadedPointer, createSkillLoadTool, preloadedPointer, type SkillLoadOptions } from './skill-load.ts';
+import { alreadyLoadedPointer, createSkillLoadTool, preloadedPointer, SKILL_TOOL_SIDE_EFFECTS, type SkillLoadOptions } from './skill-load.ts';
 import { createSkillSearchTool, type SkillSearchOptions } from './skill-search.ts';
 
 export { createDelegateTool, createEditFileTool, createListFilesTool, createReadFileTool, createRunShellTool, createWriteFileTool };
 export type { ListFilesOptions, ReadFileOptions, RunShellOptions };
 // Skill tools are per session (they hold its activation budget); the context assembler offers them when the workspace has skills.
-export { createSkillLoadTool, createSkillSearchTool, preloadedPointer, alreadyLoadedPointer };
+export { createSkillLoadTool, createSkillSearchTool, preloadedPointer, alreadyLoadedPointer, SKILL_TOOL_SIDE_EFFECTS };
 export type { SkillLoadOptions, SkillSearchOptions };
 export { DEFAULT_READ_MAX_BYTES } from './read-file.ts';
 export { DEFAULT_LIST_MAX_ENTRIES } from './list-files.ts';

@@ -1,5 +1,11 @@
 import type { Skill, SkillActivationRegistry, SkillStore } from '../../context/index.ts';
-import { ToolError, type Tool, type ToolContext, type ToolOutput } from '../tool.ts';
+import { ToolError, type SideEffect, type Tool, type ToolContext, type ToolOutput } from '../tool.ts';
+
+/**
+ * The skill tools are built per session (they hold its activation budget), so whoever needs their
+ * side effects before a session exists (slot 4's fingerprint features) reads them here.
+ */
+export const SKILL_TOOL_SIDE_EFFECTS = Object.freeze({ skill_load: 'read', skill_search: 'none' } as const satisfies Record<string, SideEffect>);
 
 /** What skill_load needs from its session. */
 export interface SkillLoadOptions {
@@ -40,7 +46,7 @@ export function createSkillLoadTool(o: SkillLoadOptions): Tool {
     name: 'skill_load',
     description:
       "Loads a skill's instructions by name, from the Skills list in the system prompt. The body stays in the conversation for the rest of the session, and a session may load only a few skills, so load one only when its description fits the task.",
-    side_effects: 'read',
+    side_effects: SKILL_TOOL_SIDE_EFFECTS.skill_load,
     input_schema: {
       type: 'object',
       additionalProperties: false,

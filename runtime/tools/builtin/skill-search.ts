@@ -2,6 +2,7 @@ import type { SkillActivationRegistry, SkillStore } from '../../context/index.ts
 // The leaf module, not the context index: the context assembler imports these tools.
 import { PRELOADED_MARK } from '../../context/discovery-index.ts';
 import type { Tool } from '../tool.ts';
+import { SKILL_TOOL_SIDE_EFFECTS } from './skill-load.ts';
 
 /** What skill_search needs from its session. */
 export interface SkillSearchOptions {
@@ -18,7 +19,7 @@ export function createSkillSearchTool(o: SkillSearchOptions): Tool {
     name: 'skill_search',
     description:
       'Finds skills whose name or description contains every word of the query (case-insensitive). Returns one line per match; load a match with skill_load.',
-    side_effects: 'none',
+    side_effects: SKILL_TOOL_SIDE_EFFECTS.skill_search,
     input_schema: {
       type: 'object',
       additionalProperties: false,
