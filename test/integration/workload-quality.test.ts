@@ -1,23 +1,40 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { bench, tempDir } from '../support/cli.ts';
-import { competentOnly, copyWorkloads, doNothing, rewriteSim } from '../support/workload-variants.ts';
-
-import { readdirSync, existsSync } from 'node:fs';
 import { REPO_ROOT } from '../support/temp.ts';
+import { competentOnly, copyWorkloads, doNothing, rewriteSim } from '../support/workload-variants.ts';
 
 // Every shipped workload, found on disk, so a new one is held to the same rules the day it lands.
 const SHIPPED = readdirSync(join(REPO_ROOT, 'workloads')).filter((n) => existsSync(join(REPO_ROOT, 'workloads', n, 'workload.yaml')));
 // The evaluator control fails for every plan by design (benchmark.md §4.1); it has its own test.
 const CONTROLS = new Set(['intentionally-failing-task']);
 
-async function runOne(workloadsDir: string, name: string): Promise<BenchReport> {
-  const out = join(tempDir(), 'r.db');
-  const r = await bench(['run', '--workloads-dir', workloadsDir, '--workload', name, '--db-path', out, '--provider', 'sim'], { env: { PATH: process.env.PATH } });
+// Workloads whose fixture ships its own test runner (benchmark.md §3: the agent runs the tests).
+const hasVisibleTests = (name: string): boolean => existsSync(join(REPO_ROOT, 'workloads', name, 'workspace', 'run_tests.py'));
+
+/** Runs one workload on the simulated provider; the report and the trace DB the run wrote. */
+async function runOne(workloadsDir: string, name: string): Promise<{ report: BenchReport; db: string }> {
+  const db = join(tempDir(), 'r.db');
+  const r = await bench(['run', '--workloads-dir', workloadsDir, '--workload', name, '--db-path', db, '--provider', 'sim'], { env: { PATH: process.env.PATH } });
   expect(r.code, r.stderr).not.toBe(2);
-  return JSON.parse(readFileSync(out.replace(/\.db$/, '.json'), 'utf8')) as BenchReport;
+  return { report: JSON.parse(readFileSync(db.replace(/\.db$/, '.json'), 'utf8')) as BenchReport, db };
+}
+
+/** The tool.completed payloads of every run_shell call that ran run_tests.py, in order. */
+function visibleTestRuns(db: string): { success: boolean; command_executed: string }[] {
+  const conn = new Database(db, { readonly: true });
+  try {
+    const rows = conn.prepare("SELECT payload_json FROM events WHERE type = 'tool.completed' ORDER BY id").all() as { payload_json: string }[];
+    return rows
+      .map((r) => JSON.parse(r.payload_json) as { success: boolean; command_executed: string | null })
+      .filter((p): p is { success: boolean; command_executed: string } => typeof p.command_executed === 'string' && p.command_executed.includes('run_tests.py'));
+  } finally {
+    conn.close();
+  }
 }
 
 // Spec §5: every workload's competent sim plan passes its check and a do-nothing run fails it,
@@ -26,19 +43,39 @@ describe.each(SHIPPED.filter((n) => !CONTROLS.has(n)))('workload %s discriminate
   it('the competent plan passes the hidden check and scores high', async () => {
     const dir = copyWorkloads([name]);
     rewriteSim(dir, name, competentOnly);
-    const rep = (await runOne(dir, name)).workloads[0]!.reps[0]!;
+    const { report, db } = await runOne(dir, name);
+    const rep = report.workloads[0]!.reps[0]!;
     expect(rep.check?.passed, rep.check?.output_tail).toBe(true);
     expect(rep.failed_tool_calls).toBe(0);
     expect(rep.assertions.filter((a) => !a.passed)).toEqual([]);
     expect(rep.score).toBe(1);
+    // The fixture's own tests: a competent engineer runs them, and the last run is green.
+    if (hasVisibleTests(name)) {
+      const runs = visibleTestRuns(db);
+      expect(runs.length, 'the competent plan never runs run_tests.py').toBeGreaterThan(0);
+      expect(runs.at(-1), 'the last run_tests.py of the competent plan fails').toMatchObject({ success: true });
+    }
   });
 
   it('a do-nothing run fails the hidden check and scores below 0.75', async () => {
     const dir = copyWorkloads([name]);
     rewriteSim(dir, name, doNothing);
-    const rep = (await runOne(dir, name)).workloads[0]!.reps[0]!;
+    const rep = (await runOne(dir, name)).report.workloads[0]!.reps[0]!;
     expect(rep.check?.passed).toBe(false);
     expect(rep.tool_calls).toBe(0);
     expect(rep.score!).toBeLessThan(0.75);
+  });
+});
+
+// The fixture's own tests fail before any work (and, above, pass after the competent plan), so they
+// discriminate too. The evaluator control is held to this half only: no plan makes it pass.
+describe.each(SHIPPED.filter(hasVisibleTests))('workload %s ships visible tests that fail untouched', (name) => {
+  it('python3 -B run_tests.py exits non-zero in a pristine copy of workspace/', () => {
+    const ws = join(tempDir('bench-pristine-'), 'workspace');
+    cpSync(join(REPO_ROOT, 'workloads', name, 'workspace'), ws, { recursive: true });
+    const r = spawnSync('python3', ['-B', 'run_tests.py'], { cwd: ws, encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 60_000 });
+    expect(r.error).toBeUndefined();
+    expect(r.status, `run_tests.py passes on the untouched fixture:\n${r.stdout}`).not.toBe(0);
+    expect(r.status).not.toBeNull();
   });
 });

@@ -35,10 +35,12 @@ class RootCauseTest(unittest.TestCase):
 
 
 class RegressionTestAddedTest(unittest.TestCase):
-    """The workspace's own tests must pass on the fix and catch the original bug."""
+    """The workspace's own tests must pass on the fix, and tests/test_config.py (where the prompt asks for
+    the regression test) must catch the original bug. The shipped reproducer of the reported crash lives
+    in another file, so it does not count as the agent's regression test."""
 
-    def run_tests(self, root):
-        return subprocess.run([sys.executable, "-B", "run_tests.py"], cwd=root, capture_output=True, text=True)
+    def run_tests(self, root, *test_ids):
+        return subprocess.run([sys.executable, "-B", "run_tests.py", *test_ids], cwd=root, capture_output=True, text=True)
 
     def test_workspace_tests_pass(self):
         proc = self.run_tests(ROOT)
@@ -49,8 +51,8 @@ class RegressionTestAddedTest(unittest.TestCase):
             copy_root = os.path.join(tmp, "ws")
             shutil.copytree(ROOT, copy_root, ignore=shutil.ignore_patterns(".bench-check", "__pycache__"))
             shutil.copy(os.path.join(HERE, "original_config.py"), os.path.join(copy_root, "config.py"))
-            proc = self.run_tests(copy_root)
-            self.assertNotEqual(proc.returncode, 0, "no workspace test catches the shallow merge")
+            proc = self.run_tests(copy_root, "tests.test_config")
+            self.assertNotEqual(proc.returncode, 0, "no test in tests/test_config.py catches the shallow merge")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 import unittest
 
-from ledger import EntryKind, parse_line
+from ledger import EntryKind, Posting, parse_line
 
 
 class ParseTest(unittest.TestCase):
@@ -11,6 +11,9 @@ class ParseTest(unittest.TestCase):
     def test_credit_without_memo(self):
         entry = parse_line("credit sales 7")
         self.assertEqual((entry.account, entry.amount_cents, entry.kind, entry.memo), ("sales", 700, EntryKind.CREDIT, ""))
+
+    def test_returns_a_posting(self):
+        self.assertEqual(parse_line("credit fees 5.50 card fee"), Posting("fees", 550, EntryKind.CREDIT, "card fee"))
 
     def test_bad_amount(self):
         with self.assertRaises(ValueError):

@@ -14,6 +14,12 @@ class ApplyRateTest(unittest.TestCase):
         self.assertEqual(apply_rate(1225, rate_pct=2, rounding="half_even"), 24)
         self.assertEqual(apply_rate(1285, rate_pct=2, rounding="down"), 25)
 
+    def test_rate_and_rounding_are_keyword_only(self):
+        with self.assertRaises(TypeError):
+            apply_rate(2000, 15)
+        with self.assertRaises(TypeError):
+            apply_rate(2000, 15, "down")
+
     def test_unknown_rounding_mode(self):
         with self.assertRaises(ValueError):
             apply_rate(100, rate_pct=5, rounding="up")
