@@ -24,6 +24,8 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
   const { store, bus } = options;
   const features = new Map<string, StructuralFeatures>();
   const texts = new Map<string, string>();
+  /** Turns routed with a cached embedding (v2 blended K-NN) rather than on structure alone. */
+  const hybridTurns = new Set<string>();
   const v2 = isPatternStoreV2(store) ? store : null;
   const recommendations = new Map<string, PatternRecommendation | null>();
   let minEvalConfidence = 0.5;
@@ -53,7 +55,15 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
         featuresOf: () => f,
         options: () => ({ cost_weight: pattern.cost_weight, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, k: 10 }),
         // The routing path reads the embedding cache only; a miss routes this turn on v1 structural (§16.13).
-        ...(v2 ? { embeddingOf: () => v2.cachedEmbedding(req.userMessage) } : {}),
+        ...(v2
+          ? {
+              embeddingOf: () => {
+                const e = v2.cachedEmbedding(req.userMessage);
+                if (e) hybridTurns.add(req.turn_id);
+                return e;
+              },
+            }
+          : {}),
       });
       return {
         recommend(ctx) {
@@ -76,9 +86,10 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
     onDecided(req, decision: RouteDecidedPayload, routeEventId) {
       const rec = recommendations.get(req.turn_id);
       recommendations.delete(req.turn_id);
+      const hybrid = hybridTurns.delete(req.turn_id);
       if (decision.chain[decision.winner_index]?.policy !== 'pattern' || !rec) return;
       // fingerprint_id is null when this exact shape has not been stored yet (it is recorded at session end).
-      const payload = patternMatchedPayload(rec);
+      const payload = patternMatchedPayload(rec, hybrid ? 'hybrid' : 'structural');
       if (payload) bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: routeEventId, type: 'pattern.matched', actor: 'system', payload });
     },
   };

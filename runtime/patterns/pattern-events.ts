@@ -27,12 +27,12 @@ export function createPatternEventEmitter(bus: EventBus | null, logger: Logger):
   };
 }
 
-/** The pattern.matched payload for a recommendation slot 4 acted on; null when it chose nothing. */
-export function patternMatchedPayload(rec: PatternRecommendation): PatternMatchedPayload | null {
+/** The pattern.matched payload for a recommendation slot 4 acted on; null when it chose nothing. `kind`: hybrid when the query was matched on a v2 embedding (§16.8). */
+export function patternMatchedPayload(rec: PatternRecommendation, kind: 'structural' | 'hybrid' = 'structural'): PatternMatchedPayload | null {
   if (rec.chosen_model === null) return null;
   return {
     fingerprint_id: rec.fingerprint_id,
-    fingerprint_kind: 'structural',
+    fingerprint_kind: kind,
     chosen_model: rec.chosen_model,
     confidence: rec.confidence,
     sample_size: rec.sample_size,
