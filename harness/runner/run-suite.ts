@@ -171,7 +171,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
     const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
     const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
-    const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, textOf: slot4.textOf, minEvalConfidence: slot4.minEvalConfidence, logger });
+    const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, textOf: slot4.textOf, forget: slot4.forget, minEvalConfidence: slot4.minEvalConfidence, logger });
     const router = createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
     const progress = createProgress(opts.showProgress, io.progress);

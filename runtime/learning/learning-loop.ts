@@ -24,6 +24,8 @@ export interface LearningLoopOptions {
   textOf?(turnId: string): string | undefined;
   /** Where a failed embedding is reported (the turn is then recorded structural-only). */
   logger?: Logger;
+  /** Called once a turn is recorded: its features and text are no longer needed. */
+  forget?(turnId: string): void;
 }
 
 /**
@@ -88,6 +90,7 @@ export function startLearningLoop(options: LearningLoopOptions): { stop(): void 
           const ctx = { session_id: e.session_id, turn_id: t.turn_id, parent_event_id: e.id };
           if (v2) v2.record({ ...input, embedding: await embeddingFor(t.turn_id) }, ctx);
           else store.record(input, ctx);
+          options.forget?.(t.turn_id);
         }
         sessions.delete(e.session_id);
         return;

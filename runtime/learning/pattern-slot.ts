@@ -10,6 +10,8 @@ export interface PatternSlot extends Slot4Provider {
   featuresOf(turnId: string): StructuralFeatures | undefined;
   /** The user message a turn was routed on: what a v2 store embeds when the turn is recorded (§16.13). */
   textOf(turnId: string): string | undefined;
+  /** Drops what was kept for a turn once it is recorded, so a long-lived runtime does not grow. */
+  forget(turnId: string): void;
   /** pattern.min_eval_confidence of the config last seen. */
   minEvalConfidence(): number;
 }
@@ -33,6 +35,10 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
   return {
     featuresOf: (turnId) => features.get(turnId),
     textOf: (turnId) => texts.get(turnId),
+    forget(turnId) {
+      features.delete(turnId);
+      texts.delete(turnId);
+    },
     minEvalConfidence: () => minEvalConfidence,
 
     recommenderFor(req: TurnRouteRequest, pattern: PatternConfig) {
