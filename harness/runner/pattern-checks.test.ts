@@ -2,7 +2,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { features } from '../../runtime/patterns/test-support/feature-fixtures.ts';
 import { makeStore, recordTurn, type StoreFixture } from '../../runtime/patterns/test-support/store-fixtures.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import { accumulationErrors, fingerprintSource } from './pattern-checks.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
+import { createVirtualClock } from '../../runtime/core/clock.ts';
+import { createMemoryLogger } from '../../runtime/core/logger.ts';
+import { createHashingProvider, openPatternStore } from '../../runtime/patterns/index.ts';
+import { clusterTightness } from '../metrics/index.ts';
+import { accumulationErrors, fingerprintSource, fingerprintSourceV2, reportFingerprintSources } from './pattern-checks.ts';
 
 const HAIKU = 'anthropic:claude-haiku-4-5';
 let fx: StoreFixture | null = null;
@@ -41,5 +49,30 @@ describe('the accumulation check (benchmark.md §6.4)', () => {
     expect(src.items.map((i) => i.workload).sort()).toEqual(['a', 'b']);
     // Structurally identical, different workloads: 1 without the partition (it would be 0.15 with it).
     expect(src.similarity(src.items[0]!.value, src.items[1]!.value)).toBeCloseTo(1, 12);
+  });
+
+  it('v2 tightness blends the stored embeddings: same-workload pairs score higher than cross-workload ones', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tight-v2-'));
+    const store = openPatternStore(join(dir, 'p.db'), { logger: createMemoryLogger(), clock: createVirtualClock(1), fingerprintVersion: 'v2', embeddingProvider: createHashingProvider() });
+    try {
+      const turns = [['w1', 'fix the bug in the login handler', ['debug']], ['w1', 'fix the bug in the logout handler', ['debug', 'x']], ['w2', 'write release notes for version two', ['write']]] as const;
+      for (const [i, [w, text, tags]] of turns.entries()) {
+        const input = { turn_id: `t${i}`, features: features({ workload_id: w, intent_tags: [...tags] }), primary_model: HAIKU, success_score: 0.9, cost_usd: new Decimal('0.01'), latency_ms: 100, pricing_version: 'p1' };
+        store.record({ ...input, embedding: await store.embedForRecording(text) }, { session_id: 's', turn_id: `t${i}`, parent_event_id: null });
+      }
+      const src = fingerprintSourceV2(store, 0.6);
+      expect(src.items.every((i) => i.value.embedding !== null && i.value.embedding_provider === 'local:hashing-384')).toBe(true);
+      const t = clusterTightness(src.items, src.similarity);
+      expect(t.intra!).toBeGreaterThan(t.inter!);
+      // Embeddings change the figure: v2 is not the v1 number under another name.
+      const v1 = clusterTightness(fingerprintSource(store).items, fingerprintSource(store).similarity);
+      expect(t.intra).not.toBeCloseTo(v1.intra!, 6);
+      // A v1 store has no v2 view.
+      fx = makeStore();
+      expect(reportFingerprintSources(fx.store, 0.6).fingerprintsV2).toBeNull();
+    } finally {
+      store.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -42,7 +42,6 @@ export {
   DEFAULT_EMBEDDING_ALPHA,
   applyWorkloadPartition,
   blendScores,
-  clusterTightnessV2,
   cosine,
   embeddingsComparable,
   similarityV2,

@@ -339,14 +339,4 @@ describe('the v2 store (§16.10 tests 11, 13–15)', () => {
     expect(again.record(rec('t2'), CTX).sample_size_after).toBe(2);
     again.close();
   });
-  it('clusterTightness: same-workload hybrid fingerprints score higher than cross-workload ones', async () => {
-    const p = createHashingProvider();
-    const { store } = v2Store(join(tempDir(), 'p.db'), p);
-    const texts = [['w1', 'fix the bug in the login handler', ['debug']], ['w1', 'fix the bug in the logout handler', ['debug', 'x']], ['w2', 'write release notes for version two', ['write']]] as const;
-    let n = 0;
-    for (const [w, t, tags] of texts) store.record({ ...rec(`t${n++}`, features({ workload_id: w, intent_tags: [...tags] })), embedding: await store.embedForRecording(t) }, CTX);
-    const t = store.clusterTightness();
-    expect(t.intra).not.toBeNull();
-    expect(t.intra!).toBeGreaterThan(t.inter!);
-  });
 });

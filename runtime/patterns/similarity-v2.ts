@@ -58,20 +58,3 @@ export function similarityV2(a: HybridFingerprint, b: HybridFingerprint, opts: {
   const base = embeddingsComparable(a, b) ? blendScores(cosine(a.embedding!, b.embedding!), structural, opts.alpha ?? DEFAULT_EMBEDDING_ALPHA) : structural;
   return applyWorkloadPartition(base, a.structural, b.structural, opts.useWorkloadId ?? true);
 }
-
-/** Mean pairwise v2 similarity (workload partition off) of fingerprints grouped by key; intra = same key, inter = different. */
-export function clusterTightnessV2(items: ReadonlyArray<HybridFingerprint & { group: string }>, alpha = DEFAULT_EMBEDDING_ALPHA): { intra: number | null; inter: number | null } {
-  let si = 0, ni = 0, sx = 0, nx = 0;
-  for (let i = 0; i < items.length; i++)
-    for (let j = i + 1; j < items.length; j++) {
-      const s = similarityV2(items[i]!, items[j]!, { alpha, useWorkloadId: false });
-      if (items[i]!.group === items[j]!.group) {
-        si += s;
-        ni++;
-      } else {
-        sx += s;
-        nx++;
-      }
-    }
-  return { intra: ni ? si / ni : null, inter: nx ? sx / nx : null };
-}

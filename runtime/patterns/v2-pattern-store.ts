@@ -3,11 +3,10 @@
 import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.ts';
 import { createEmbeddingCache, DEFAULT_EMBEDDING_CACHE_LIMITS, type EmbeddingCache, type EmbeddingCacheStats } from './embeddings/embedding-cache.ts';
-import { dot as dotOf, type EmbeddingProvider } from './embeddings/embedding-provider.ts';
+import type { EmbeddingProvider } from './embeddings/embedding-provider.ts';
 import { scoreCluster } from './cluster-scoring.ts';
 import type { EventContext, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
 import { EMBEDDING_CACHE_SQL, PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
-import { structuralSimilarity as structuralOf } from './similarity.ts';
 import { blendScores, DEFAULT_EMBEDDING_ALPHA } from './similarity-v2.ts';
 import { normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
 
@@ -46,8 +45,6 @@ export interface PatternStoreV2 extends PatternStore {
   findKNearest(features: StructuralFeatures, k: number, opts?: KNearestOptions & EmbeddingQuery): NeighborMatch[];
   /** Stored embedding of a fingerprint (this provider's), or null for a v1 row. */
   fingerprintEmbedding(fingerprintId: string): Float32Array | null;
-  /** v2 cluster tightness over the stored fingerprints grouped by workload_id (partition off), as report `cluster_tightness.v2`. */
-  clusterTightness(): { intra: number | null; inter: number | null };
   /** Cache hit/miss counters and row count. */
   embeddingCacheStats(): EmbeddingCacheStats;
   /** Runs the cache eviction pass now (age, then LRU to max rows); returns rows removed. */
@@ -125,26 +122,6 @@ export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, clock:
       return hybrid.kNearestBlended(feat, k, opts.useWorkloadId ?? true, opts.embedding, cfg.alpha);
     },
     fingerprintEmbedding: (id) => hybrid.embeddingOf(id),
-    clusterTightness() {
-      const fps = v1.fingerprints().filter((f) => f.structural.workload_id != null);
-      const vecs = fps.map((f) => hybrid.embeddingOf(f.id));
-      let si = 0, ni = 0, sx = 0, nx = 0;
-      for (let i = 0; i < fps.length; i++)
-        for (let j = i + 1; j < fps.length; j++) {
-          const a = fps[i]!.structural, b = fps[j]!.structural;
-          const va = vecs[i], vb = vecs[j];
-          const structural = structuralOf(a, b);
-          const sim = va && vb ? blendScores(dotOf(va, vb), structural, cfg.alpha) : structural;
-          if (a.workload_id === b.workload_id) {
-            si += sim;
-            ni++;
-          } else {
-            sx += sim;
-            nx++;
-          }
-        }
-      return { intra: ni ? si / ni : null, inter: nx ? sx / nx : null };
-    },
     embeddingCacheStats: () => cache.stats(),
     evictEmbeddingCache: () => cache.trim(),
     close: () => v1.close(),
