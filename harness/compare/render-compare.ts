@@ -1,6 +1,6 @@
-import Table from 'cli-table3';
 import type { CompareArtifact, CompareRow } from '../../schemas/types/compare.ts';
 import { num, pct, rate, usd } from '../report/format.ts';
+import { plainTable } from '../report/render-table.ts';
 
 /** A value of `unit` through the shared report formatters, so compare reads like `bench report`. */
 function cell(unit: CompareRow['unit'], v: string | number | null): string {
@@ -44,12 +44,7 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
   out.push(`bootstrap: ${artifact.bootstrap.iterations} resamples of seed passes, seed ${artifact.bootstrap.seed}; CI of B - A`);
   if (paths.json) out.push(`json: ${paths.json}`);
   out.push('');
-  // No colours and ASCII-safe borders, as in render-table.ts, so the output pastes into decks and CI logs.
-  const t = new Table({
-    head: ['metric', `A (${artifact.a.label})`, `B (${artifact.b.label})`, 'delta', `${level}% CI`],
-    style: { head: [], border: [], compact: true },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-  });
+  const t = plainTable(['metric', `A (${artifact.a.label})`, `B (${artifact.b.label})`, 'delta', `${level}% CI`]);
   for (const r of artifact.rows) t.push([`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r)]);
   out.push(t.toString(), '', verdictLine(artifact));
   return out.join('\n');

@@ -2,7 +2,8 @@ import Table from 'cli-table3';
 import type { BenchReport, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
 import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, usd } from './format.ts';
 
-function plainTable(head: string[]): Table.Table {
+/** The table style of every stdout rendering (run, report, compare). */
+export function plainTable(head: string[]): Table.Table {
   // No colours and ASCII-safe borders so the output pastes cleanly into decks and CI logs.
   return new Table({ head, style: { head: [], border: [], compact: true }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
 }
