@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { BenchReport } from '../../schemas/types/report.ts';
+import { savingsPctOf, slot4Fired } from '../metrics/index.ts';
 
 // One sample per seed pass (rep index): the unit the bootstrap resamples (spec §8.4).
 
@@ -48,8 +49,7 @@ export function routedRepTotals(report: BenchReport): RoutedRepTotals[] {
   for (const t of pm.routed_turns) {
     const r = byRep.get(t.rep) ?? { rep: t.rep, turns: 0, fired: 0, inverted: 0, onStrong: 0 };
     r.turns += 1;
-    // Same definitions as harness/metrics/routing-metrics.ts (spec §8.3).
-    if (t.pattern_verdict === 'chose' || t.pattern_verdict === 'deferred') r.fired += 1;
+    if (slot4Fired(t.pattern_verdict)) r.fired += 1;
     if (t.inverted) r.inverted += 1;
     if (t.chosen_model === pm.strong_model) r.onStrong += 1;
     byRep.set(t.rep, r);
@@ -65,9 +65,7 @@ export function meanScore(xs: readonly RepTotals[]): number | null {
 
 /** savings_pct of the summed costs, (baseline − actual) / baseline × 100; null when the baseline is zero. */
 export function savingsPct(xs: readonly RepTotals[]): number | null {
-  const actual = Decimal.sum(0, ...xs.map((x) => x.actual));
-  const baseline = Decimal.sum(0, ...xs.map((x) => x.baseline));
-  return baseline.isZero() ? null : baseline.minus(actual).div(baseline).times(100).toNumber();
+  return savingsPctOf(Decimal.sum(0, ...xs.map((x) => x.baseline)), Decimal.sum(0, ...xs.map((x) => x.actual)))?.toNumber() ?? null;
 }
 
 /** Total actual (re-priced) cost of the samples in USD. */

@@ -5,8 +5,13 @@ import type { Decimal } from 'decimal.js';
  * Unlike re-priced savings this does not assume the strong model would have used the same tokens.
  */
 export function savingsVsMeasuredPct(strongCost: Decimal, routedCost: Decimal): Decimal | null {
-  if (strongCost.isZero()) return null;
-  return strongCost.minus(routedCost).div(strongCost).times(100);
+  return savingsPctOf(strongCost, routedCost);
+}
+
+/** (reference − actual) / reference × 100; null when the reference cost is zero. */
+export function savingsPctOf(reference: Decimal, actual: Decimal): Decimal | null {
+  if (reference.isZero()) return null;
+  return reference.minus(actual).div(reference).times(100);
 }
 
 /**

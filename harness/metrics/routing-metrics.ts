@@ -11,13 +11,18 @@ export interface Slot4Metrics {
   inversion_rate: number | null;
 }
 
+/** Slot 4 "fired" on a turn when its verdict was `chose` or `deferred` (a forced model outranked it). */
+export function slot4Fired(verdict: string | undefined): boolean {
+  return verdict === 'chose' || verdict === 'deferred';
+}
+
 /** Fire and inversion rates of routing slot 4; rates are null when no turn was routed. */
 export function slot4Metrics(decisions: readonly RouteDecidedPayload[]): Slot4Metrics {
   let fired = 0;
   let inverted = 0;
   for (const d of decisions) {
     const pattern = d.chain.find((e) => e.policy === 'pattern');
-    if (pattern?.verdict === 'chose' || pattern?.verdict === 'deferred') fired += 1;
+    if (slot4Fired(pattern?.verdict)) fired += 1;
     if (pattern?.verdict === 'chose') {
       const without = chosenWithout(d, 'pattern');
       if (without !== null && without !== d.chosen_model) inverted += 1;
