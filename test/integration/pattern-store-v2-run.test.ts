@@ -79,7 +79,7 @@ describe('choosing the store', () => {
     [['--embedding-provider', 'local:transformers:all-MiniLM-L6-v2'], '@huggingface/transformers'],
     [['--embedding-provider', 'word2vec'], 'unknown embedding provider id'],
     [['--fingerprint-version', 'v1', '--embedding-provider', 'local:hashing-384'], '--embedding-provider needs --fingerprint-version v2'],
-    [['--fingerprint-version', 'v3'], 'v3'],
+    [['--fingerprint-version', 'v3'], "argument 'v3' is invalid. Allowed choices are v1, v2"],
   ])('%j is exit 2: %s', async (flags, message) => {
     const r = await bench(['run', '--workload', 'fix-a-bug-small', '--provider', 'sim', ...flags, '--db-path', join(tempDir(), 'x.db')], { env });
     expect(r.code).toBe(2);
