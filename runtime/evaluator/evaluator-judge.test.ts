@@ -36,6 +36,21 @@ function expectPaired(seen: BusEvent[]) {
   for (const c of closers) expect(c.parent_event_id).toBe(started.get(payload(c).eval_id)!.id);
 }
 
+describe('the hidden check gates the judge', () => {
+  it('a judge that likes a rep whose check failed cannot lift it to 0.5: its score only orders the rep in the unsolved band', async () => {
+    const { bus, seen, request, evaluator } = setup([{ text: answer(0.9, 0.85, 'Looks right.') }]);
+    const v = await evaluator.llm(subject, { completion: 1, check: 0 }, request);
+    await bus.drain();
+    expect(v.score).toBeCloseTo(0.49 * 0.9, 12);
+    expect(payload(seen[1])).toMatchObject({ signals: { judge_score: 0.9 } });
+  });
+
+  it('a passed check puts the judge score in the solved band', async () => {
+    const { evaluator, request } = setup([{ text: answer(0.2, 0.85) }]);
+    expect((await evaluator.llm(subject, { completion: 1, check: 1 }, request)).score).toBeCloseTo(0.6, 12);
+  });
+});
+
 describe('evaluator.llm', () => {
   it('a valid verdict is eval.started(llm) → eval.completed(llm) with the judge model, cost, pricing version, latency and rationale', async () => {
     const { bus, seen, requests, request, evaluator } = setup([{ text: answer(0.9, 0.85, 'Correct fix.') }]);

@@ -24,7 +24,8 @@ describe('evaluator events (catalog §6.12), validated by a strict bus', () => {
     expect(completed.parent_event_id).toBe(started.id);
     expect(completed.payload).toMatchObject({ eval_id: v.eval_id, score: v.score, judge_kind: 'heuristic', judge_cost_usd: '0', parent_eval_id: 'ev_parent' });
     expect(completed.sensitivity).toBe('pseudonymous');
-    expect(v.score).toBeCloseTo(2 / 6, 12);
+    // The failed check gates it: 0.49 · completion (the only other signal).
+    expect(v.score).toBeCloseTo(0.49, 12);
   });
 
   it('a judge that could not run gives eval.started then eval.failed with its failure mode', async () => {

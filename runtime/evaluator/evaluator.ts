@@ -4,6 +4,7 @@ import { newId, type IdFactory } from '../core/ids.ts';
 import { redactSecrets } from '../providers/errors.ts';
 import type { HeuristicRubric } from './rubric.ts';
 import { scoreSignals, type HeuristicScore, type SignalValues } from './heuristic.ts';
+import { gatedScore } from './gate.ts';
 import type { JudgeAvailability, JudgeResult } from './llm-judge.ts';
 
 /** What is being scored (catalog §6.12 subject kinds used by the benchmark). */
@@ -217,7 +218,10 @@ export function createEvaluator(options: EvaluatorOptions): Evaluator {
       return withJudge(verdict, null, result.cost_usd, eval_id);
     }
     const rationale = captureRationale && result.rationale.trim() !== '' ? { rationale_redacted: redactSecrets(result.rationale).slice(0, MAX_RATIONALE_CHARS) } : {};
-    return withJudge(complete(subject, begun, { score: result.score, confidence: result.confidence, judge_kind: kind, signals: { ...base, ...escalation, ...rationale }, judge: result }, parentEvalId), result);
+    // The hidden check gates the judge as it gates the heuristic: the judge only orders reps inside the band.
+    const gated = values.check === undefined ? {} : { judge_score: result.score };
+    const score = values.check === undefined ? result.score : gatedScore(values.check === 1, result.score);
+    return withJudge(complete(subject, begun, { score, confidence: result.confidence, judge_kind: kind, signals: { ...base, ...escalation, ...rationale, ...gated }, judge: result }, parentEvalId), result);
   };
 
   return {

@@ -12,12 +12,51 @@ describe('heuristic rubric (spec §5)', () => {
     expect(w).toEqual({ completion: 2, turn_expectations: 1, tool_health: 1, final_substring: 2, grounding: 2, no_forbidden_grounding: 2, check: 4 });
   });
 
-  it('score is the weighted mean of the signals present only', () => {
-    // completion 1 (w2), tool health 0.5 (w1), check 0 (w4): (2 + 0.5 + 0) / 7
+  it('without a check, score is the weighted mean of the signals present only', () => {
+    // completion 1 (w2), tool health 0.5 (w1), grounding 0 (w2): (2 + 0.5 + 0) / 5
+    const r = scoreSignals({ completion: 1, tool_health: 0.5, grounding: 0 }, rubric);
+    expect(r.score).toBeCloseTo(2.5 / 5, 12);
+    expect(r.confidence).toBeCloseTo(0.6, 12);
+  });
+
+  it('a failed check gates the score below 0.5: the other signals only order it (0.49 · their mean)', () => {
+    // completion 1 (w2), tool health 0.5 (w1): mean 2.5 / 3; check 0 → 0.49 · 2.5 / 3
     const r = scoreSignals({ completion: 1, tool_health: 0.5, check: 0 }, rubric);
-    expect(r.score).toBeCloseTo(2.5 / 7, 12);
+    expect(r.score).toBeCloseTo((0.49 * 2.5) / 3, 12);
     // content weight present = check 4 → 0.5 + 0.5 * 0.4
     expect(r.confidence).toBeCloseTo(0.7, 12);
+    // The case: every signal but the check perfect used to score ~0.65; now it is unsolved.
+    expect(scoreSignals({ completion: 1, turn_expectations: 1, tool_health: 1, final_substring: 1, check: 0 }, rubric).score).toBeCloseTo(0.49, 12);
+  });
+
+  it('a passed check scores 0.5 + 0.5 · the mean of the other signals', () => {
+    expect(scoreSignals({ completion: 0, tool_health: 1, check: 1 }, rubric).score).toBeCloseTo(0.5 + 0.5 / 3, 12);
+    expect(scoreSignals({ check: 1 }, rubric).score).toBe(0.5);
+    expect(scoreSignals({ check: 0 }, rubric).score).toBe(0);
+  });
+
+  it('the band holds for any signal values: check 1 → [0.5, 1], anything else → [0, 0.49], order kept inside a band (property)', () => {
+    const unit = fc.double({ min: 0, max: 1, noNaN: true });
+    const opt = fc.option(unit, { nil: undefined });
+    const signals = fc.record({ completion: opt, turn_expectations: opt, tool_health: opt, final_substring: opt, grounding: opt, no_forbidden_grounding: opt });
+    fc.assert(
+      fc.property(signals, signals, unit, (a, b, check) => {
+        const passed = scoreSignals({ ...a, check: 1 }, rubric).score;
+        const failed = scoreSignals({ ...a, check }, rubric).score;
+        expect(passed).toBeGreaterThanOrEqual(0.5);
+        expect(passed).toBeLessThanOrEqual(1 + 1e-12);
+        if (check < 1) {
+          expect(failed).toBeGreaterThanOrEqual(0);
+          expect(failed).toBeLessThan(0.5);
+        }
+        // Inside a band the other signals keep their order.
+        const ha = scoreSignals(a, rubric).score;
+        const hb = scoreSignals(b, rubric).score;
+        const ga = scoreSignals({ ...a, check: 0 }, rubric).score;
+        const gb = scoreSignals({ ...b, check: 0 }, rubric).score;
+        if (ha < hb) expect(ga).toBeLessThanOrEqual(gb);
+      }),
+    );
   });
 
   it('confidence is 1 with every content signal present and 0.5 with none', () => {

@@ -1,3 +1,4 @@
+import { gatedScore } from './gate.ts';
 import type { HeuristicRubric, SignalName } from './rubric.ts';
 
 /** Values in [0,1] for the signals that apply to a subject; absent signals do not count. */
@@ -12,27 +13,36 @@ export interface HeuristicScore {
 }
 
 /**
- * score = Σ w·s / Σ w over the signals present; confidence = base + (1 − base) · content weight
- * present / content_weight_max (harness-and-runtime.md §5: 0.5 + 0.5 · w/10).
+ * Without a `check` signal: score = Σ w·s / Σ w over the signals present. With one, the check gates the
+ * verdict: score = gatedScore(check = 1, Σ w·s / Σ w over the other signals), so a rep whose check did not
+ * pass scores below 0.5 whatever its other signals (gate.ts). confidence = base + (1 − base) · content
+ * weight present / content_weight_max (harness-and-runtime.md §5: 0.5 + 0.5 · w/10), the check included.
  */
 export function scoreSignals(values: SignalValues, rubric: HeuristicRubric): HeuristicScore {
   const applied: HeuristicScore['applied'] = [];
   let num = 0;
   let den = 0;
   let content = 0;
+  let check: number | undefined;
   for (const name of Object.keys(rubric.signals) as SignalName[]) {
     const value = values[name];
     if (value === undefined) continue;
     if (!(value >= 0 && value <= 1)) throw new RangeError(`signal ${name} must be in [0,1], got ${value}`);
     const { weight, content: isContent } = rubric.signals[name];
     applied.push({ name, value, weight });
+    if (isContent) content += weight;
+    if (name === 'check') {
+      check = value;
+      continue;
+    }
     num += weight * value;
     den += weight;
-    if (isContent) content += weight;
   }
   const { base, content_weight_max } = rubric.confidence;
   const confidence = Math.min(1, base + (1 - base) * (content / content_weight_max));
-  return { score: den === 0 ? 0 : num / den, confidence, applied };
+  const rest = den === 0 ? 0 : num / den;
+  // A check passes or it does not: any value short of 1 is unsolved.
+  return { score: check === undefined ? rest : gatedScore(check === 1, rest), confidence, applied };
 }
 
 /** 1 when `needle` occurs in `text`, case-insensitive. */
