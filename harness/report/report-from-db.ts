@@ -1,0 +1,68 @@
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { createAnalytics } from '../../runtime/analytics/index.ts';
+import { createSystemClock } from '../../runtime/core/clock.ts';
+import { createMemoryLogger } from '../../runtime/core/logger.ts';
+import { loadPriceTable } from '../../runtime/pricing/index.ts';
+import { defaultRoutingConfig } from '../../runtime/routing/index.ts';
+import type { BenchReport } from '../../schemas/types/report.ts';
+import { SetupError } from '../errors.ts';
+import { reportFingerprintSources } from '../runner/pattern-checks.ts';
+import { choosePatternStore, openRunPatternStore } from '../runner/run-pattern-store.ts';
+import { RunStore } from '../runs/run-store.ts';
+import { buildReport } from './build-report.ts';
+
+/** Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError. */
+export function openTraceDbReadOnly(path: string): Database.Database {
+  if (!existsSync(path)) throw new SetupError(`${path}: no such trace DB`);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    db.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (e) {
+    throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
+  }
+  return db;
+}
+
+/** Which run of a DB to report, and where its pattern store is when not where the run recorded it. */
+export interface ReportFromDbOptions {
+  run?: string;
+  patternsDbPath?: string | null;
+  env: NodeJS.ProcessEnv;
+}
+
+/** The run ids a trace DB holds, oldest first; a SetupError naming the DB when it holds none. */
+export function runIdsOf(db: Database.Database, path: string): string[] {
+  const ids = new RunStore(db, { create: false }).runIds();
+  if (ids.length === 0) throw new SetupError(`${path}: no benchmark runs in this trace DB (was it written by bench run?)`);
+  return ids;
+}
+
+/**
+ * A run's report rebuilt from its trace DB alone (`analyze --skip-execute`, `bench view`): the store is opened
+ * as the run used it, so v2 tightness is recomputed with the same embedder and α, and nothing is written.
+ */
+export function reportFromDb(db: Database.Database, path: string, options: ReportFromDbOptions): BenchReport {
+  const runs = new RunStore(db, { create: false });
+  const ids = runIdsOf(db, path);
+  const runId = options.run ?? ids.at(-1)!;
+  if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
+  const provenance = runs.provenance(runId);
+  const patternsPath = options.patternsDbPath ?? provenance?.patterns_db_path ?? null;
+  const choice = {
+    ...choosePatternStore(defaultRoutingConfig(), {}),
+    fingerprint_version: provenance?.fingerprint_version ?? 'v1',
+    embedding_provider: provenance?.embedding_provider ?? null,
+    embedding_alpha: provenance?.embedding_alpha ?? null,
+  };
+  const patterns =
+    patternsPath && existsSync(patternsPath)
+      ? openRunPatternStore(patternsPath, choice, { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
+      : null;
+  try {
+    return buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+  } finally {
+    patterns?.close();
+  }
+}
