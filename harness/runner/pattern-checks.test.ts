@@ -17,7 +17,7 @@ let fx: StoreFixture | null = null;
 afterEach(() => fx?.cleanup());
 
 function rep(workload: string, turns: number, model = HAIKU): WorkloadRunRecord {
-  return { id: 'w', run_id: 'r', workload, pass: 'A', rep: 0, model, signal_strength: 'marginal', session_ids: [], started_at_us: 0, ended_at_us: 0, turns, score: 1, confidence: 1, check: null, assertions: [], error: null };
+  return { id: 'w', run_id: 'r', workload, pass: 'A', rep: 0, model, signal_strength: 'marginal', session_ids: [], started_at_us: 0, ended_at_us: 0, turns, score: 1, confidence: 1, outcome: 'solved', check: null, assertions: [], error: null };
 }
 
 describe('the accumulation check (benchmark.md §6.4)', () => {

@@ -3,7 +3,7 @@ import type { Clock } from '../../runtime/core/clock.ts';
 import type { IdFactory } from '../../runtime/core/ids.ts';
 import type { Logger } from '../../runtime/core/logger.ts';
 import type { EventBus } from '../../runtime/events/event.ts';
-import { checkTurnExpectations, runCheck, type CheckResult, type Evaluator, type JudgeAvailability, type Verdict } from '../../runtime/evaluator/index.ts';
+import { checkOutcome, checkTurnExpectations, outcomeFromScore, runCheck, type CheckResult, type Evaluator, type JudgeAvailability, type Verdict } from '../../runtime/evaluator/index.ts';
 import type { PriceTable } from '../../runtime/pricing/rates.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
@@ -114,7 +114,10 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
 
     assertions.push(...workloadAssertions(spec.expect, turns, session.totalCostWithWorkersUsd, session.delegateCalls));
     const finalText = turns.at(-1)?.final_text ?? '';
-    const content = contentSignals(spec, finalText, check);
+    // The check gates the verdict (spec §5): a provider error or an interruption means the rep never reached it.
+    const reached = !stoppedEarly && turns.every((t) => t.error_class === null);
+    const gate = checkOutcome({ hasCheck: spec.evaluate?.check !== undefined, reached, check, checkError });
+    const content = contentSignals(spec, finalText, gate);
     const stops = spec.turns.map((t) => t.expect?.stop_reason ?? 'end_turn');
     const values = { ...workloadSignals(turns, stops, assertions), ...content };
     const extra = { workload: spec.name, pass: job.pass, rep: job.rep, ...(checkError ? { check_error: checkError } : {}) };
@@ -154,6 +157,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       turns: turns.length,
       score: verdict.score,
       confidence: verdict.confidence,
+      outcome: gate ?? outcomeFromScore(verdict.score),
       check,
       assertions,
       error,

@@ -1,12 +1,15 @@
 import type { SignalValues } from '../../runtime/evaluator/index.ts';
 import { forbiddenGroundingSignal, groundingSignal, substringSignal, toolHealthSignal } from '../../runtime/evaluator/index.ts';
-import type { CheckResult } from '../../runtime/evaluator/index.ts';
+import type { RepOutcome } from '../../runtime/evaluator/index.ts';
 import type { TurnResult } from '../../runtime/sessions/index.ts';
 import type { Assertion } from '../../schemas/types/report.ts';
 import type { WorkloadSpec } from '../workloads/workload.ts';
 
-/** The content signals a workload's outcome produces (spec §5); shared by the workload and every turn verdict. */
-export function contentSignals(spec: WorkloadSpec, finalText: string, check: CheckResult | null): SignalValues {
+/**
+ * The content signals a workload's outcome produces (spec §5); shared by the workload and every turn verdict.
+ * `check` is the rep's gated outcome (null without `evaluate.check`): only `solved` sets the check signal to 1.
+ */
+export function contentSignals(spec: WorkloadSpec, finalText: string, check: RepOutcome | null): SignalValues {
   const ev = spec.evaluate ?? {};
   const out: SignalValues = {};
   if (ev.expect_substring_in_final_response) out.final_substring = substringSignal(ev.expect_substring_in_final_response, finalText);
@@ -14,7 +17,7 @@ export function contentSignals(spec: WorkloadSpec, finalText: string, check: Che
   if (g !== undefined) out.grounding = g;
   const f = forbiddenGroundingSignal(ev.forbidden_grounding ?? [], finalText);
   if (f !== undefined) out.no_forbidden_grounding = f;
-  if (check) out.check = check.passed ? 1 : 0;
+  if (check !== null) out.check = check === 'solved' ? 1 : 0;
   return out;
 }
 

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { outcomeFromScore, type RepOutcome } from '../../runtime/evaluator/index.ts';
 import type { Assertion, Check, Provenance } from '../../schemas/types/report.ts';
 
 /** One workload rep as recorded in the trace DB, so every report number can be recomputed from the DB alone. */
@@ -16,6 +17,8 @@ export interface WorkloadRunRecord {
   turns: number;
   score: number | null;
   confidence: number | null;
+  /** The gated verdict (harness-and-runtime.md §5): solved iff the hidden check passed, or score ≥ 0.5 without a check. */
+  outcome: RepOutcome;
   check: Check;
   assertions: Assertion[];
   error: string | null;
@@ -48,7 +51,8 @@ CREATE TABLE IF NOT EXISTS workload_runs (
   confidence REAL,
   check_json TEXT,
   assertions_json TEXT NOT NULL,
-  error TEXT
+  error TEXT,
+  outcome TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_workload_runs_run ON workload_runs(run_id, workload, pass, rep);
 `;
@@ -101,10 +105,10 @@ export class RunStore {
   saveWorkloadRun(r: WorkloadRunRecord): void {
     this.db
       .prepare(
-        `INSERT INTO workload_runs (id, run_id, workload, pass, rep, model, signal_strength, session_ids_json, started_at_us, ended_at_us, turns, score, confidence, check_json, assertions_json, error)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO workload_runs (id, run_id, workload, pass, rep, model, signal_strength, session_ids_json, started_at_us, ended_at_us, turns, score, confidence, check_json, assertions_json, error, outcome)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(r.id, r.run_id, r.workload, r.pass, r.rep, r.model, r.signal_strength, JSON.stringify(r.session_ids), r.started_at_us, r.ended_at_us, r.turns, r.score, r.confidence, r.check ? JSON.stringify(r.check) : null, JSON.stringify(r.assertions), r.error);
+      .run(r.id, r.run_id, r.workload, r.pass, r.rep, r.model, r.signal_strength, JSON.stringify(r.session_ids), r.started_at_us, r.ended_at_us, r.turns, r.score, r.confidence, r.check ? JSON.stringify(r.check) : null, JSON.stringify(r.assertions), r.error, r.outcome);
   }
 
   /** Run ids in the DB, oldest first. */
@@ -136,6 +140,7 @@ export class RunStore {
       turns: Number(x.turns),
       score: x.score == null ? null : Number(x.score),
       confidence: x.confidence == null ? null : Number(x.confidence),
+      outcome: storedOutcome(x),
       check: x.check_json == null ? null : (JSON.parse(String(x.check_json)) as Check),
       assertions: JSON.parse(String(x.assertions_json)) as Assertion[],
       error: x.error == null ? null : String(x.error),
@@ -145,4 +150,13 @@ export class RunStore {
   private hasTables(): boolean {
     return this.db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name='bench_runs'").get() !== undefined;
   }
+}
+
+/** A rep's outcome as stored; a DB written before outcomes were recorded falls back to what its check and score say. */
+function storedOutcome(x: Record<string, unknown>): RepOutcome {
+  if (typeof x.outcome === 'string') return x.outcome as RepOutcome;
+  const check = x.check_json == null ? null : (JSON.parse(String(x.check_json)) as NonNullable<Check>);
+  if (check === null) return outcomeFromScore(x.score == null ? null : Number(x.score));
+  if (check.timed_out) return 'check_error';
+  return check.passed ? 'solved' : 'unsolved';
 }
