@@ -99,6 +99,11 @@ export class Session {
     return this.workers.map((w) => w.id);
   }
 
+  /** This session's message history and each worker's, depth first: what `bench view` shows of a rep. */
+  histories(): { session_id: string; messages: Message[] }[] {
+    return [{ session_id: this.id, messages: this.history }, ...this.workers.flatMap((w) => w.histories())];
+  }
+
   /** How many delegate calls this session made (delegate.started, or failed before a worker existed). */
   get delegateCalls(): number {
     return this.delegations;
