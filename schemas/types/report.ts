@@ -18,7 +18,10 @@ export type Pct = string | null;
  */
 export interface BenchReport {
   report_version: 1;
-  status: 'complete' | 'incomplete';
+  /**
+   * complete: every planned rep ran; incomplete: stopped cleanly (--max-cost, Ctrl-C) with a report; interrupted: the run never finished (killed, crashed) and this report was rebuilt from what its DB holds (bench run --resume DB continues it).
+   */
+  status: 'complete' | 'incomplete' | 'interrupted';
   exit_code: 0 | 1 | 2;
   /**
    * Set when the numbers come from the simulated provider; every rendering prints it.
@@ -79,6 +82,21 @@ export interface Provenance {
    * Pass B's forced model in the A3 protocol.
    */
   strong_model: string | null;
+  /**
+   * The slice of the run this DB holds (bench run --shard I/N): shard index (1-based) and count; null or absent for an unsharded run or a merged one.
+   */
+  shard?: {
+    index: number;
+    count: number;
+  } | null;
+  /**
+   * The protocol passes this DB ran (bench run --passes); absent means all of the protocol's passes.
+   */
+  passes?: string[];
+  /**
+   * bench merge: the shard DBs this DB was merged from, as 'PASSES shard I/N' labels.
+   */
+  merged_from?: string[];
 }
 export interface WorkloadResult {
   workload: string;
