@@ -1,3 +1,5 @@
 export * from './routing-metrics.ts';
 export * from './arm-metrics.ts';
 export * from './cluster-tightness.ts';
+export * from './paired-stats.ts';
+export * from './student-t.ts';

@@ -1,0 +1,66 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, unpairedDifference, type PairedUnit } from './paired-stats.ts';
+import { studentTCdf, studentTQuantile } from './student-t.ts';
+
+const unit = (cluster: string, a: number, b: number, den = 1): PairedUnit => ({ cluster, a: { num: a, den }, b: { num: b, den } });
+
+describe('Student t', () => {
+  it('matches the textbook 97.5% quantiles', () => {
+    expect(studentTQuantile(0.975, 1)).toBeCloseTo(12.7062, 3);
+    expect(studentTQuantile(0.975, 6)).toBeCloseTo(2.4469, 3);
+    expect(studentTQuantile(0.975, 30)).toBeCloseTo(2.0423, 3);
+    expect(studentTQuantile(0.025, 6)).toBeCloseTo(-2.4469, 3);
+    expect(studentTCdf(0, 4)).toBeCloseTo(0.5, 12);
+  });
+
+  it('rejects a level outside (0,1) and df <= 0', () => {
+    expect(() => studentTQuantile(1, 3)).toThrow(/\(0,1\)/);
+    expect(() => studentTQuantile(0.9, 0)).toThrow(/degrees of freedom/);
+  });
+});
+
+describe('paired, workload-clustered intervals (Miller 2024)', () => {
+  it('an arm against itself: every difference 0 with a [0, 0] interval', () => {
+    const units = [unit('w1', 1, 1), unit('w1', 0, 0), unit('w2', 1, 1), unit('w3', 0.3, 0.3, 2)];
+    for (const kind of ['ratio', 'total'] as const) expect(pairedDifference(units, kind, 0.95)).toMatchObject({ estimate: 0, se: 0, ci_low: 0, ci_high: 0, units: 4, clusters: 3 });
+    expect(pairedSavingsPct(units, 0.95)).toMatchObject({ estimate: 0, ci_low: 0, ci_high: 0 });
+  });
+
+  it('savings of B against A: 100 · (1 − ΣB / ΣA), an interval around it', () => {
+    const s = pairedSavingsPct([unit('w1', 10, 6), unit('w1', 10, 7), unit('w2', 20, 14), unit('w3', 5, 4)], 0.95);
+    expect(s.estimate).toBeCloseTo(100 * (1 - 31 / 45), 12);
+    expect(s.ci_low!).toBeLessThan(s.estimate!);
+    expect(s.ci_high!).toBeGreaterThan(s.estimate!);
+  });
+
+  it('one cluster gives no interval: the standard error needs two workloads', () => {
+    expect(pairedDifference([unit('w1', 1, 0), unit('w1', 0, 1)], 'ratio', 0.95)).toMatchObject({ estimate: 0, se: null, ci_low: null, ci_high: null, clusters: 1 });
+  });
+
+  it('an empty denominator has no figure', () => {
+    expect(clusteredFigure([{ cluster: 'w', value: { num: 0, den: 0 } }], 'ratio', 0.95).estimate).toBeNull();
+  });
+
+  it('paired intervals are narrower than unpaired ones when the arms are positively correlated (property)', () => {
+    // Each workload has a difficulty both arms share (4 apart from one workload to the next) and each unit a
+    // small arm-specific wobble: strongly correlated arms, as a routed and a strong arm on the same tasks are.
+    const wobble = fc.double({ min: -0.5, max: 0.5, noNaN: true });
+    const arb = fc.array(fc.array(fc.tuple(wobble, wobble), { minLength: 1, maxLength: 5 }), { minLength: 2, maxLength: 6 });
+    fc.assert(
+      fc.property(arb, (clusters) => {
+        const units = clusters.flatMap((us, g) => us.map(([da, db]) => unit(`w${g}`, 4 * g + da, 4 * g + 1 + db)));
+        const paired = pairedDifference(units, 'ratio', 0.95);
+        const unpaired = unpairedDifference(units, 'ratio', 0.95);
+        expect(paired.estimate!).toBeCloseTo(unpaired.estimate!, 9);
+        expect(paired.ci_high! - paired.ci_low!).toBeLessThan(unpaired.ci_high! - unpaired.ci_low!);
+        expect(unitCorrelation(units)!).toBeGreaterThan(0);
+      }),
+    );
+  });
+
+  it('correlation is 1 for identical arms and null for a constant arm', () => {
+    expect(unitCorrelation([unit('a', 1, 1), unit('b', 0, 0), unit('c', 1, 1)])).toBeCloseTo(1, 12);
+    expect(unitCorrelation([unit('a', 1, 1), unit('b', 0, 1)])).toBeNull();
+  });
+});
