@@ -8,9 +8,10 @@ import { analyzeCommandSpec } from './commands/analyze.ts';
 import { signalCommandSpec } from './commands/signal.ts';
 import { reportCommandSpec } from './commands/report.ts';
 import { compareCommandSpec } from './commands/compare.ts';
+import { viewCommandSpec } from './commands/view.ts';
 import type { CommandSpec, CliIO } from './command.ts';
 
-const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec];
+const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec];
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 function exitCodeFor(e: unknown, io: CliIO): number {

@@ -37,6 +37,8 @@ export interface RunnerDeps {
   providerFor(workload: Workload, pass: string, rep: number): Provider;
   /** Ctrl-C: no new turn starts once this is aborted. */
   interrupt?: AbortSignal;
+  /** The run's work dir for temp workspaces (swept by the next run when this process dies); default the OS temp dir. */
+  workDir?: string;
   /** Called as the rep progresses (TTY progress line). */
   onProgress?(p: { workload: string; pass: string; rep: number; turn: number; turns: number; spendUsd: Decimal }): void;
 }
@@ -152,6 +154,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       signal_strength: spec.signal_strength ?? 'high',
       // Worker sessions belong to the workload: their spend counts in its savings (catalog §8.3).
       session_ids: [session.id, ...session.workerSessionIds],
+      transcripts: session.histories(),
       started_at_us: startedUs,
       ended_at_us: deps.clock.nowUs(),
       turns: turns.length,
@@ -163,7 +166,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       error,
       stopped_early: stoppedEarly,
     };
-  });
+  }, deps.workDir);
 }
 
 /** The aggregate `expect` block of a workload (benchmark.md §3.1). */

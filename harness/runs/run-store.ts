@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { ensureTranscriptTable, saveTranscripts, type SessionTranscript } from './transcripts.ts';
 import { outcomeFromScore, type RepOutcome } from '../../runtime/evaluator/index.ts';
 import type { Assertion, Check, Provenance } from '../../schemas/types/report.ts';
 
@@ -22,6 +23,8 @@ export interface WorkloadRunRecord {
   check: Check;
   assertions: Assertion[];
   error: string | null;
+  /** What each session of the rep said and did (written to session_transcripts, not read back here). */
+  transcripts?: SessionTranscript[];
   /** The rep was cut short by --max-cost or Ctrl-C (the run is then incomplete). */
   stopped_early?: boolean;
 }
@@ -64,7 +67,10 @@ export class RunStore {
     private readonly db: Database,
     options: { create?: boolean } = {},
   ) {
-    if (options.create ?? true) db.exec(SCHEMA);
+    if (options.create ?? true) {
+      db.exec(SCHEMA);
+      ensureTranscriptTable(db);
+    }
   }
 
   /** Records (or updates, at the end of the run) the run's provenance, warnings and accumulation-check failures. */
@@ -109,6 +115,7 @@ export class RunStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(r.id, r.run_id, r.workload, r.pass, r.rep, r.model, r.signal_strength, JSON.stringify(r.session_ids), r.started_at_us, r.ended_at_us, r.turns, r.score, r.confidence, r.check ? JSON.stringify(r.check) : null, JSON.stringify(r.assertions), r.error, r.outcome);
+    if (r.transcripts) saveTranscripts(this.db, r.id, r.transcripts);
   }
 
   /** Run ids in the DB, oldest first. */

@@ -1,0 +1,180 @@
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type Database from 'better-sqlite3';
+import { compareReports } from '../compare/index.ts';
+import { SetupError } from '../errors.ts';
+import { openTraceDbReadOnly, reportFromDb, runIdsOf } from '../report/report-from-db.ts';
+import { RunStore } from '../runs/run-store.ts';
+import { repDetail } from './rep-detail.ts';
+
+/** The hosts `bench view` may listen on: loopback only, the trace DBs hold prompts and code. */
+export const LOOPBACK_HOSTS = ['127.0.0.1', '::1', 'localhost'] as const;
+
+/** What `startViewServer` needs: the DBs to serve and where to listen. */
+export interface ViewServerOptions {
+  dbPaths: readonly string[];
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A running viewer; `close()` stops it and closes the DBs. */
+export interface ViewServer {
+  url: string;
+  server: Server;
+  close(): Promise<void>;
+}
+
+interface OpenDb {
+  path: string;
+  name: string;
+  db: Database.Database;
+}
+
+const UI_DIR = join(dirname(fileURLToPath(import.meta.url)), 'ui');
+const require = createRequire(import.meta.url);
+
+/** Static files: the page, its script, and the UI library (preact + htm) straight from node_modules, so nothing is fetched from the network. */
+function staticFiles(): Map<string, { type: string; body: string }> {
+  const js = 'text/javascript; charset=utf-8';
+  return new Map([
+    ['/', { type: 'text/html; charset=utf-8', body: readFileSync(join(UI_DIR, 'index.html'), 'utf8') }],
+    ['/app.js', { type: js, body: readFileSync(join(UI_DIR, 'app.js'), 'utf8') }],
+    ['/vendor/preact.mjs', { type: js, body: readFileSync(require.resolve('preact'), 'utf8') }],
+    ['/vendor/hooks.mjs', { type: js, body: readFileSync(require.resolve('preact/hooks'), 'utf8') }],
+    ['/vendor/htm.mjs', { type: js, body: readFileSync(join(dirname(require.resolve('htm')), 'htm.mjs'), 'utf8') }],
+  ]);
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, {
+    'content-type': type,
+    // Everything the page needs comes from this server; no inline script, no remote fetch.
+    'content-security-policy': "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:",
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+  });
+  res.end(body);
+}
+
+function json(res: ServerResponse, status: number, value: unknown): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
+}
+
+/** The runs of every served DB, newest last, as the viewer's index lists them. */
+function listRuns(dbs: readonly OpenDb[]): unknown[] {
+  return dbs.flatMap((d, index) => {
+    const runs = new RunStore(d.db, { create: false });
+    let ids: string[];
+    try {
+      ids = runIdsOf(d.db, d.path);
+    } catch {
+      return [];
+    }
+    return ids.map((run_id) => {
+      const p = runs.provenance(run_id);
+      const reps = runs.workloadRuns(run_id);
+      return {
+        db: index,
+        db_name: d.name,
+        run_id,
+        status: runs.status(run_id),
+        started_at: p?.started_at ?? null,
+        protocol: p?.protocol ?? null,
+        provider: p?.actual_provider ?? null,
+        model: p?.actual_model ?? null,
+        workloads: new Set(reps.map((r) => r.workload)).size,
+        reps: reps.length,
+      };
+    });
+  });
+}
+
+function dbAt(dbs: readonly OpenDb[], raw: string | null): OpenDb {
+  const d = dbs[Number(raw)];
+  if (raw === null || !/^\d+$/.test(raw) || !d) throw new SetupError(`no DB number ${raw ?? '(missing)'}; there are ${dbs.length}`);
+  return d;
+}
+
+function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknown {
+  const q = url.searchParams;
+  switch (url.pathname) {
+    case '/api/runs':
+      return { dbs: dbs.map((d) => d.name), runs: listRuns(dbs) };
+    case '/api/report': {
+      const d = dbAt(dbs, q.get('db'));
+      return reportFromDb(d.db, d.name, { run: q.get('run') ?? undefined, env });
+    }
+    case '/api/rep': {
+      const d = dbAt(dbs, q.get('db'));
+      const run = q.get('run') ?? '';
+      const [workload, pass, rep] = [q.get('workload'), q.get('pass'), Number(q.get('rep'))];
+      const record = new RunStore(d.db, { create: false }).workloadRuns(run).find((r) => r.workload === workload && r.pass === pass && r.rep === rep);
+      if (!record) throw new SetupError(`no rep ${rep + 1} of ${workload ?? '?'} in pass ${pass ?? '?'} of run ${run} (${d.name})`);
+      return repDetail(d.db, record);
+    }
+    case '/api/compare': {
+      const side = (key: 'a' | 'b') => {
+        const [db, run] = (q.get(key) ?? '').split(':');
+        const d = dbAt(dbs, db ?? null);
+        return { report: reportFromDb(d.db, d.name, { run, env }), path: null, label: `${d.name}:${run}` };
+      };
+      return compareReports(side('a'), side('b'), { seed: 0 });
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Serves a read-only viewer over trace DBs: the runs, a run's report, a compare of two runs, one rep in full.
+ * Listens on loopback only and opens every DB read-only; a Host header other than the loopback address it
+ * listens on is refused, so a web page elsewhere cannot reach it through DNS rebinding.
+ */
+export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
+  if (!(LOOPBACK_HOSTS as readonly string[]).includes(options.host)) {
+    throw new SetupError(`--host ${options.host}: bench view serves on loopback only (${LOOPBACK_HOSTS.join(', ')}); the trace DBs hold prompts, code and tool output`);
+  }
+  if (options.dbPaths.length === 0) throw new SetupError('no trace DB to view: pass DB paths, or run `npx bench run` first (DBs go to reports/.runs/)');
+  const dbs: OpenDb[] = options.dbPaths.map((path) => ({ path, name: basename(path), db: openTraceDbReadOnly(path) }));
+  const files = staticFiles();
+  let allowedHosts: Set<string> = new Set();
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    if (!allowedHosts.has(req.headers.host ?? '')) return send(res, 403, 'text/plain', 'forbidden host');
+    if (req.method !== 'GET') return send(res, 405, 'text/plain', 'read-only viewer: GET only');
+    const url = new URL(req.url ?? '/', 'http://viewer');
+    const file = files.get(url.pathname);
+    if (file) return send(res, 200, file.type, file.body);
+    try {
+      const body = route(dbs, url, options.env);
+      if (body === undefined) return json(res, 404, { error: `no such page: ${url.pathname}` });
+      return json(res, 200, body);
+    } catch (e) {
+      return json(res, e instanceof SetupError ? 404 : 500, { error: (e as Error).message });
+    }
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const hostForUrl = options.host === '::1' ? '[::1]' : options.host;
+  allowedHosts = new Set([`${hostForUrl}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`]);
+  return {
+    url: `http://${hostForUrl}:${port}/`,
+    server,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => {
+          for (const d of dbs) d.db.close();
+          resolve();
+        });
+      }),
+  };
+}
