@@ -42,6 +42,7 @@ export interface SimProfile {
    * P(competent plan) = sigmoid(10 (competence - difficulty)).
    */
   competence: number;
+  competence_source: CompetenceSource;
   /**
    * Time to first token, ms.
    */
@@ -54,4 +55,26 @@ export interface SimProfile {
    * Decode speed, tokens per second.
    */
   output_tokens_per_second: number;
+}
+/**
+ * Where the competence figure comes from: a public benchmark result (named, with its score and where it was published), or an assumption said to be one.
+ */
+export interface CompetenceSource {
+  kind: 'public_benchmark' | 'assumed';
+  /**
+   * The benchmark's name and variant, e.g. SWE-bench Verified.
+   */
+  benchmark?: string;
+  /**
+   * The published score the figure is derived from.
+   */
+  result?: string;
+  /**
+   * Who published the result and where.
+   */
+  published_by?: string;
+  /**
+   * How the figure was chosen, in a sentence.
+   */
+  note: string;
 }

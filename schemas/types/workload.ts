@@ -10,7 +10,11 @@ export interface Workload {
   name: string;
   description: string;
   suite_version: 1;
+  /**
+   * Whether a cheap-vs-strong smoke showed a gated-score gap of at least 0.4 (benchmark.md §4.2); `bench signal --write` sets it.
+   */
   signal_strength?: 'high' | 'marginal';
+  signal?: Signal;
   /**
    * @minItems 1
    */
@@ -20,6 +24,41 @@ export interface Workload {
   }[];
   expect?: WorkloadExpect;
   evaluate?: Evaluate;
+}
+/**
+ * The `bench signal` measurement behind signal_strength, written by `bench signal --write`. A verdict measured on the simulated provider says nothing about a real model until it is re-measured with a key.
+ */
+export interface Signal {
+  /**
+   * Mean gated score of the strong arm minus the cheap arm; null when an arm has no scored rep.
+   */
+  score_gap: number | null;
+  /**
+   * Solved rate (fraction of reps whose hidden check passed) of the strong arm minus the cheap arm; null for a workload without a check.
+   */
+  solved_gap: number | null;
+  /**
+   * Reps per arm.
+   */
+  reps: number;
+  /**
+   * Who answered (the report's provenance.actual_provider): sim, anthropic, openai, openai-compatible, replay:<sources>.
+   */
+  provider: string;
+  /**
+   * True when the answers came from the simulated provider, directly or replayed.
+   */
+  simulated: boolean;
+  cheap_model: string;
+  strong_model: string;
+  /**
+   * The simulated provider's seed.
+   */
+  seed?: number;
+  /**
+   * When the measurement finished, UTC (ISO 8601 with Z).
+   */
+  measured_at: string;
 }
 export interface TurnExpect {
   min_tool_calls?: number;
