@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startViewServer, type ViewServer } from '../../harness/view/view-server.ts';
+import type { RepDetail } from '../../harness/view/rep-detail.ts';
+import { bench, tempDir } from '../support/cli.ts';
+
+const ENV = { PATH: process.env.PATH };
+const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/** GET with an explicit Host header (fetch cannot set it), for the DNS-rebinding guard. */
+function getWithHost(url: string, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers: { host } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+let dir: string;
+let db: string;
+let server: ViewServer;
+let before: string;
+
+beforeAll(async () => {
+  dir = tempDir();
+  db = join(dir, 'run.db');
+  // A delegation workload: a worker session, tool calls and a hidden check in one small run.
+  const r = await bench(['run', '--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet', '--db-path', db], { env: ENV });
+  expect([0, 1], r.stderr).toContain(r.code);
+  before = sha(db);
+  server = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: 0, env: {} });
+}, 180_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+async function api<T>(path: string): Promise<T> {
+  const res = await fetch(new URL(path, server.url));
+  expect(res.status, await res.clone().text()).toBe(200);
+  return (await res.json()) as T;
+}
+
+describe('bench view', () => {
+  it('lists the run and serves its report', async () => {
+    const runs = await api<{ runs: { run_id: string; db: number; reps: number }[] }>('/api/runs');
+    expect(runs.runs).toHaveLength(1);
+    expect(runs.runs[0]!.reps).toBe(2);
+    const report = await api<{ workloads: { workload: string }[] }>(`/api/report?db=0&run=${runs.runs[0]!.run_id}`);
+    expect(report.workloads.map((w) => w.workload).sort()).toEqual(['fix-a-bug-small', 'multi-step-with-delegation']);
+  });
+
+  it('shows one rep in full: routing chain, LLM calls with cost, tool inputs and results, the check output', async () => {
+    const { runs } = await api<{ runs: { run_id: string }[] }>('/api/runs');
+    const rep = await api<RepDetail>(`/api/rep?db=0&run=${runs[0]!.run_id}&workload=fix-a-bug-small&pass=single&rep=0`);
+    expect(rep.has_transcript).toBe(true);
+    const turn = rep.sessions[0]!.turns[0]!;
+    expect(turn.chain.map((c) => c.policy)).toContain('manual_sticky');
+    expect(turn.llm_calls.length).toBeGreaterThan(0);
+    expect(Number(turn.llm_calls[0]!.cost_usd)).toBeGreaterThan(0);
+    const tool = turn.tool_calls.find((t) => t.name === 'read_file' || t.name === 'edit_file' || t.name === 'run_shell');
+    expect(tool?.input).not.toBeNull();
+    expect(typeof tool?.result).toBe('string');
+    expect(rep.record.check?.output_tail.length ?? 0).toBeGreaterThan(0);
+  });
+
+  it('shows worker sessions of a delegating rep', async () => {
+    const { runs } = await api<{ runs: { run_id: string }[] }>('/api/runs');
+    const rep = await api<RepDetail>(`/api/rep?db=0&run=${runs[0]!.run_id}&workload=multi-step-with-delegation&pass=single&rep=0`);
+    expect(rep.sessions.length).toBeGreaterThan(1);
+  });
+
+  it('answers a missing rep with 404 and a message that names it', async () => {
+    const { runs } = await api<{ runs: { run_id: string }[] }>('/api/runs');
+    const res = await fetch(new URL(`/api/rep?db=0&run=${runs[0]!.run_id}&workload=nope&pass=single&rep=0`, server.url));
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: string }).error).toMatch(/no rep 1 of nope/);
+  });
+
+  it('listens on loopback only and refuses foreign Host headers (DNS rebinding)', async () => {
+    expect(new URL(server.url).hostname).toBe('127.0.0.1');
+    await expect(startViewServer({ dbPaths: [db], host: '0.0.0.0', port: 0, env: {} })).rejects.toThrow(/loopback only/);
+    expect(await getWithHost(new URL('/api/runs', server.url).toString(), 'evil.example:80')).toBe(403);
+    const post = await fetch(new URL('/api/runs', server.url), { method: 'POST' });
+    expect(post.status).toBe(405);
+  });
+
+  it('never writes to the DB', async () => {
+    const { runs } = await api<{ runs: { run_id: string }[] }>('/api/runs');
+    await api(`/api/report?db=0&run=${runs[0]!.run_id}`);
+    await api(`/api/compare?a=0:${runs[0]!.run_id}&b=0:${runs[0]!.run_id}`);
+    expect(sha(db)).toBe(before);
+    expect(existsSync(`${db}-wal`) ? readFileSync(`${db}-wal`).length : 0).toBe(0);
+  });
+
+  it('serves the page and its UI library itself: no request leaves the machine', async () => {
+    const page = await (await fetch(server.url)).text();
+    expect(page).toContain('/vendor/preact.mjs');
+    expect(page).not.toMatch(/https?:\/\//);
+    for (const path of ['/app.js', '/vendor/preact.mjs', '/vendor/hooks.mjs', '/vendor/htm.mjs']) {
+      const res = await fetch(new URL(path, server.url));
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/javascript/);
+    }
+  });
+
+  it('bench view refuses a missing DB with exit 2', async () => {
+    const cwd = tempDir();
+    mkdirSync(join(cwd, 'x'));
+    writeFileSync(join(cwd, 'x', 'not.db'), 'hello');
+    const r = await bench(['view', join(cwd, 'missing.db')], { env: ENV, cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/missing\.db: no such trace DB/);
+  });
+});
