@@ -5,6 +5,7 @@ import { EmbeddingProviderError, type EmbeddingProvider } from './embedding-prov
 import { createHashingProvider } from './hashing-provider.ts';
 import { createOpenAIEmbeddingProvider } from './openai-provider.ts';
 import { createTransformersEmbeddingProvider, NODE_TRANSFORMERS_SETUP, type TransformersSetup } from './transformers-provider.ts';
+import { createUseLiteProvider, USE_LITE_PROVIDER_ID } from './use-lite-provider.ts';
 
 /** Where a provider's secrets and transport come from. */
 export interface EmbeddingProviderContext {
@@ -24,11 +25,12 @@ function key(env: EmbeddingProviderContext['env'], name: string, id: string): st
 }
 
 /**
- * Creates the provider named by `id`: local:hashing-384, local:transformers:<model>, openai:<model>,
+ * Creates the provider named by `id`: local:hashing-384, local:use-lite, local:transformers:<model>, openai:<model>,
  * cohere:<model>, test:deterministic-<dim>. Missing keys, packages or model files throw EmbeddingProviderError here.
  */
 export function createEmbeddingProvider(id: string, ctx: EmbeddingProviderContext): EmbeddingProvider {
   if (id === 'local:hashing-384') return createHashingProvider(384);
+  if (id === USE_LITE_PROVIDER_ID) return createUseLiteProvider();
   const det = /^test:deterministic-(\d+)$/.exec(id);
   if (det) return createDeterministicProvider(Number(det[1]));
   if (id.startsWith('openai:'))
@@ -37,5 +39,5 @@ export function createEmbeddingProvider(id: string, ctx: EmbeddingProviderContex
     return createCohereEmbeddingProvider({ apiKey: key(ctx.env, 'COHERE_API_KEY', id), model: id.slice(7), baseURL: ctx.baseURL, fetch: ctx.fetch });
   if (id.startsWith('local:transformers:'))
     return createTransformersEmbeddingProvider(id.slice('local:transformers:'.length), ctx.modelsDir ?? ctx.env['METIS_MODELS_DIR'], ctx.transformersSetup ?? NODE_TRANSFORMERS_SETUP);
-  throw new EmbeddingProviderError(id, 'unknown embedding provider id (known: local:hashing-384, local:transformers:<model>, openai:<model>, cohere:<model>, test:deterministic-<dim>)');
+  throw new EmbeddingProviderError(id, 'unknown embedding provider id (known: local:hashing-384, local:use-lite, local:transformers:<model>, openai:<model>, cohere:<model>, test:deterministic-<dim>)');
 }

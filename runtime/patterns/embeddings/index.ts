@@ -8,3 +8,4 @@ export { createHashingProvider, fnv1a32, hashingEmbed } from './hashing-provider
 export { createOpenAIEmbeddingProvider, type OpenAIEmbeddingOptions } from './openai-provider.ts';
 export { createVectorMatrix, type VectorMatrix } from './vector-matrix.ts';
 export { checkTransformersSetup, createTransformersEmbeddingProvider, TRANSFORMERS_PACKAGE, type TransformersSetup } from './transformers-provider.ts';
+export { createUseLiteProvider, loadUseLiteModel, USE_LITE_DIM, USE_LITE_MAX_CHARS, USE_LITE_PACKAGES, USE_LITE_PROVIDER_ID } from './use-lite-provider.ts';
