@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { fitTable, maxLineWidth, terminalWidth, type FitColumn } from './fit-table.ts';
+
+const COLUMNS: FitColumn[] = [
+  { head: 'workload', drop: 0, wrap: true },
+  { head: 'pass', drop: 0 },
+  { head: 'solved', drop: 0, numeric: true },
+  { head: 'saved %', drop: 0, numeric: true },
+  { head: 'quality', drop: 1, numeric: true },
+  { head: 'llm', drop: 3, numeric: true },
+  { head: 'tool', drop: 3, numeric: true },
+  { head: 'baseline $', drop: 2, numeric: true },
+];
+const ROW = ['refactor-with-contract-preservation', 'C', '3/3', '66.7%', '0.812±0.020', '12', '30', '0.1234'];
+
+describe('fitTable', () => {
+  it('leaves a table that fits alone', () => {
+    const r = fitTable(COLUMNS, [ROW], null);
+    expect(r.hidden).toEqual([]);
+    expect(r.text).toContain('refactor-with-contract-preservation');
+  });
+
+  it('hides the highest drop numbers first, right to left, and keeps drop-0 columns', () => {
+    const r = fitTable(COLUMNS, [ROW], 75);
+    expect(r.hidden).toEqual(['tool']);
+    const narrower = fitTable(COLUMNS, [ROW], 60);
+    expect(narrower.hidden.slice(0, 2)).toEqual(['tool', 'llm']);
+    for (const keep of ['workload', 'pass', 'solved', 'saved %']) expect(narrower.hidden).not.toContain(keep);
+    expect(maxLineWidth(narrower.text)).toBeLessThanOrEqual(60);
+  });
+
+  it('wraps names instead of hiding more when that is enough', () => {
+    const r = fitTable(COLUMNS.slice(0, 4), [ROW.slice(0, 4)], 40);
+    expect(r.hidden).toEqual([]);
+    expect(maxLineWidth(r.text)).toBeLessThanOrEqual(40);
+    // The name is all there, over several lines.
+    expect(r.text).toContain('refactor-w');
+    expect(r.text.split('\n').length).toBeGreaterThan(4);
+  });
+
+  it('never prints a line wider than asked, whatever the cells (property)', () => {
+    const cell = fc.string({ minLength: 0, maxLength: 40, unit: fc.constantFrom('a', 'b', '-', '1', '.', '%', ' ') });
+    fc.assert(
+      fc.property(fc.array(fc.array(cell, { minLength: 8, maxLength: 8 }), { minLength: 1, maxLength: 6 }), fc.constantFrom(80, 100, 120), (rows, width) => {
+        expect(maxLineWidth(fitTable(COLUMNS, rows, width).text)).toBeLessThanOrEqual(width);
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('terminalWidth', () => {
+  it('prefers --wide, then --width, then the terminal, then $COLUMNS, else 120', () => {
+    expect(terminalWidth({ wide: true, columns: 80 })).toBeNull();
+    expect(terminalWidth({ width: 90, columns: 80 })).toBe(90);
+    expect(terminalWidth({ columns: 80, env: { COLUMNS: '100' } })).toBe(80);
+    expect(terminalWidth({ env: { COLUMNS: '100' } })).toBe(100);
+    expect(terminalWidth({ env: {} })).toBe(120);
+  });
+});

@@ -1,0 +1,94 @@
+import Table from 'cli-table3';
+
+/** A column of a table that must fit a terminal. */
+export interface FitColumn {
+  head: string;
+  /** 0: always shown; a higher number is hidden sooner when the table is too wide. */
+  drop: number;
+  /** Right-align (numbers). */
+  numeric?: boolean;
+  /** Long cells of this column (names) may wrap onto several lines. */
+  wrap?: boolean;
+}
+
+/** A rendered table and the columns left out to make it fit, in the order they were hidden. */
+export interface FittedTable {
+  text: string;
+  hidden: string[];
+}
+
+/** The narrowest a wrapping column gets before the table gives up on fitting and wraps everything. */
+const MIN_WRAP = 12;
+// cli-table3 adds one space of padding each side and one border character per column, plus the closing border.
+const PAD = 2;
+
+function render(columns: readonly FitColumn[], rows: readonly string[][], widths: (number | null)[]): string {
+  const t = new Table({
+    head: columns.map((c) => c.head),
+    colAligns: columns.map((c) => (c.numeric ? 'right' : 'left')),
+    ...(widths.some((w) => w !== null) ? { colWidths: widths, wordWrap: true, wrapOnWordBoundary: false } : {}),
+    // No colours and ASCII-safe borders so the output pastes cleanly into decks and CI logs.
+    style: { head: [], border: [], compact: true },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const r of rows) t.push([...r]);
+  return t.toString();
+}
+
+/** The widest line of a rendering, in characters. */
+export function maxLineWidth(text: string): number {
+  return text.split('\n').reduce((m, l) => Math.max(m, [...l].length), 0);
+}
+
+function natural(col: FitColumn, rows: readonly string[][], i: number): number {
+  const cells = [col.head, ...rows.map((r) => r[i] ?? '')];
+  return Math.max(...cells.flatMap((c) => c.split('\n').map((l) => [...l].length))) + PAD;
+}
+
+/**
+ * Renders a table no wider than `width` (null: as wide as it needs): first it hides the columns with the
+ * highest `drop` number, right to left, then it wraps the `wrap` columns, and as a last resort every column.
+ * A column with `drop: 0` is never hidden.
+ */
+export function fitTable(columns: readonly FitColumn[], rows: readonly string[][], width: number | null): FittedTable {
+  const full = render(columns, rows, columns.map(() => null));
+  if (width === null || maxLineWidth(full) <= width) return { text: full, hidden: [] };
+
+  let keep = columns.map((_, i) => i);
+  const hidden: string[] = [];
+  const fits = (idx: number[]) => maxLineWidth(render(idx.map((i) => columns[i]!), rows.map((r) => idx.map((i) => r[i] ?? '')), idx.map(() => null))) <= width;
+  const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : natural(columns[i]!, rows, i)), 1);
+  // Hide columns until the table fits, or until wrapping the names would make it fit.
+  while (!fits(keep) && minimalWidth(keep) > width) {
+    const droppable = keep.filter((i) => columns[i]!.drop > 0);
+    if (droppable.length === 0) break;
+    const worst = Math.max(...droppable.map((i) => columns[i]!.drop));
+    const victim = droppable.filter((i) => columns[i]!.drop === worst).at(-1)!;
+    keep = keep.filter((i) => i !== victim);
+    hidden.push(columns[victim]!.head);
+  }
+  const cols = keep.map((i) => columns[i]!);
+  const cells = rows.map((r) => keep.map((i) => r[i] ?? ''));
+  const plain = render(cols, cells, cols.map(() => null));
+  if (maxLineWidth(plain) <= width) return { text: plain, hidden };
+
+  // Wrap the name columns into what the others leave; if that is not enough, share the width out evenly.
+  const naturals = keep.map((i) => natural(columns[i]!, rows, i));
+  const fixed = naturals.reduce((s, w, j) => s + (cols[j]!.wrap ? 0 : w + 1), 1);
+  const wrapping = cols.filter((c) => c.wrap).length;
+  if (wrapping > 0 && width - fixed >= wrapping * (MIN_WRAP + 1)) {
+    const each = Math.floor((width - fixed) / wrapping) - 1;
+    return { text: render(cols, cells, cols.map((c, j) => (c.wrap ? each : naturals[j]!))), hidden };
+  }
+  const even = Math.max(PAD + 1, Math.floor((width - 1) / cols.length) - 1);
+  return { text: render(cols, cells, cols.map(() => even)), hidden };
+}
+
+/** The width stdout tables should fit: `--width`/`--wide` first, then the terminal, then $COLUMNS, else 120. */
+export function terminalWidth(options: { wide?: boolean; width?: number | null; columns?: number | undefined; env?: Readonly<Record<string, string | undefined>> }): number | null {
+  if (options.wide) return null;
+  if (options.width) return options.width;
+  if (options.columns && options.columns > 0) return options.columns;
+  const env = Number(options.env?.COLUMNS);
+  return Number.isInteger(env) && env > 0 ? env : 120;
+}
