@@ -1,3 +1,5 @@
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../runtime/core/clock.ts';
 import type { IdFactory } from '../../runtime/core/ids.ts';
@@ -15,6 +17,7 @@ import { SetupError } from '../errors.ts';
 import { mountCheckFiles, withWorkspaceCopy } from '../workspace/hermetic-workspace.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import { contentSignals, turnSignals, workloadSignals } from './workload-signals.ts';
+import { repFailure, type RepErrorClass } from './rep-error.ts';
 
 /** Shared collaborators of every workload rep in a run. */
 export interface RunnerDeps {
@@ -68,11 +71,13 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     const turns: TurnResult[] = [];
     const assertions: Assertion[] = [];
     let error: string | null = null;
+    let errorClass: RepErrorClass | string | null = null;
     let stoppedEarly = false;
     let spend = new Decimal(0);
     for (const [i, turn] of spec.turns.entries()) {
       if (deps.interrupt?.aborted) {
         error = `stopped: interrupted before turn ${i + 1}`;
+        errorClass = 'interrupted';
         stoppedEarly = true;
         break;
       }
@@ -81,10 +86,19 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       try {
         r = await session.submitTurn(turn.prompt, { temperature: job.temperature });
       } catch (e) {
-        if (!(e instanceof SpendLimitError)) throw e;
-        // --max-cost: stop cleanly; what was spent stays in the trace and the report.
-        error = `stopped: ${e.message}`;
-        stoppedEarly = true;
+        if (e instanceof SpendLimitError) {
+          // --max-cost: stop cleanly; what was spent stays in the trace and the report.
+          error = `stopped: ${e.message}`;
+          errorClass = 'budget_stopped';
+          stoppedEarly = true;
+          break;
+        }
+        // Whatever the model did, the rep ends as a classified error and the suite goes on (rep-error.ts).
+        const failure = repFailure(e);
+        if (!failure) throw e;
+        if (failure.error_class === 'internal_error') deps.logger.log('error', `internal error in ${spec.name} rep ${job.rep} turn ${i + 1}: ${failure.message}`, { stack: (e as Error)?.stack ?? null });
+        error = `turn ${i + 1}: ${failure.message}`;
+        errorClass = failure.error_class;
         break;
       }
       turns.push(r);
@@ -94,6 +108,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       if (r.error_class === 'auth') throw new SetupError(r.error ?? 'authentication failed');
       if (r.error) {
         error = `turn ${i + 1}: ${r.error}`;
+        errorClass = r.error_class ?? 'iteration_limit';
         break; // later turns depend on this one; the run is scored as it stands
       }
     }
@@ -101,8 +116,10 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     let check: CheckResult | null = null;
     let checkError: string | null = null;
     if (spec.evaluate?.check && workload.checkDir && !stoppedEarly) {
-      mountCheckFiles(workload.checkDir, root, CHECK_MOUNT);
       try {
+        // The agent may have put something where the check goes (run_shell can): it is not the check's, so it goes.
+        rmSync(join(root, CHECK_MOUNT), { recursive: true, force: true });
+        mountCheckFiles(workload.checkDir, root, CHECK_MOUNT);
         check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger, hostPath: deps.hostPath });
       } catch (e) {
         // The check could not be run at all (no shell, sandbox refused): that is not the agent's failure.
@@ -164,6 +181,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       check,
       assertions,
       error,
+      error_class: errorClass,
       stopped_early: stoppedEarly,
     };
   }, deps.workDir);

@@ -23,6 +23,8 @@ export interface WorkloadRunRecord {
   check: Check;
   assertions: Assertion[];
   error: string | null;
+  /** Why the rep could not finish, as a class (harness/runner/rep-error.ts); null when it finished. */
+  error_class?: string | null;
   /** What each session of the rep said and did (written to session_transcripts, not read back here). */
   transcripts?: SessionTranscript[];
   /** The rep was cut short by --max-cost or Ctrl-C (the run is then incomplete). */
@@ -55,7 +57,8 @@ CREATE TABLE IF NOT EXISTS workload_runs (
   check_json TEXT,
   assertions_json TEXT NOT NULL,
   error TEXT,
-  outcome TEXT
+  outcome TEXT,
+  error_class TEXT
 );
 CREATE INDEX IF NOT EXISTS idx_workload_runs_run ON workload_runs(run_id, workload, pass, rep);
 `;
@@ -70,6 +73,7 @@ export class RunStore {
     if (options.create ?? true) {
       db.exec(SCHEMA);
       ensureTranscriptTable(db);
+      addColumnIfMissing(db, 'workload_runs', 'error_class', 'TEXT');
     }
   }
 
@@ -111,10 +115,10 @@ export class RunStore {
   saveWorkloadRun(r: WorkloadRunRecord): void {
     this.db
       .prepare(
-        `INSERT INTO workload_runs (id, run_id, workload, pass, rep, model, signal_strength, session_ids_json, started_at_us, ended_at_us, turns, score, confidence, check_json, assertions_json, error, outcome)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO workload_runs (id, run_id, workload, pass, rep, model, signal_strength, session_ids_json, started_at_us, ended_at_us, turns, score, confidence, check_json, assertions_json, error, outcome, error_class)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(r.id, r.run_id, r.workload, r.pass, r.rep, r.model, r.signal_strength, JSON.stringify(r.session_ids), r.started_at_us, r.ended_at_us, r.turns, r.score, r.confidence, r.check ? JSON.stringify(r.check) : null, JSON.stringify(r.assertions), r.error, r.outcome);
+      .run(r.id, r.run_id, r.workload, r.pass, r.rep, r.model, r.signal_strength, JSON.stringify(r.session_ids), r.started_at_us, r.ended_at_us, r.turns, r.score, r.confidence, r.check ? JSON.stringify(r.check) : null, JSON.stringify(r.assertions), r.error, r.outcome, r.error_class ?? null);
     if (r.transcripts) saveTranscripts(this.db, r.id, r.transcripts);
   }
 
@@ -151,6 +155,8 @@ export class RunStore {
       check: x.check_json == null ? null : (JSON.parse(String(x.check_json)) as Check),
       assertions: JSON.parse(String(x.assertions_json)) as Assertion[],
       error: x.error == null ? null : String(x.error),
+      // A DB written before error classes were recorded has no column: null.
+      error_class: x.error_class == null ? null : String(x.error_class),
     }));
   }
 
@@ -166,4 +172,10 @@ function storedOutcome(x: Record<string, unknown>): RepOutcome {
   if (check === null) return outcomeFromScore(x.score == null ? null : Number(x.score));
   if (check.timed_out) return 'check_error';
   return check.passed ? 'solved' : 'unsolved';
+}
+
+/** Adds a column an older DB lacks (CREATE TABLE IF NOT EXISTS leaves an existing table as it was). */
+function addColumnIfMissing(db: Database, table: string, column: string, type: string): void {
+  const cols = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+  if (!cols.some((c) => c.name === column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
 }

@@ -2,6 +2,7 @@
 import { APIConnectionError as AnthropicConnectionError, APIUserAbortError as AnthropicAbortError } from '@anthropic-ai/sdk';
 import { APIConnectionError as OpenAIConnectionError, APIUserAbortError as OpenAIAbortError } from 'openai';
 import { ProviderError, type ProviderErrorClass } from './provider.ts';
+import { responseTooLargeIn } from './response-cap.ts';
 
 /** The classes our retry policy retries; every other class fails at once. */
 export const RETRYABLE_CLASSES: ReadonlySet<ProviderErrorClass> = new Set<ProviderErrorClass>(['rate_limit', 'server_error', 'network']);
@@ -68,10 +69,14 @@ function detailOf(e: unknown): string {
 /** Classifies any failure of a provider call: either SDK's errors, an HTTP status, a network failure, an abort. */
 export function classifyError(e: unknown): ProviderErrorClass {
   if (e instanceof ProviderError) return e.errorClass;
+  // Checked before the connection test: the SDKs wrap a body that failed mid-read as a connection error, which would be retried.
+  if (responseTooLargeIn(e)) return 'response_too_large';
   if (isAbort(e)) return 'cancelled';
   const status = statusOf(e);
   if (status !== undefined) return classifyStatus(status, detailOf(e));
   if (isConnectionFailure(e)) return 'network';
+  // A 2xx body that is not JSON at all: the SDK's parse fails.
+  if (e instanceof SyntaxError) return 'malformed_response';
   return 'other';
 }
 
@@ -111,6 +116,8 @@ const LABELS: Record<ProviderErrorClass, string> = {
   context_overflow: 'request exceeds the context window',
   invalid_request: 'invalid request',
   cancelled: 'request cancelled',
+  malformed_response: 'malformed response',
+  response_too_large: 'response too large',
   other: 'unexpected failure',
 };
 
@@ -124,7 +131,7 @@ export function toProviderError(e: unknown, ctx: ProviderErrorContext, retryCoun
   if (e instanceof ProviderError) return new ProviderError(redactSecrets(e.message, ctx.secrets), e.errorClass, retryCount);
   const errorClass = classifyError(e);
   const status = statusOf(e);
-  let detail = detailOf(e).replace(/\s+/g, ' ').trim().replace(/\.$/, '');
+  let detail = (responseTooLargeIn(e)?.message ?? detailOf(e)).replace(/\s+/g, ' ').trim().replace(/\.$/, '');
   if (detail.length > MAX_DETAIL) detail = `${detail.slice(0, MAX_DETAIL)}…`;
   const where = status !== undefined ? ` (HTTP ${status})` : '';
   const retries = retryCount > 0 ? ` after ${retryCount} ${retryCount === 1 ? 'retry' : 'retries'}` : '';

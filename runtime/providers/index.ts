@@ -15,3 +15,5 @@ export {
   type RetryPolicy,
   type HeaderLookup,
 } from './retry.ts';
+export { cappedFetch, MAX_RESPONSE_BYTES, ResponseTooLargeError, responseTooLargeIn, type FetchLike } from './response-cap.ts';
+export { malformedResponse } from './malformed-response.ts';

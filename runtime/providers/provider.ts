@@ -27,6 +27,10 @@ export type ProviderErrorClass =
   | 'context_overflow'
   | 'invalid_request'
   | 'cancelled'
+  /** A 2xx answer whose body is not the API's response shape (e.g. `{}`), or a canonical response with missing or mistyped fields. */
+  | 'malformed_response'
+  /** The answer passed the response size cap (MAX_RESPONSE_BYTES); it was not read whole. */
+  | 'response_too_large'
   | 'other';
 
 /** A classified provider failure; `retryCount` is how many retries the adapter already made. */

@@ -3,6 +3,8 @@ import { Decimal } from 'decimal.js';
 import type { EventBus } from '../events/event.ts';
 import type { Provider } from '../providers/provider.ts';
 import { ProviderError } from '../providers/provider.ts';
+import { CassetteMissError } from '../providers/cassette/index.ts';
+import { MAX_RESPONSE_BYTES } from '../providers/response-cap.ts';
 import type { PriceTable } from '../pricing/rates.ts';
 import { costOf } from '../pricing/index.ts';
 import type { ToolContext, ToolDispatcher } from '../tools/index.ts';
@@ -14,6 +16,8 @@ import type { SystemSegments } from '../context/index.ts';
 import type { TurnResult } from './turn-result.ts';
 import { estimateTokens } from './estimate-tokens.ts';
 import type { SpendGuard } from './spend-guard.ts';
+import { checkResponse } from './response-check.ts';
+import { contextBudget, fitToolResults } from './context-fit.ts';
 
 /** What the loop needs from the session for one turn. */
 export interface TurnLoopInput {
@@ -45,12 +49,20 @@ export interface TurnLoopDeps {
   clock: Clock;
   /** `--max-cost`: refuses a call that could pass the run's bound. */
   spend?: SpendGuard;
+  /** The most characters of text and tool input one answer may carry before it fails as `response_too_large`. Default MAX_RESPONSE_BYTES. */
+  maxResponseBytes?: number;
 }
 
 /**
  * Runs LLM calls and tool cycles until the model ends its turn (catalog §8.1): each call is
  * llm.call_started → llm.call_completed | llm.call_failed, each tool_use is dispatched and its
  * result fed back. The iteration guard stops a model that never ends its turn.
+ *
+ * Whatever the provider answers, the turn ends normally: a thrown ProviderError, any other throw
+ * from the adapter, a response with missing or mistyped fields (`malformed_response`) or one past
+ * the size cap (`response_too_large`) becomes llm.call_failed and the turn's `error_class`. Only a
+ * replay miss (the run is not what was recorded) and `--max-cost` still throw. Before each call the
+ * oldest tool results are elided when the history would not fit the model's window (context-fit.ts).
  */
 export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Promise<TurnResult> {
   const { bus, provider, tools, prices, clock } = deps;
@@ -67,6 +79,38 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
   let last: CanonicalResponse | null = null;
   let error: string | null = null;
   let errorClass: string | null = null;
+  let window: number | null = null;
+  try {
+    window = provider.capabilities(input.model).context_window;
+  } catch {
+    // An unknown model: the call below fails with the provider's own classified error.
+  }
+  const budget = window ? contextBudget(window, input.maxTokens) : null;
+  const tools_ = input.allowedTools ? tools.specs().filter((t) => input.allowedTools!.has(t.name)) : tools.specs();
+  const fit = (): void => {
+    if (budget !== null) fitToolResults({ ...input.system, tools: tools_, messages: input.history }, budget);
+  };
+  fit();
+
+  const fail = (pe: ProviderError, startedId: string, t0: number): void => {
+    hardFailures += 1;
+    bus.emit({
+      ...base,
+      parent_event_id: startedId,
+      type: 'llm.call_failed',
+      actor: input.isWorker ? 'worker' : 'agent',
+      payload: {
+        model: input.model,
+        provider: provider.name,
+        error_class: pe.errorClass,
+        error_message_redacted: pe.message.slice(0, 500),
+        retry_count: pe.retryCount,
+        latency_ms: Math.max(0, Math.round((clock.nowUs() - t0) / 1000)),
+      },
+    });
+    error = `${pe.errorClass}: ${pe.message.slice(0, 2000)}`;
+    errorClass = pe.errorClass;
+  };
 
   while (true) {
     if (llmCalls >= input.maxIterations) {
@@ -77,7 +121,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
       model: input.model,
       system: input.system.system,
       system_volatile: input.system.system_volatile,
-      tools: input.allowedTools ? tools.specs().filter((t) => input.allowedTools!.has(t.name)) : tools.specs(),
+      tools: tools_,
       messages: input.history,
       temperature: input.temperature,
       max_tokens: input.maxTokens,
@@ -95,32 +139,22 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     });
     llmCalls += 1;
     const t0 = clock.nowUs();
-    let response: CanonicalResponse;
+    let answer: unknown;
     try {
-      response = await provider.complete(request);
+      answer = await provider.complete(request);
     } catch (e) {
-      // Only classified provider failures are turn outcomes; anything else (a replay miss, a bug) stops the run.
-      if (!(e instanceof ProviderError)) throw e;
-      const pe = e;
-      hardFailures += 1;
-      bus.emit({
-        ...base,
-        parent_event_id: started.id,
-        type: 'llm.call_failed',
-        actor: input.isWorker ? 'worker' : 'agent',
-        payload: {
-          model: input.model,
-          provider: provider.name,
-          error_class: pe.errorClass,
-          error_message_redacted: pe.message.slice(0, 500),
-          retry_count: pe.retryCount,
-          latency_ms: Math.round((clock.nowUs() - t0) / 1000),
-        },
-      });
-      error = `${pe.errorClass}: ${pe.message}`;
-      errorClass = pe.errorClass;
+      // A replay miss means the run is not what was recorded: that stops the run (exit 2), not the rep.
+      if (e instanceof CassetteMissError) throw e;
+      // Any other throw is the provider's failure (an adapter bug included): the rep ends, the suite goes on.
+      fail(e instanceof ProviderError ? e : new ProviderError(`${provider.name}: the provider raised ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`, 'other'), started.id, t0);
       break;
     }
+    const problem = checkResponse(answer, deps.maxResponseBytes ?? MAX_RESPONSE_BYTES);
+    if (problem) {
+      fail(new ProviderError(`${provider.name}: ${problem.message}`, problem.errorClass), started.id, t0);
+      break;
+    }
+    const response = answer as CanonicalResponse;
     last = response;
     usage = addUsage(usage, response.usage);
     const callCost = rates ? costOf(response.usage, rates) : new Decimal(0);
@@ -167,6 +201,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
       parent = r.event_id;
     }
     input.history.push({ role: 'user', content: results });
+    fit();
   }
 
   const stop = last?.stop_reason ?? null;

@@ -18,7 +18,11 @@ export interface TurnResult {
   cost_usd: Decimal;
   /** Set when the turn could not finish (provider failure, iteration guard). */
   error: string | null;
-  /** The provider's error class when a call failed for good (e.g. `auth`), else null. */
+  /**
+   * The provider's error class when a call failed for good (llm.call_failed `error_class`, e.g.
+   * `auth`, `malformed_response`, `response_too_large`); null otherwise (the iteration guard sets
+   * `error` only: the model ran, so the rep is still checked).
+   */
   error_class: string | null;
   /** Id of turn.completed (or of the last event when the turn failed). */
   completed_event_id: string;

@@ -210,7 +210,16 @@ export interface LlmCallFailedPayload {
   model: string;
   provider: string;
   error_class:
-    'rate_limit' | 'auth' | 'server_error' | 'network' | 'context_overflow' | 'invalid_request' | 'cancelled' | 'other';
+    | 'rate_limit'
+    | 'auth'
+    | 'server_error'
+    | 'network'
+    | 'context_overflow'
+    | 'invalid_request'
+    | 'cancelled'
+    | 'malformed_response'
+    | 'response_too_large'
+    | 'other';
   /**
    * Provider message with PII heuristically scrubbed.
    */

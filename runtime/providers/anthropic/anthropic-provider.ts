@@ -7,6 +7,7 @@ import type { CanonicalResponse } from '../../types/response.ts';
 import type { ProviderErrorContext } from '../errors.ts';
 import { ProviderError, type Provider, type ProviderCapabilities } from '../provider.ts';
 import { resolveRetryPolicy, withRetries, type RetryOptions } from '../retry.ts';
+import { cappedFetch, MAX_RESPONSE_BYTES, type FetchLike } from '../response-cap.ts';
 import { toAnthropicParams } from './anthropic-request.ts';
 import { fromAnthropicMessage } from './anthropic-response.ts';
 
@@ -24,6 +25,10 @@ export interface AnthropicProviderOptions extends RetryOptions {
   registry: ModelRegistry;
   /** Per-attempt HTTP timeout; a timeout is a network failure, so it is retried. Default 10 minutes. */
   timeoutMs?: number;
+  /** The most bytes of one answer read before the call fails as `response_too_large`. Default MAX_RESPONSE_BYTES (8 MiB). */
+  maxResponseBytes?: number;
+  /** The HTTP client under the cap. Default: the global fetch. */
+  fetch?: FetchLike;
   /** Measures latency. Default: the system clock. */
   clock?: Clock;
   /** Canonical tool_use ids. Default: the process-wide monotonic factory. */
@@ -52,6 +57,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     baseURL: options.baseURL ?? ANTHROPIC_BASE_URL,
     maxRetries: 0,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // A faulty or hostile server's 200 MB answer must not be read whole (issue 12).
+    fetch: cappedFetch(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, options.fetch ?? fetch),
     webhookKey: null,
   });
 

@@ -2,6 +2,8 @@ import type { Message as WireMessage, StopReason as WireStopReason } from '@anth
 import type { IdFactory } from '../../core/ids.ts';
 import type { ContentBlock } from '../../types/content.ts';
 import type { StopReason, Usage } from '../../types/response.ts';
+import { isRecord, malformedResponse } from '../malformed-response.ts';
+import { parseToolArguments } from '../openai/tool-arguments.ts';
 
 /** What the Messages API response contributes to a CanonicalResponse. */
 export interface AnthropicResult {
@@ -40,21 +42,31 @@ export function anthropicUsage(usage: WireMessage['usage'] | null | undefined): 
 /**
  * Messages API response → canonical parts. Tool calls get fresh canonical ids (`tu_<ulid>`), which
  * are also what later requests send back; blocks other than text and tool_use (thinking, server
- * tools) are not part of the canonical shape and are dropped.
+ * tools) are not part of the canonical shape and are dropped. A body that is not a Message (`{}`,
+ * a block without its fields) throws a `malformed_response` ProviderError, never a TypeError.
+ * A tool_use input that is not an object is kept as raw text, so the dispatcher reports `tool.input_invalid`.
  */
 export function fromAnthropicMessage(message: WireMessage, ids: IdFactory): AnthropicResult {
+  const body: unknown = message;
+  if (!isRecord(body)) throw malformedResponse('anthropic', 'the response body', 'a Message object', body);
+  if (!Array.isArray(body.content)) throw malformedResponse('anthropic', 'content', 'a list of content blocks', body.content);
   const content: ContentBlock[] = [];
-  for (const b of message.content) {
-    if (b.type === 'text') content.push({ type: 'text', text: b.text });
-    else if (b.type === 'tool_use') {
-      const input = typeof b.input === 'object' && b.input !== null && !Array.isArray(b.input) ? (b.input as Record<string, unknown>) : {};
-      content.push({ type: 'tool_use', id: ids('tu'), name: b.name, input });
+  for (const [i, b] of (body.content as unknown[]).entries()) {
+    if (!isRecord(b) || typeof b.type !== 'string') throw malformedResponse('anthropic', `content[${i}]`, 'a content block with a string type', isRecord(b) ? b.type : b);
+    if (b.type === 'text') {
+      if (typeof b.text !== 'string') throw malformedResponse('anthropic', `content[${i}].text`, 'a string', b.text);
+      content.push({ type: 'text', text: b.text });
+    } else if (b.type === 'tool_use') {
+      if (typeof b.name !== 'string' || b.name === '') throw malformedResponse('anthropic', `content[${i}].name`, 'a tool name', b.name);
+      // A non-object input is kept as raw text (as the OpenAI adapter does), so the dispatcher answers tool.input_invalid.
+      content.push({ type: 'tool_use', id: ids('tu'), name: b.name, input: parseToolArguments(b.input) });
     }
   }
+  const stop = typeof body.stop_reason === 'string' ? STOP_REASONS[body.stop_reason as WireStopReason] : undefined;
   return {
     content,
-    stop_reason: (message.stop_reason && STOP_REASONS[message.stop_reason]) || 'end_turn',
-    usage: anthropicUsage(message.usage),
-    request_id: message.id || ids('req'),
+    stop_reason: stop ?? 'end_turn',
+    usage: anthropicUsage(isRecord(body.usage) ? (body.usage as unknown as WireMessage['usage']) : null),
+    request_id: (typeof body.id === 'string' && body.id) || ids('req'),
   };
 }

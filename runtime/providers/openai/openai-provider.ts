@@ -7,6 +7,7 @@ import type { CanonicalResponse } from '../../types/response.ts';
 import type { ProviderErrorContext } from '../errors.ts';
 import { ProviderError, type Provider, type ProviderCapabilities } from '../provider.ts';
 import { resolveRetryPolicy, withRetries, type RetryOptions } from '../retry.ts';
+import { cappedFetch, MAX_RESPONSE_BYTES, type FetchLike } from '../response-cap.ts';
 import { toOpenAIParams, type OpenAIWireOptions } from './openai-request.ts';
 import { fromOpenAICompletion } from './openai-response.ts';
 
@@ -41,6 +42,10 @@ export interface OpenAIProviderOptions extends RetryOptions {
   providerName: 'openai' | 'openai-compatible';
   /** Per-attempt HTTP timeout; a timeout is a network failure, so it is retried. Default 10 minutes. */
   timeoutMs?: number;
+  /** The most bytes of one answer read before the call fails as `response_too_large`. Default MAX_RESPONSE_BYTES (8 MiB). */
+  maxResponseBytes?: number;
+  /** The HTTP client under the cap. Default: the global fetch. */
+  fetch?: FetchLike;
   /** Measures latency. Default: the system clock. */
   clock?: Clock;
   /** Canonical tool_use ids. Default: the process-wide monotonic factory. */
@@ -80,6 +85,8 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     baseURL: options.baseURL ?? OPENAI_BASE_URL,
     maxRetries: 0,
     timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    // A faulty or hostile server's 200 MB answer must not be read whole (issue 12).
+    fetch: cappedFetch(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, options.fetch ?? fetch),
     organization: null,
     project: null,
     webhookSecret: null,

@@ -4,6 +4,10 @@ import type { IdFactory } from '../../core/ids.ts';
 import type { ContentBlock } from '../../types/content.ts';
 import type { StopReason, Usage } from '../../types/response.ts';
 import { parseToolArguments } from './tool-arguments.ts';
+import { isRecord, malformedResponse } from '../malformed-response.ts';
+
+// Named in malformed-response messages; OpenAI-compatible servers share this parser.
+const PROVIDER = 'openai';
 
 /** What a Chat Completions response contributes to a CanonicalResponse. */
 export interface OpenAIResult {
@@ -39,23 +43,40 @@ function stopReason(finish: string | null | undefined, hasToolCalls: boolean): S
 
 /**
  * Chat Completions response → canonical parts. Text (or a refusal) first, then tool calls with
- * fresh canonical ids (`tu_<ulid>`); custom (non-function) tool calls are not canonical and are dropped.
+ * fresh canonical ids (`tu_<ulid>`); custom (non-function) tool calls are not canonical and are
+ * dropped. A body that is not a completion (`{}`, no choices, a call without a function name)
+ * throws a `malformed_response` ProviderError, never a TypeError.
  */
 export function fromOpenAICompletion(completion: ChatCompletion, ids: IdFactory): OpenAIResult {
-  const choice = completion.choices?.[0];
-  const message = choice?.message;
+  const body: unknown = completion;
+  if (!isRecord(body)) throw malformedResponse(PROVIDER, 'the response body', 'a chat completion object', body);
+  if (!Array.isArray(body.choices) || body.choices.length === 0) throw malformedResponse(PROVIDER, 'choices', 'a non-empty list', body.choices);
+  const choice: unknown = body.choices[0];
+  if (!isRecord(choice) || !isRecord(choice.message)) throw malformedResponse(PROVIDER, 'choices[0].message', 'an object', isRecord(choice) ? choice.message : choice);
+  const message = choice.message;
   const content: ContentBlock[] = [];
-  const text = message?.content || message?.refusal || '';
+  for (const field of ['content', 'refusal'] as const) {
+    const v = message[field];
+    if (v !== undefined && v !== null && typeof v !== 'string') throw malformedResponse(PROVIDER, `choices[0].message.${field}`, 'a string or null', v);
+  }
+  const text = (message.content as string | null | undefined) || (message.refusal as string | null | undefined) || '';
   if (text) content.push({ type: 'text', text });
-  for (const call of message?.tool_calls ?? []) {
-    if (call.type !== 'function') continue;
-    content.push({ type: 'tool_use', id: ids('tu'), name: call.function.name, input: parseToolArguments(call.function.arguments) });
+  const calls = message.tool_calls ?? [];
+  if (!Array.isArray(calls)) throw malformedResponse(PROVIDER, 'choices[0].message.tool_calls', 'a list', calls);
+  for (const [i, call] of (calls as unknown[]).entries()) {
+    if (!isRecord(call)) throw malformedResponse(PROVIDER, `tool_calls[${i}]`, 'an object', call);
+    // Some compatible servers omit `type`; a call with a function is a function call.
+    if (call.type !== undefined && call.type !== 'function') continue;
+    const fn = call.function;
+    if (!isRecord(fn) || typeof fn.name !== 'string' || fn.name === '') throw malformedResponse(PROVIDER, `tool_calls[${i}].function.name`, 'a tool name', isRecord(fn) ? fn.name : fn);
+    content.push({ type: 'tool_use', id: ids('tu'), name: fn.name, input: parseToolArguments(fn.arguments) });
   }
   const hasToolCalls = content.some((b) => b.type === 'tool_use');
+  const finish = typeof choice.finish_reason === 'string' ? choice.finish_reason : null;
   return {
     content,
-    stop_reason: stopReason(choice?.finish_reason, hasToolCalls),
-    usage: openAIUsage(completion.usage),
-    request_id: completion.id || ids('req'),
+    stop_reason: stopReason(finish, hasToolCalls),
+    usage: openAIUsage(isRecord(body.usage) ? (body.usage as unknown as CompletionUsage) : null),
+    request_id: (typeof body.id === 'string' && body.id) || ids('req'),
   };
 }
