@@ -5,7 +5,7 @@ import type { Clock } from '../../runtime/core/clock.ts';
 import type { IdFactory } from '../../runtime/core/ids.ts';
 import type { Logger } from '../../runtime/core/logger.ts';
 import type { EventBus } from '../../runtime/events/event.ts';
-import { checkOutcome, checkTurnExpectations, outcomeFromScore, runCheck, type CheckResult, type Evaluator, type JudgeAvailability, type Verdict } from '../../runtime/evaluator/index.ts';
+import { calls, checkOutcome, checkTurnExpectations, outcomeFromScore, runCheck, type CheckResult, type Evaluator, type JudgeAvailability, type Verdict } from '../../runtime/evaluator/index.ts';
 import type { PriceTable } from '../../runtime/pricing/rates.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
@@ -195,12 +195,12 @@ export function workloadAssertions(expect: NonNullable<Workload['spec']['expect'
   const hard = turns.reduce((a, t) => a + t.hard_failures, 0);
   if (expect.max_total_cost_usd !== undefined) {
     const cap = new Decimal(String(expect.max_total_cost_usd));
-    out.push({ scope: 'workload', name: 'max_total_cost_usd', passed: cost.lte(cap), detail: `${cost.toString()} <= ${cap.toString()}` });
+    out.push({ scope: 'workload', name: 'max_total_cost_usd', passed: cost.lte(cap), detail: `cost ${cost.toString()} USD; at most ${cap.toString()} USD expected` });
   }
-  if (expect.min_llm_calls !== undefined) out.push({ scope: 'workload', name: 'min_llm_calls', passed: llm >= expect.min_llm_calls, detail: `${llm} >= ${expect.min_llm_calls}` });
+  if (expect.min_llm_calls !== undefined) out.push({ scope: 'workload', name: 'min_llm_calls', passed: llm >= expect.min_llm_calls, detail: `made ${calls(llm, 'LLM call')}; at least ${expect.min_llm_calls} expected` });
   if (expect.max_hard_failures !== undefined)
-    out.push({ scope: 'workload', name: 'max_hard_failures', passed: hard <= expect.max_hard_failures, detail: `${hard} <= ${expect.max_hard_failures}` });
+    out.push({ scope: 'workload', name: 'max_hard_failures', passed: hard <= expect.max_hard_failures, detail: `had ${calls(hard, 'failed LLM call')}; at most ${expect.max_hard_failures} expected` });
   if (expect.min_delegate_calls !== undefined)
-    out.push({ scope: 'workload', name: 'min_delegate_calls', passed: delegateCalls >= expect.min_delegate_calls, detail: `${delegateCalls} >= ${expect.min_delegate_calls}` });
+    out.push({ scope: 'workload', name: 'min_delegate_calls', passed: delegateCalls >= expect.min_delegate_calls, detail: `made ${calls(delegateCalls, 'delegate call')}; at least ${expect.min_delegate_calls} expected` });
   return out;
 }

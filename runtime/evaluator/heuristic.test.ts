@@ -109,6 +109,6 @@ describe('turn expectations', () => {
 
   it('a turn that raised fails its stop_reason assertion', () => {
     const r = checkTurnExpectations(undefined, { tool_calls: 0, final_text: '', stop_reason: null, error: 'provider down' });
-    expect(r).toEqual([{ name: 'stop_reason', passed: false, detail: 'provider down == end_turn' }]);
+    expect(r).toEqual([{ name: 'stop_reason', passed: false, detail: 'ended with provider down; end_turn expected' }]);
   });
 });
