@@ -1,10 +1,22 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxPath } from './sandbox-env.ts';
 
-/** The namespaces and mounts shared by the probe and real runs; one place to change them. */
-const ISOLATION = ['--unshare-net', '--unshare-pid', '--die-with-parent'] as const;
+/** Namespaces and lifetime flags shared by the probe and real runs; one place to change them. */
+const ISOLATION = ['--unshare-all', '--die-with-parent', '--new-session'] as const;
+
+/** System directories a build needs, bound read-only (or recreated as the symlinks they are). */
+const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'] as const;
+
+/**
+ * The few /etc entries programs read at start-up (dynamic linker, users, zone, interpreter
+ * alternatives); the rest of /etc (credentials, service configs) stays out.
+ */
+const ETC_ENTRIES = [
+  'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'passwd', 'group', 'nsswitch.conf',
+  'localtime', 'timezone', 'mime.types', 'ssl/certs', 'ca-certificates', 'python3', 'python3.11', 'python3.12', 'python3.13',
+] as const;
 
 function findOnPath(name: string, path: string): string | null {
   for (const dir of path.split(':')) {
@@ -19,10 +31,28 @@ function findOnPath(name: string, path: string): string | null {
   return null;
 }
 
-/** Runs the binary once with the isolation flags: it can be installed yet unusable (no user namespaces). */
+/** Mount arguments for the system directories: a usr-merged `/bin -> usr/bin` stays a symlink. */
+function systemMounts(): string[] {
+  const out: string[] = [];
+  for (const dir of SYSTEM_DIRS) {
+    let link: string | null = null;
+    try {
+      const st = lstatSync(dir);
+      if (st.isSymbolicLink()) link = readlinkSync(dir);
+      else if (!st.isDirectory()) continue;
+    } catch {
+      continue; // absent on this system
+    }
+    out.push(...(link !== null ? ['--symlink', link, dir] : ['--ro-bind', dir, dir]));
+  }
+  for (const e of ETC_ENTRIES) out.push('--ro-bind-try', `/etc/${e}`, `/etc/${e}`);
+  return out;
+}
+
+/** Runs the binary once with the real isolation: it can be installed yet unusable (no user namespaces). */
 function works(bwrap: string): Promise<boolean> {
   return new Promise((resolveWorks) => {
-    const child = spawn(bwrap, ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', ...ISOLATION, '--', '/bin/true'], {
+    const child = spawn(bwrap, [...systemMounts(), '--dev', '/dev', '--proc', '/proc', ...ISOLATION, '--', '/bin/true'], {
       stdio: 'ignore',
       env: {},
     });
@@ -48,22 +78,34 @@ export function probeBwrap(hostPath?: string): Promise<string | null> {
   return probe;
 }
 
+/** What a bwrap sandbox may see beyond the system directories. */
+export interface BwrapMounts {
+  /** The working directory, bound read-write at its real path. */
+  workspace: string;
+  /** More read-write directories at their own paths (the command's empty home and temp dir, a check's report dir). */
+  writable?: readonly string[];
+  /** Directories made invisible (empty tmpfs), should one lie inside a bound system directory. */
+  hide?: readonly string[];
+}
+
 /**
- * bwrap arguments that run `argv` with a read-only root, the workspace as the only writable
- * place, a private /tmp, no network and its own pid namespace. `/tmp` is mounted before the
- * workspace so a workspace that lives under /tmp is not hidden by it. `hide` must not contain the workspace.
+ * bwrap arguments that run `argv` seeing only the system directories (read-only), a fresh /dev,
+ * /proc of its own pid namespace and an empty /tmp, plus the workspace and `writable` read-write:
+ * not the host's root, so home directories, other checkouts and other workloads' check/ folders
+ * do not exist inside. All namespaces are unshared (no network); it dies with its parent.
  */
-export function bwrapArgs(workspace: string, argv: readonly string[], hide: readonly string[] = []): string[] {
+export function bwrapArgs(m: BwrapMounts, argv: readonly string[]): string[] {
   return [
-    '--ro-bind', '/', '/',
+    ...systemMounts(),
     '--dev', '/dev',
     '--proc', '/proc',
+    // Before the binds below, so a workspace under /tmp is not hidden by it.
     '--tmpfs', '/tmp',
-    // Hidden paths (e.g. the workloads folder with its check/ files) become empty directories.
-    ...hide.flatMap((p) => ['--tmpfs', p]),
-    '--bind', workspace, workspace,
+    ...(m.hide ?? []).flatMap((p) => ['--tmpfs', p]),
+    ...(m.writable ?? []).flatMap((p) => ['--bind', p, p]),
+    '--bind', m.workspace, m.workspace,
     ...ISOLATION,
-    '--chdir', workspace,
+    '--chdir', m.workspace,
     '--',
     ...argv,
   ];

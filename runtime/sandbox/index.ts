@@ -8,6 +8,7 @@ export {
   type RunCommandResult,
   type SandboxMode,
 } from './run-command.ts';
-export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS } from './sandbox-env.ts';
-export { probeBwrap } from './bwrap.ts';
+export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS, type ScratchDirs } from './sandbox-env.ts';
+export { probeBwrap, bwrapArgs, type BwrapMounts } from './bwrap.ts';
+export { parseSandboxMode, SANDBOX_ENV_VAR } from './sandbox-mode.ts';
 export { DEFAULT_MAX_OUTPUT_BYTES, truncationMarker, completePrefixLength } from './output-cap.ts';

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -70,7 +70,9 @@ describe.each(modes)('runCommand with sandbox=%s', (mode) => {
     expect(lines).toContain('PYTHONHASHSEED=0');
     expect(lines).toContain('LC_ALL=C.UTF-8');
     expect(lines).toContain('PYTHONDONTWRITEBYTECODE=1');
-    expect(lines).toContain(`HOME=${realpathSync(fx.ws)}`);
+    const home = lines.find((l) => l.startsWith('HOME='))!.slice(5);
+    expect(home).toMatch(/metis-sh-[^/]+\/home$/);
+    expect(lines).toContain('PYTHONSAFEPATH=1');
     expect(lines.find((l) => l.startsWith('PATH='))).toMatch(/(^|:)\/usr\/bin(:|$)/);
   });
 
@@ -143,7 +145,8 @@ describe(`bwrap confinement${bwrapNote}`, () => {
     const r = await runCommand(cmd, opts('bwrap'));
     for (const t of targets) expect(existsSync(t), t).toBe(false);
     expect(readFileSync(join(fx.ws, 'inside.txt'), 'utf8')).toBe('ok\n');
-    if (outsideVar) expect(r.output).toMatch(/Read-only file system/);
+    // The host's other directories are not even there: only the system directories are bound.
+    if (outsideVar) expect(r.output).toMatch(/Directory nonexistent|Read-only file system/);
   });
 
   it.skipIf(!bwrap)('a command cannot reach the network, while the same connect works outside the sandbox', async () => {

@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Logger } from '../core/logger.ts';
 import { bwrapArgs, probeBwrap } from './bwrap.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
@@ -10,7 +12,7 @@ export type SandboxMode = 'auto' | 'bwrap' | 'none';
 
 /** How to run one shell or check command. */
 export interface RunCommandOptions {
-  /** The workspace copy: working directory, HOME, and the only writable place under bwrap. */
+  /** The workspace copy: the working directory, and (with `writable`) the only writable place under bwrap. */
   cwd: string;
   timeoutMs: number;
   /** Cap on merged stdout+stderr; default 16 KiB. */
@@ -26,6 +28,10 @@ export interface RunCommandOptions {
    * folder whose check/ files the agent must not read. Without bwrap they cannot be hidden.
    */
   hide?: readonly string[];
+  /** More directories the command may write under bwrap (a check's report directory). */
+  writable?: readonly string[];
+  /** Appended to the message of the SandboxUnavailableError thrown when `sandbox: 'bwrap'` cannot be had. */
+  unavailableHint?: string;
 }
 
 /** What a command did. `exitCode` is null when it was killed (timeout, cancel, signal). */
@@ -42,14 +48,14 @@ export interface RunCommandResult {
 
 /** Raised when `sandbox: 'bwrap'` is demanded but bwrap is missing or unusable. */
 export class SandboxUnavailableError extends Error {
-  constructor() {
-    super('bubblewrap (bwrap) was required (sandbox: bwrap) but is not installed or cannot create namespaces');
+  constructor(hint = '') {
+    super(`bubblewrap (bwrap) was required (sandbox: bwrap) but is not installed or cannot create namespaces${hint ? `; ${hint}` : ''}`);
     this.name = 'SandboxUnavailableError';
   }
 }
 
 /** The WARN text logged when commands run without bwrap. */
-export const NO_SANDBOX_WARNING = 'bubblewrap (bwrap) not found: run_shell is confined by cwd and environment only';
+export const NO_SANDBOX_WARNING = 'bubblewrap (bwrap) not found: run_shell and checks are confined by cwd, a scrubbed environment and an empty home only';
 
 // Once per logger: a process has one logger in practice, and tests can still observe the warning.
 const warned = new WeakSet<Logger>();
@@ -58,17 +64,30 @@ const warned = new WeakSet<Logger>();
 const CLOSE_GRACE_MS = 2_000;
 
 /**
- * Merges stderr into stdout inside the shell, so their order is the order written; the command
- * is passed as `$1`, never spliced into the script.
+ * The launcher: merges stderr into stdout (so their order is the order written) and runs the
+ * command in a child shell rather than exec'ing it, so the command's direct parent is this
+ * scrubbed-environment process and `/proc/$PPID/environ` shows nothing of the harness. The
+ * command is passed as `$1`, never spliced into the script; `exit $?` keeps the shell from
+ * replacing itself with its last command.
  */
-const MERGE_SCRIPT = 'exec 2>&1; exec /bin/sh -c -- "$1"';
+const LAUNCH_SCRIPT = 'exec 2>&1; /bin/sh -c -- "$1"; exit $?';
+
+/** A fresh empty HOME and TMPDIR for one command, removed when it ends. */
+function createScratch(): { dir: string; home: string; tmp: string } {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'metis-sh-')));
+  const home = join(dir, 'home');
+  const tmp = join(dir, 'tmp');
+  mkdirSync(home);
+  mkdirSync(tmp);
+  return { dir, home, tmp };
+}
 
 async function chooseSandbox(opts: RunCommandOptions): Promise<{ kind: 'bwrap'; bwrap: string } | { kind: 'none' }> {
   const mode = opts.sandbox ?? 'auto';
   if (mode !== 'none') {
     const bwrap = await probeBwrap(opts.hostPath);
     if (bwrap) return { kind: 'bwrap', bwrap };
-    if (mode === 'bwrap') throw new SandboxUnavailableError();
+    if (mode === 'bwrap') throw new SandboxUnavailableError(opts.unavailableHint);
   }
   if (!warned.has(opts.logger)) {
     warned.add(opts.logger);
@@ -78,28 +97,31 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<{ kind: 'bwrap'; 
 }
 
 /**
- * Runs `command` with `/bin/sh -c` in the workspace: under bwrap when available (read-only root,
- * workspace writable, no network), otherwise confined by cwd and a from-scratch environment.
- * The process group is killed on timeout or abort, and after the shell exits so no background
- * child outlives the call.
+ * Runs `command` with `/bin/sh -c` in the workspace as a fresh process in its own session, with
+ * an allow-listed environment and an empty HOME: under bwrap when available (system directories
+ * read-only, workspace writable, nothing else of the host, no network), otherwise confined by cwd
+ * and environment only. The process group is killed on timeout or abort, and after the shell
+ * exits so no background child outlives the call.
  */
 export async function runCommand(command: string, opts: RunCommandOptions): Promise<RunCommandResult> {
   if (!(opts.timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${opts.timeoutMs}`);
   const workspace = realpathSync(opts.cwd);
   const chosen = await chooseSandbox(opts);
-  const shell = ['/bin/sh', '-c', MERGE_SCRIPT, 'sh', command];
-  const hide = (opts.hide ?? []).filter((p) => existsSync(p));
-  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs(workspace, shell, hide)] : [shell[0]!, shell.slice(1)];
-  const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
-
   if (opts.signal?.aborted) {
     return { exitCode: null, signal: null, output: '', truncated: false, timedOut: false, cancelled: true, sandbox: chosen.kind };
   }
+  const shell = ['/bin/sh', '-c', LAUNCH_SCRIPT, 'sh', command];
+  const hide = (opts.hide ?? []).filter((p) => existsSync(p));
+  const scratch = createScratch();
+  const writable = [scratch.dir, ...(opts.writable ?? []).map((p) => realpathSync(p))];
+  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs({ workspace, writable, hide }, shell)] : [shell[0]!, shell.slice(1)];
+  const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
+  const removeScratch = () => rmSync(scratch.dir, { recursive: true, force: true });
 
   return new Promise<RunCommandResult>((resolveRun, rejectRun) => {
     const child = spawn(file, args, {
       cwd: workspace,
-      env: buildSandboxEnv(workspace, opts.hostPath),
+      env: buildSandboxEnv(scratch, opts.hostPath),
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group, so one kill reaches every descendant
     });
@@ -132,6 +154,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       clearTimeout(timer);
       clearTimeout(graceTimer);
       opts.signal?.removeEventListener('abort', onAbort);
+      removeScratch();
       const out = collector.finish();
       resolveRun({
         exitCode: timedOut || cancelled ? null : code,
@@ -151,6 +174,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       settled = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onAbort);
+      removeScratch();
       rejectRun(err);
     });
     child.on('exit', (code, sig) => {

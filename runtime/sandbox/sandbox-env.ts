@@ -16,17 +16,29 @@ export function sandboxPath(hostPath = ''): string {
   return dirs.join(':');
 }
 
+/** Where a command's private, empty home and temp directories are. */
+export interface ScratchDirs {
+  home: string;
+  tmp: string;
+}
+
 /**
- * The complete environment of a shell or check command, built from scratch so no API key, token
- * or secret of the parent can leak in; the fixed locale, zone and hash seed make output reproducible.
+ * The complete environment of a shell or check command, built from scratch (an allow-list, never
+ * a copy of the parent's) so no API key, token or secret can leak in. HOME and TMPDIR are fresh
+ * empty directories; the fixed locale, zone and hash seed make output reproducible.
  */
-export function buildSandboxEnv(workspaceRoot: string, hostPath?: string): Record<string, string> {
+export function buildSandboxEnv(scratch: ScratchDirs, hostPath?: string): Record<string, string> {
   return {
     PATH: sandboxPath(hostPath),
-    HOME: workspaceRoot,
+    HOME: scratch.home,
+    TMPDIR: scratch.tmp,
     TZ: 'UTC',
-    PYTHONHASHSEED: '0',
+    LANG: 'C.UTF-8',
     LC_ALL: 'C.UTF-8',
+    PYTHONHASHSEED: '0',
     PYTHONDONTWRITEBYTECODE: '1',
+    // Python 3.11+: `python -m x` and `python script` do not put the cwd or script dir first on
+    // sys.path, so a workspace file cannot shadow the standard library or the test runner.
+    PYTHONSAFEPATH: '1',
   };
 }
