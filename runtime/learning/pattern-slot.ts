@@ -59,7 +59,14 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
       texts.set(req.turn_id, req.userMessage);
       const recommender = createPatternRecommender(store, {
         featuresOf: () => f,
-        options: () => ({ cost_weight: pattern.cost_weight, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, k: 10 }),
+        options: () => ({
+          cost_weight: pattern.cost_weight,
+          min_confidence: pattern.min_confidence,
+          min_sample_size: pattern.min_sample_size,
+          k: 10,
+          scoring: pattern.scoring,
+          min_similarity: pattern.min_similarity,
+        }),
         // The routing path reads the embedding cache only; a miss routes this turn on v1 structural (§16.13).
         ...(v2
           ? {

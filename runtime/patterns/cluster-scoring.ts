@@ -12,10 +12,26 @@ export interface ClusterVerdict {
 
 interface ModelTally {
   model: string;
+  /** Raw samples in the cluster: what the min_sample_size gate and `sample_size` report. */
   samples: number;
   scoredSamples: number;
+  /** Σ w·success_score_count and Σ w·sample_size: the denominators of the weighted means. */
+  scoredWeight: number;
+  sampleWeight: Decimal;
   successWeighted: number;
   costWeighted: Decimal;
+}
+
+/**
+ * Bandwidth h of the `similarity_weighted` kernel exp(-(1 - s)/h). At 0.1 a neighbour 0.1 less similar
+ * weighs e⁻¹ as much, and a row of another workload (similarity ≤ 0.15 under the §5.3 workload blend)
+ * weighs ~e⁻⁸ of a same-workload one (≥ 0.85), so it can no longer outvote the workload's own evidence.
+ */
+export const SIMILARITY_BANDWIDTH = 0.1;
+
+/** A neighbour's kernel weight under `scoring` (multiplies its sample counts): 1 when uniform. */
+export function neighborWeight(similarity: number, scoring: RecommendOptions['scoring']): number {
+  return scoring === 'similarity_weighted' ? Math.exp(-(1 - similarity) / SIMILARITY_BANDWIDTH) : 1;
 }
 
 /**
@@ -23,25 +39,38 @@ interface ModelTally {
  * confidence and sample-size gates. Success is weighted by each row's scored samples (equal to its
  * sample_size once every verdict is in): a row whose verdicts have not arrived holds no quality
  * evidence, so a model with none in the cluster is not scored. Cost is the sample-weighted mean.
+ *
+ * Two routing.yaml deviations from the spec, both off by default: `min_similarity` drops neighbours
+ * below the floor before anything is counted, and `scoring: similarity_weighted` multiplies each row's
+ * counts by `neighborWeight` in both means (the gate still counts raw samples).
  */
-export function scoreCluster(neighbors: readonly NeighborMatch[], opts: RecommendOptions): ClusterVerdict {
+export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptions): ClusterVerdict {
+  const floor = opts.min_similarity ?? 0;
+  const neighbors = floor > 0 ? all.filter((n) => n.similarity >= floor) : all;
   const tallies = new Map<string, ModelTally>();
   for (const n of neighbors) {
     let t = tallies.get(n.primary_model);
-    if (!t) tallies.set(n.primary_model, (t = { model: n.primary_model, samples: 0, scoredSamples: 0, successWeighted: 0, costWeighted: new Decimal(0) }));
+    if (!t)
+      tallies.set(
+        n.primary_model,
+        (t = { model: n.primary_model, samples: 0, scoredSamples: 0, scoredWeight: 0, sampleWeight: new Decimal(0), successWeighted: 0, costWeighted: new Decimal(0) }),
+      );
+    const w = neighborWeight(n.similarity, opts.scoring);
     t.samples += n.sample_size;
     t.scoredSamples += n.success_score_count;
-    t.successWeighted += n.success_score_mean * n.success_score_count;
-    t.costWeighted = t.costWeighted.plus(n.avg_cost_usd.times(n.sample_size));
+    t.scoredWeight += w * n.success_score_count;
+    t.sampleWeight = t.sampleWeight.plus(new Decimal(w).times(n.sample_size));
+    t.successWeighted += w * n.success_score_mean * n.success_score_count;
+    t.costWeighted = t.costWeighted.plus(n.avg_cost_usd.times(n.sample_size).times(w));
   }
-  const scored = [...tallies.values()].filter((t) => t.scoredSamples > 0 && t.samples > 0);
-  const costs = scored.map((t) => t.costWeighted.div(t.samples));
+  const scored = [...tallies.values()].filter((t) => t.scoredSamples > 0 && t.samples > 0 && t.scoredWeight > 0 && t.sampleWeight.gt(0));
+  const costs = scored.map((t) => t.costWeighted.div(t.sampleWeight));
   const maxCost = costs.length ? Decimal.max(...costs) : new Decimal(0);
   const minCost = costs.length ? Decimal.min(...costs) : new Decimal(0);
   const spread = maxCost.minus(minCost);
   const cw = opts.cost_weight;
   const alternatives: ModelOption[] = scored.map((t, i) => {
-    const success = t.successWeighted / t.scoredSamples;
+    const success = t.successWeighted / t.scoredWeight;
     // Identical costs zero the efficiency term, so the score falls to pure quality (§8.5).
     const efficiency = spread.isZero() ? 0 : maxCost.minus(costs[i]!).div(spread).toNumber();
     return {

@@ -1,6 +1,6 @@
 // Public API of the pattern store v1 (pattern-store.md): fingerprints, similarity, the SQLite store and
 // the routing slot-4 adapter. Other subsystems import from here only.
-export { scoreCluster, type ClusterVerdict } from './cluster-scoring.ts';
+export { neighborWeight, scoreCluster, SIMILARITY_BANDWIDTH, type ClusterVerdict } from './cluster-scoring.ts';
 export { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
 export { PatternSchemaError } from './pattern-db.ts';
 export { patternMatchedPayload } from './pattern-events.ts';
@@ -8,6 +8,7 @@ export { PATTERN_SCHEMA_VERSION } from './pattern-schema.ts';
 export { createPatternRecommender, type PatternRecommenderOptions } from './pattern-recommender.ts';
 export { DEFAULT_PATTERN_CAPS } from './pattern-store.ts';
 export type {
+  ClusterScoring,
   EventContext,
   EvictOptions,
   KNearestOptions,

@@ -105,7 +105,14 @@ export interface RecommendOptions {
   min_sample_size: number;
   /** Neighbours to consider; default 10. */
   k?: number;
+  /** How neighbours weigh in each model's means: `uniform` (§8.3-8.4, the default) or `similarity_weighted`. */
+  scoring?: ClusterScoring;
+  /** Neighbours below this similarity leave the cluster before scoring; default 0 (none leave). */
+  min_similarity?: number;
 }
+
+/** routing.yaml pattern.scoring. */
+export type ClusterScoring = 'uniform' | 'similarity_weighted';
 
 /** One turn's outcome for `record` (§10.4 phase 1). */
 export interface RecordInput {

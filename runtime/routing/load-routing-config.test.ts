@@ -11,6 +11,9 @@ const SPEC_PATTERN_DEFAULTS = {
   min_confidence: 0.05,
   min_sample_size: 5,
   min_eval_confidence: 0.5,
+  // Not in the spec: the K-NN options of issue 13 (docs/decisions.md); uniform with no floor is the spec's math.
+  scoring: 'uniform',
+  min_similarity: 0,
   fingerprint_version: 'v1',
   embedding_provider: null,
   embedding_alpha: 0.6,

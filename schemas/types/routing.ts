@@ -60,6 +60,14 @@ export interface PatternSettings {
   min_confidence?: number;
   min_sample_size?: number;
   min_eval_confidence?: number;
+  /**
+   * How K-cluster neighbours weigh in each model's success and cost means: uniform = pattern-store.md §8.3-8.4 (sample-size weights); similarity_weighted also multiplies each neighbour by exp(-(1 - similarity)/0.1), so far neighbours (e.g. other workloads) cannot outvote near ones.
+   */
+  scoring?: 'uniform' | 'similarity_weighted';
+  /**
+   * Floor for cluster membership: K-NN neighbours less similar than this are dropped before scoring (0 keeps all K, the spec's behaviour).
+   */
+  min_similarity?: number;
   fingerprint_version?: 'v1' | 'v2';
   embedding_provider?: string | null;
   embedding_alpha?: number;
