@@ -22,17 +22,24 @@ function withScores(scores: readonly number[]): BenchReport {
 }
 
 describe('compareReports', () => {
-  it('a report compared with itself: every delta is zero and every interval contains zero', () => {
-    const a3 = fixture('a3');
-    const artifact = compareReports(input(a3, 'A'), input(a3, 'B'), { seed: 0 });
-    const withValues = artifact.rows.filter((r) => r.delta !== null);
-    expect(withValues.length).toBeGreaterThan(15);
-    for (const r of withValues) expect(new Decimal(r.delta!).isZero(), `${r.metric} ${r.scope}`).toBe(true);
-    const withCi = artifact.rows.filter((r) => r.ci !== null);
-    expect(withCi.map((r) => r.metric)).toEqual(expect.arrayContaining(['savings_pct', 'quality_mean', 'slot4_fire_rate', 'slot4_inversion_rate']));
-    for (const r of withCi) {
-      expect(r.ci!.low, `${r.metric} ${r.scope}`).toBeLessThanOrEqual(1e-9);
-      expect(r.ci!.high, `${r.metric} ${r.scope}`).toBeGreaterThanOrEqual(-1e-9);
+  it('pairs only the units both reports hold and says how many were left out', () => {
+    const a = fixture('a3');
+    const b = fixture('a3');
+    b.workloads = b.workloads.filter((w) => !(w.pass === 'C' && w.workload === a.workloads.find((x) => x.pass === 'C')!.workload));
+    const s = find(compareReports(input(a), input(b)), 'solved_rate', 'pass C');
+    expect(s.ci?.unmatched_units ?? 0).toBeGreaterThan(0);
+  });
+
+  it('a report compared with itself: every delta 0 and every interval exactly [0, 0], paired on every unit', () => {
+    for (const name of ['a3', 'single'] as const) {
+      const r = fixture(name);
+      const artifact = compareReports(input(r, 'A'), input(r, 'B'));
+      const withValues = artifact.rows.filter((x) => x.delta !== null);
+      expect(withValues.length).toBeGreaterThan(name === 'a3' ? 20 : 4);
+      for (const x of withValues) expect(new Decimal(x.delta!).isZero(), `${x.metric} ${x.scope}`).toBe(true);
+      const withCi = artifact.rows.filter((x) => x.ci !== null);
+      if (name === 'a3') expect(withCi.map((x) => x.metric)).toEqual(expect.arrayContaining(['savings_pct', 'quality_mean', 'solved_rate', 'slot4_fire_rate', 'strong_call_rate', 'savings_vs_measured_strong_pct']));
+      for (const x of withCi) expect([x.ci!.low, x.ci!.high, x.ci!.se, x.ci!.unmatched_units], `${x.metric} ${x.scope}`).toEqual([0, 0, 0, 0]);
     }
   });
 
@@ -40,60 +47,66 @@ describe('compareReports', () => {
     const a3 = fixture('a3');
     const b = fixture('a3');
     b.protocol_metrics!.slot4.fire_rate = 0.5;
-    const artifact = compareReports(input(a3), input(b), { seed: 0 });
+    const artifact = compareReports(input(a3), input(b));
     expect(find(artifact, 'savings_pct', 'pass C')).toMatchObject({ a: '13.975637710399439251', unit: 'pct' });
     expect(find(artifact, 'slot4_fire_rate', 'pass C')).toMatchObject({ a: '0.8', b: '0.5', delta: '-0.3' });
-    expect(find(artifact, 'savings_vs_measured_strong_pct', 'pass C')).toMatchObject({ a: '14.008015130748891587', ci: null });
+    expect(find(artifact, 'savings_vs_measured_strong_pct', 'pass C')).toMatchObject({ a: '14.008015130748891587' });
+    expect(find(artifact, 'performance_gap_recovered', 'pass C')).toMatchObject({ ci: null, ci_reason: expect.stringMatching(/no paired interval/) });
     expect(find(artifact, 'cluster_intra', 'v1').a).toBe(String(a3.protocol_metrics!.cluster_tightness.v1!.intra));
     expect(find(artifact, 'cluster_intra', 'v2')).toMatchObject({ a: null, b: null, delta: null, ci_reason: 'A has no cluster_intra' });
-    for (const m of ['performance_gap_recovered', 'strong_call_pct', 'pass_at_k', 'actual_cost_usd']) expect(artifact.rows.some((r) => r.metric === m)).toBe(true);
+    for (const m of ['performance_gap_recovered', 'strong_call_rate', 'solved_rate', 'pass_at_k', 'actual_cost_usd']) expect(artifact.rows.some((r) => r.metric === m)).toBe(true);
   });
 
   it('money deltas are exact Decimal differences', () => {
     const a = fixture('a3');
     const b = fixture('a3');
     b.aggregate.savings.actual_repriced_usd = new Decimal(a.aggregate.savings.actual_repriced_usd).plus('0.1').toString();
-    expect(find(compareReports(input(a), input(b), { seed: 0 }), 'actual_cost_usd').delta).toBe('0.1');
+    expect(find(compareReports(input(a), input(b)), 'actual_cost_usd').delta).toBe('0.1');
   });
 
-  it('a known shift (every score +0.2 in B) gives a delta of 0.2 and a CI that excludes zero', () => {
+  it('a known shift (every score +0.2 in B) gives a delta of 0.2 and a paired interval of exactly [0.2, 0.2]', () => {
     const base = [0.5, 0.55, 0.6, 0.45, 0.52, 0.58];
-    const artifact = compareReports(input(withScores(base)), input(withScores(base.map((x) => x + 0.2))), { seed: 0 });
+    const artifact = compareReports(input(withScores(base)), input(withScores(base.map((x) => x + 0.2))));
     const q = find(artifact, 'quality_mean');
     expect(Number(q.delta)).toBeCloseTo(0.2, 9);
+    // Paired: each unit moved by exactly 0.2, so nothing is left to be uncertain about.
+    expect(q.ci!.low).toBeCloseTo(0.2, 9);
+    expect(q.ci!.high).toBeCloseTo(0.2, 9);
+    expect(q.ci).toMatchObject({ units: 18, clusters: 3, unmatched_units: 0 });
+    expect(q.ci!.correlation).toBeCloseTo(1, 9);
+  });
+
+  it('a noisy shift gives an interval around the delta that excludes zero when the shift is large', () => {
+    const a = withScores([0.51, 0.73, 0.62, 0.44, 0.58, 0.69]);
+    const b = withScores([0.81, 0.92, 0.83, 0.71, 0.84, 0.97]);
+    // Different workloads answer differently, so the clusters disagree a little.
+    b.workloads[1]!.reps.forEach((x) => (x.score = Math.min(1, x.score! + 0.05)));
+    const q = find(compareReports(input(a), input(b)), 'quality_mean');
     expect(q.ci!.low).toBeGreaterThan(0);
-    expect(q.ci!.high).toBeGreaterThanOrEqual(0.2 - 1e-9);
-    expect(q.ci).toMatchObject({ samples_a: 6, samples_b: 6 });
+    expect(q.ci!.low).toBeLessThan(Number(q.delta));
+    expect(q.ci!.high).toBeGreaterThan(Number(q.delta));
   });
 
-  it('is reproducible for a bootstrap seed and changes with it', () => {
-    // Ten irregular reps, so the resampled means rarely tie and two seeds land on different percentiles.
-    const a = withScores([0.51, 0.73, 0.62, 0.44, 0.58, 0.69, 0.47, 0.55, 0.66, 0.6]);
-    const b = withScores([0.61, 0.82, 0.53, 0.71, 0.64, 0.77, 0.59, 0.68, 0.74, 0.57]);
-    const first = compareReports(input(a), input(b), { seed: 1 });
-    expect(compareReports(input(a), input(b), { seed: 1 })).toEqual(first);
-    const other = compareReports(input(a), input(b), { seed: 2 });
-    expect(find(other, 'quality_mean').ci).not.toEqual(find(first, 'quality_mean').ci);
-    expect(other.bootstrap).toEqual({ iterations: 2000, confidence: 0.95, seed: 2 });
-  });
-
-  it('gives no interval, with the reason, for one seed pass or a metric without per-rep samples', () => {
+  it('gives no interval, with the reason, when the shared units cover one workload', () => {
     const single = fixture('single');
-    const artifact = compareReports(input(single), input(single), { seed: 0 });
-    expect(find(artifact, 'quality_mean')).toMatchObject({ ci: null, ci_reason: 'needs >= 2 seed passes per arm (A has 1, B has 1)' });
-    expect(find(artifact, 'pass_at_k').ci_reason).toMatch(/no per-rep samples/);
+    const artifact = compareReports(input(single), input(single));
+    // One rep per workload still pairs: three workloads are three clusters.
+    expect(find(artifact, 'quality_mean').ci).toMatchObject({ low: 0, high: 0, units: 3, clusters: 3 });
+    const one = fixture('single');
+    one.workloads = one.workloads.slice(0, 1);
+    expect(find(compareReports(input(one), input(one)), 'quality_mean')).toMatchObject({ ci: null, ci_reason: 'needs units from >= 2 workloads (the shared units cover 1)' });
     // A single-protocol pair has no A3 rows and no test-5 figures.
     expect(artifact.rows.some((r) => r.metric === 'slot4_fire_rate')).toBe(false);
     expect(artifact.tightness_verdict.verdict).toBe('not_applicable');
   });
 
   it('single against A3: the A3-only metrics are n/a on the single side', () => {
-    const artifact = compareReports(input(fixture('single')), input(fixture('a3')), { seed: 0 });
+    const artifact = compareReports(input(fixture('single')), input(fixture('a3')));
     expect(find(artifact, 'slot4_inversion_rate', 'pass C')).toMatchObject({ a: null, b: '0.8', delta: null, ci: null, ci_reason: 'A has no slot4_inversion_rate' });
   });
 
   it('carries the simulated banner and validates against schemas/compare.schema.json', () => {
-    const artifact = compareReports(input(fixture('single')), input(fixture('a3')), { seed: 0 });
+    const artifact = compareReports(input(fixture('single')), input(fixture('a3')));
     expect(artifact.banner).toMatch(/SIMULATED/);
     const validate = validatorFor<CompareArtifact>('compare.schema.json');
     expect(validate(artifact), JSON.stringify(validate.errors)).toBe(true);

@@ -1,8 +1,8 @@
 import { Decimal } from 'decimal.js';
-import type { Arm, CompareArtifact, CompareRow } from '../../schemas/types/compare.ts';
+import type { Arm, CompareArtifact, CompareRow, Interval } from '../../schemas/types/compare.ts';
 import type { BenchReport, PassSummary } from '../../schemas/types/report.ts';
-import { bootstrapCI, DEFAULT_BOOTSTRAP, type BootstrapOptions } from './bootstrap.ts';
-import { actualCost, meanScore, repTotals, routedRepTotals, routedShare, savingsPct, type RepTotals, type RoutedRepTotals } from './rep-samples.ts';
+import { pairedDifference, unitCorrelation, type FigureKind, type PairedUnit, type UnitValue } from '../metrics/index.ts';
+import { passUnits, routedTurnUnits, workloadUnits, type Unit } from './rep-samples.ts';
 import { tightnessVerdict } from './tightness-verdict.ts';
 
 /** One side of a comparison: the report, where it came from, and its column label. */
@@ -12,24 +12,27 @@ export interface CompareInput {
   label: string;
 }
 
-/** `compareReports` options; the bootstrap defaults are 2000 resamples at 95%. */
+/** `compareReports` options: the interval level (default 95%). */
 export interface CompareOptions {
-  seed: number;
-  iterations?: number;
   confidence?: number;
 }
 
-type Value = number | string | null;
-type Unit = CompareRow['unit'];
-type Interval = Pick<CompareRow, 'ci' | 'ci_reason'>;
+/** The level of every interval unless told otherwise. */
+export const DEFAULT_CONFIDENCE = 0.95;
 
-const NO_SAMPLES = 'one figure over all reps; no per-rep samples';
+/** How the intervals are made, as the artifact states it. */
+export const COMPARE_METHOD =
+  'paired: each figure of B minus the same figure of A over the (pass, workload, rep) units both reports hold; standard errors clustered by workload (delta method over ratios of sums), t on (workloads − 1) degrees of freedom (Miller 2024, arXiv 2411.00640)';
+
+type Value = number | string | null;
+type RowUnit = CompareRow['unit'];
+type Ci = Pick<CompareRow, 'ci' | 'ci_reason'>;
 
 function text(v: Value): string | null {
   return v === null ? null : new Decimal(v).toString();
 }
 
-function row(metric: string, scope: string, unit: Unit, a: Value, b: Value, interval: Interval | string): CompareRow {
+function row(metric: string, scope: string, unit: RowUnit, a: Value, b: Value, interval: Ci | string): CompareRow {
   const av = text(a);
   const bv = text(b);
   const missing = av === null || bv === null ? `${av === null ? 'A' : 'B'} has no ${metric}` : null;
@@ -46,12 +49,24 @@ function row(metric: string, scope: string, unit: Unit, a: Value, b: Value, inte
   };
 }
 
-/** The bootstrap interval of a per-rep statistic, or why there is none. */
-function interval<T>(a: readonly T[], b: readonly T[], statistic: (xs: readonly T[]) => number | null, opts: BootstrapOptions): Interval {
-  // One rep per arm resamples to itself: a zero-width "interval" would claim certainty it does not have.
-  if (a.length < 2 || b.length < 2) return { ci: null, ci_reason: `needs >= 2 seed passes per arm (A has ${a.length}, B has ${b.length})` };
-  const ci = bootstrapCI(a, b, statistic, opts);
-  return ci ? { ci, ci_reason: null } : { ci: null, ci_reason: 'the statistic is undefined on most resamples' };
+/** Units present in both reports, paired by key, each side's value taken by `value`. */
+function pair<T>(a: ReadonlyMap<string, Unit<T>>, b: ReadonlyMap<string, Unit<T>>, value: (x: T) => UnitValue): { units: PairedUnit[]; unmatched: number } {
+  const keys = [...a.keys()].filter((k) => b.has(k)).sort();
+  return {
+    units: keys.map((k) => ({ cluster: a.get(k)!.cluster, a: value(a.get(k)!.value), b: value(b.get(k)!.value) })),
+    unmatched: a.size + b.size - 2 * keys.length,
+  };
+}
+
+/** The paired, workload-clustered interval of figure(B) − figure(A), or why there is none. */
+function interval(p: { units: PairedUnit[]; unmatched: number }, kind: FigureKind, confidence: number, scale = 1): Ci {
+  if (p.units.length === 0) return { ci: null, ci_reason: 'the reports share no (pass, workload, rep) unit' };
+  const d = pairedDifference(p.units, kind, confidence, scale);
+  if (d.estimate === null) return { ci: null, ci_reason: 'the figure is undefined on the shared units (zero denominator)' };
+  if (d.ci_low === null || d.ci_high === null || d.se === null)
+    return { ci: null, ci_reason: `needs units from >= 2 workloads (the shared units cover ${d.clusters})` };
+  const ci: Interval = { low: d.ci_low, high: d.ci_high, confidence, se: d.se, units: d.units, clusters: d.clusters, unmatched_units: p.unmatched, correlation: unitCorrelation(p.units) };
+  return { ci, ci_reason: null };
 }
 
 function meanPassAtK(report: BenchReport, pass: string | null): number | null {
@@ -59,47 +74,65 @@ function meanPassAtK(report: BenchReport, pass: string | null): number | null {
   return xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
 }
 
-/** quality, savings, cost and pass@k over the runs of one pass (all passes when `pass` is null). */
-function runRows(a: BenchReport, b: BenchReport, pass: string | null, opts: BootstrapOptions): CompareRow[] {
+/** savings, cost, quality, solved rate and pass@k over the runs of one pass (all passes when `pass` is null). */
+function runRows(a: BenchReport, b: BenchReport, pass: string | null, conf: number): CompareRow[] {
   const scope = pass === null ? 'aggregate' : `pass ${pass}`;
   const summary = (r: BenchReport): PassSummary | null => r.protocol_metrics?.passes.find((p) => p.pass === pass) ?? null;
   const figures = (r: BenchReport) => {
-    if (pass === null) return { savings: r.aggregate.savings.savings_pct, cost: r.aggregate.savings.actual_repriced_usd, quality: r.aggregate.quality_mean };
+    if (pass === null) return { savings: r.aggregate.savings.savings_pct, cost: r.aggregate.savings.actual_repriced_usd, quality: r.aggregate.quality_mean, solved: r.aggregate.solved_rate };
     const s = summary(r);
-    return { savings: s?.savings.savings_pct ?? null, cost: s?.actual_cost_usd ?? null, quality: s?.quality_mean ?? null };
+    return { savings: s?.savings.savings_pct ?? null, cost: s?.actual_cost_usd ?? null, quality: s?.quality_mean ?? null, solved: s?.solved_rate ?? null };
   };
   const fa = figures(a);
   const fb = figures(b);
-  const sa = repTotals(a, pass);
-  const sb = repTotals(b, pass);
-  const ci = (stat: (xs: readonly RepTotals[]) => number | null) => interval(sa, sb, stat, opts);
+  const ua = passUnits(a, pass);
+  const ub = passUnits(b, pass);
+  const wa = workloadUnits(a, pass);
+  const wb = workloadUnits(b, pass);
   return [
-    row('savings_pct', scope, 'pct', fa.savings, fb.savings, ci(savingsPct)),
-    row('actual_cost_usd', scope, 'usd', fa.cost, fb.cost, ci(actualCost)),
-    row('quality_mean', scope, 'score', fa.quality, fb.quality, ci(meanScore)),
-    row('pass_at_k', scope, 'fraction', meanPassAtK(a, pass), meanPassAtK(b, pass), 'pass@k is one figure over all k reps of a workload; no per-rep samples'),
+    // savings = 100 · (1 − Σactual / Σbaseline): the ratio's difference, scaled by −100.
+    row('savings_pct', scope, 'pct', fa.savings, fb.savings, interval(pair(ua, ub, (u) => ({ num: u.actual, den: u.baseline })), 'ratio', conf, -100)),
+    row('actual_cost_usd', scope, 'usd', fa.cost, fb.cost, interval(pair(ua, ub, (u) => ({ num: u.actual, den: 1 })), 'total', conf)),
+    row('quality_mean', scope, 'score', fa.quality, fb.quality, interval(pair(ua, ub, (u) => ({ num: u.score ?? 0, den: u.score === null ? 0 : 1 })), 'ratio', conf)),
+    row('solved_rate', scope, 'rate', fa.solved, fb.solved, interval(pair(ua, ub, (u) => ({ num: u.solved, den: 1 })), 'ratio', conf)),
+    row('pass_at_k', scope, 'rate', meanPassAtK(a, pass), meanPassAtK(b, pass), interval(pair(wa, wb, (x) => ({ num: x ?? 0, den: x === null ? 0 : 1 })), 'ratio', conf)),
   ];
 }
 
-/** Slot 4, strong-call share and the measured-arm figures of Pass C (spec §8.3). */
-function routedRows(a: BenchReport, b: BenchReport, opts: BootstrapOptions): CompareRow[] {
+/** Slot 4, strong-call rate and the measured-arm figures of Pass C (spec §8.3). */
+function routedRows(a: BenchReport, b: BenchReport, conf: number): CompareRow[] {
   const pa = a.protocol_metrics;
   const pb = b.protocol_metrics;
-  const sa = routedRepTotals(a);
-  const sb = routedRepTotals(b);
-  const ci = (count: (x: RoutedRepTotals) => number) => interval(sa, sb, routedShare(count), opts);
+  const ta = routedTurnUnits(a);
+  const tb = routedTurnUnits(b);
+  const share = (count: (t: { fired: number; inverted: number; onStrong: number }) => number) => interval(pair(ta, tb, (t) => ({ num: count(t), den: 1 })), 'ratio', conf);
+  // B → C savings per (workload, rep): Pass C's cost over Pass B's, 100 · (1 − ΣC / ΣB).
+  const measured = interval(pair(measuredUnits(a), measuredUnits(b), (u) => u), 'ratio', conf, -100);
   return [
-    row('slot4_fire_rate', 'pass C', 'fraction', pa?.slot4.fire_rate ?? null, pb?.slot4.fire_rate ?? null, ci((x) => x.fired)),
-    row('slot4_inversion_rate', 'pass C', 'fraction', pa?.slot4.inversion_rate ?? null, pb?.slot4.inversion_rate ?? null, ci((x) => x.inverted)),
-    row('strong_call_pct', 'pass C', 'fraction', pa?.strong_call_pct ?? null, pb?.strong_call_pct ?? null, ci((x) => x.onStrong)),
-    row('savings_vs_measured_strong_pct', 'pass C', 'pct', pa?.savings_vs_measured_strong_pct ?? null, pb?.savings_vs_measured_strong_pct ?? null, NO_SAMPLES),
-    row('performance_gap_recovered', 'pass C', 'score', pa?.performance_gap_recovered ?? null, pb?.performance_gap_recovered ?? null, NO_SAMPLES),
+    row('slot4_fire_rate', 'pass C', 'rate', pa?.slot4.fire_rate ?? null, pb?.slot4.fire_rate ?? null, share((t) => t.fired)),
+    row('slot4_inversion_rate', 'pass C', 'rate', pa?.slot4.inversion_rate ?? null, pb?.slot4.inversion_rate ?? null, share((t) => t.inverted)),
+    row('strong_call_rate', 'pass C', 'rate', pa?.strong_call_rate ?? null, pb?.strong_call_rate ?? null, share((t) => t.onStrong)),
+    row('savings_vs_measured_strong_pct', 'pass C', 'pct', pa?.savings_vs_measured_strong_pct ?? null, pb?.savings_vs_measured_strong_pct ?? null, measured),
+    row('performance_gap_recovered', 'pass C', 'score', pa?.performance_gap_recovered ?? null, pb?.performance_gap_recovered ?? null, 'a ratio of differences between three passes; no paired interval'),
   ];
+}
+
+/** Pass C's and Pass B's cost of each (workload, rep) of a report, as the numerator and denominator of B → C spend. */
+function measuredUnits(r: BenchReport): Map<string, Unit<UnitValue>> {
+  const c = passUnits(r, 'C');
+  const strong = passUnits(r, 'B');
+  const out = new Map<string, Unit<UnitValue>>();
+  for (const [key, u] of c) {
+    const k = `B${key.slice(1)}`;
+    const s = strong.get(k);
+    if (s) out.set(k, { cluster: u.cluster, value: { num: u.value.actual, den: s.value.actual } });
+  }
+  return out;
 }
 
 /** Cluster tightness under v1 and v2 similarity (pattern-store.md §16.10 test 5). */
 function clusterRows(a: BenchReport, b: BenchReport): CompareRow[] {
-  const reason = 'one figure over the run’s fingerprints; no per-rep samples';
+  const reason = 'one figure over the run’s fingerprints; no per-unit samples';
   return (['v1', 'v2'] as const).flatMap((v) => {
     const ta = a.protocol_metrics?.cluster_tightness[v] ?? null;
     const tb = b.protocol_metrics?.cluster_tightness[v] ?? null;
@@ -127,25 +160,25 @@ function arm(input: CompareInput): Arm {
 
 /**
  * Two finished reports side by side (spec §8.4): one row per metric with A, B, the exact delta B − A and a
- * seeded bootstrap CI over seed passes where the metric has per-rep samples; plus the §16.10 test-5 verdict.
+ * paired interval over the (pass, workload, rep) units both hold, clustered by workload; plus the §16.10 test-5 verdict.
  */
-export function compareReports(a: CompareInput, b: CompareInput, options: CompareOptions): CompareArtifact {
-  const opts: BootstrapOptions = { iterations: options.iterations ?? DEFAULT_BOOTSTRAP.iterations, confidence: options.confidence ?? DEFAULT_BOOTSTRAP.confidence, seed: options.seed };
+export function compareReports(a: CompareInput, b: CompareInput, options: CompareOptions = {}): CompareArtifact {
+  const confidence = options.confidence ?? DEFAULT_CONFIDENCE;
   const ra = a.report;
   const rb = b.report;
   const passNames = [...new Set([...(ra.protocol_metrics?.passes ?? []), ...(rb.protocol_metrics?.passes ?? [])].map((p) => p.pass))].sort();
   const a3 = ra.protocol_metrics !== null || rb.protocol_metrics !== null;
   const rows = [
-    ...runRows(ra, rb, null, opts),
-    ...passNames.flatMap((p) => runRows(ra, rb, p, opts)),
-    ...(a3 ? [...routedRows(ra, rb, opts), ...clusterRows(ra, rb)] : []),
+    ...runRows(ra, rb, null, confidence),
+    ...passNames.flatMap((p) => runRows(ra, rb, p, confidence)),
+    ...(a3 ? [...routedRows(ra, rb, confidence), ...clusterRows(ra, rb)] : []),
   ];
   return {
-    compare_version: 1,
+    compare_version: 2,
     banner: ra.banner ?? rb.banner,
     a: arm(a),
     b: arm(b),
-    bootstrap: opts,
+    statistics: { method: COMPARE_METHOD, confidence, cluster: 'workload' },
     rows,
     tightness_verdict: tightnessVerdict(ra, rb),
   };

@@ -1,6 +1,5 @@
 // Public API of `bench compare` (harness-and-runtime.md §8.4).
-export { bootstrapCI, quantile, DEFAULT_BOOTSTRAP, type BootstrapInterval, type BootstrapOptions } from './bootstrap.ts';
-export { compareReports, type CompareInput, type CompareOptions } from './compare-reports.ts';
+export { compareReports, COMPARE_METHOD, DEFAULT_CONFIDENCE, type CompareInput, type CompareOptions } from './compare-reports.ts';
 export { judgeTightness, tightnessVerdict, REQUIRED_INTER_DROP, REQUIRED_INTRA_GAIN } from './tightness-verdict.ts';
 export { renderCompareTable, verdictLine } from './render-compare.ts';
 export { artifactPathFor, writeCompareArtifact } from './compare-artifact.ts';

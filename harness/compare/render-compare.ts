@@ -10,7 +10,7 @@ function cell(unit: CompareRow['unit'], v: string | number | null): string {
       return pct(String(v));
     case 'usd':
       return usd(String(v));
-    case 'fraction':
+    case 'rate':
       return rate(Number(v));
     case 'score':
       return num(Number(v));
@@ -24,6 +24,11 @@ function signed(unit: CompareRow['unit'], v: string | number | null): string {
 
 function ciCell(r: CompareRow): string {
   return r.ci ? `[${signed(r.unit, r.ci.low)}, ${signed(r.unit, r.ci.high)}]` : 'n/a';
+}
+
+/** Units and workloads behind an interval, and the arms' correlation on them (what pairing buys). */
+function unitsCell(r: CompareRow): string {
+  return r.ci ? `${r.ci.units} / ${r.ci.clusters}${r.ci.correlation === null ? '' : `  r=${r.ci.correlation.toFixed(2)}`}` : '';
 }
 
 /** The verdict line of pattern-store.md §16.10 test 5. */
@@ -40,12 +45,12 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
   const armLine = (name: string, a: CompareArtifact['a']) =>
     `${name}: ${a.label}  ${a.report_path ?? a.run_id}  (protocol ${a.protocol}, fingerprint ${a.fingerprint_version}, provider ${a.actual_provider}, seed ${a.seed}, seed_passes ${a.seed_passes})`;
   out.push('=== Metis bench compare ===', armLine('A', artifact.a), armLine('B', artifact.b));
-  const level = Math.round(artifact.bootstrap.confidence * 100);
-  out.push(`bootstrap: ${artifact.bootstrap.iterations} resamples of seed passes, seed ${artifact.bootstrap.seed}; CI of B - A`);
+  const level = Math.round(artifact.statistics.confidence * 100);
+  out.push(`intervals of B - A: ${artifact.statistics.method}`);
   if (paths.json) out.push(`json: ${paths.json}`);
   out.push('');
-  const t = plainTable(['metric', `A (${artifact.a.label})`, `B (${artifact.b.label})`, 'delta', `${level}% CI`]);
-  for (const r of artifact.rows) t.push([`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r)]);
+  const t = plainTable(['metric', `A (${artifact.a.label})`, `B (${artifact.b.label})`, 'delta', `${level}% CI (paired)`, 'units / workloads']);
+  for (const r of artifact.rows) t.push([`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r), unitsCell(r)]);
   out.push(t.toString(), '', verdictLine(artifact));
   return out.join('\n');
 }

@@ -3,3 +3,4 @@ export * from './arm-metrics.ts';
 export * from './cluster-tightness.ts';
 export * from './paired-stats.ts';
 export * from './student-t.ts';
+export * from './solved.ts';

@@ -57,11 +57,15 @@ export function clusteredSe(infl: readonly number[], clusters: readonly string[]
   return Math.sqrt((g / (g - 1)) * ss);
 }
 
+// −0 (a zero scaled by a negative factor) prints as "-0"; a figure of no change is plain 0.
+const plain = (x: number): number => (x === 0 ? 0 : x);
+
 /** estimate ± t_{G−1, (1+confidence)/2} · se; no interval without a standard error. */
 export function withInterval(estimate: number | null, se: number | null, units: number, clusters: number, confidence: number): ClusteredEstimate {
-  if (estimate === null || se === null || clusters < 2) return { estimate, se, ci_low: null, ci_high: null, units, clusters };
+  const e = estimate === null ? null : plain(estimate);
+  if (e === null || se === null || clusters < 2) return { estimate: e, se, ci_low: null, ci_high: null, units, clusters };
   const half = studentTQuantile((1 + confidence) / 2, clusters - 1) * se;
-  return { estimate, se, ci_low: estimate - half, ci_high: estimate + half, units, clusters };
+  return { estimate: e, se, ci_low: plain(e - half), ci_high: plain(e + half), units, clusters };
 }
 
 /** A figure of one arm (e.g. a solved rate) with its clustered interval; `scale` multiplies it (100 for percents). */

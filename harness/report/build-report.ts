@@ -1,9 +1,10 @@
 import type { Analytics, SavingsResult } from '../../runtime/analytics/index.ts';
 import { sumSavings } from '../../runtime/analytics/index.ts';
 import type { BenchReport, Provenance, Rep, WorkloadResult } from '../../schemas/types/report.ts';
-import { passAtK, passHatK } from '../metrics/index.ts';
+import { countOutcomes, passAtK, passHatK, solvedRate } from '../metrics/index.ts';
 import { passesOf } from '../protocols/protocol.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
+import { buildHeadline } from './headline.ts';
 import { a3Metrics, type FingerprintSource } from './protocol-metrics.ts';
 import { savingsJson } from './savings-json.ts';
 import { mean, NOISY_STD, sampleStd } from './stats.ts';
@@ -14,8 +15,6 @@ export { savingsJson } from './savings-json.ts';
 export const SIM_BANNER =
   'SIMULATED PROVIDER: these numbers come from the built-in emulator (sim), not from a real model. Do not quote them as real-model results.';
 
-/** A rep scores as successful work at or above this (spec §6, §8.3). */
-export const SUCCESS_SCORE = 0.5;
 
 /**
  * Builds the whole report of a run from the trace DB alone (workload_runs + events), so a finished
@@ -69,16 +68,22 @@ export function buildReport<T = unknown, U = unknown>(options: {
         hard_failures: counts.llm_calls_failed,
         score: r.score,
         confidence: r.confidence,
+        outcome: r.outcome,
+        solved: r.outcome === 'solved',
         check: r.check,
         assertions: r.assertions,
         error: r.error,
+        error_class: r.error_class ?? null,
         savings: savingsJson(analytics.savings(sel, baseline)),
       };
     });
     const savings = analytics.savings({ sessions: reps.flatMap((r) => r.session_ids) }, baseline);
     const scores = reps.map((r) => r.score).filter((s): s is number => s !== null);
     const std = sampleStd(scores);
-    const passed = scores.filter((s) => s >= SUCCESS_SCORE).length;
+    // pass@k / pass^k count solved reps (the check's verdict), out of every rep: one that never reached its check failed.
+    const outcomes = reps.map((r) => r.outcome);
+    const solved = outcomes.filter((o) => o === 'solved').length;
+    const k = reps.length;
     const models = [...new Set(reps.map((r) => r.model))];
     perWorkload.push({
       savings,
@@ -96,16 +101,19 @@ export function buildReport<T = unknown, U = unknown>(options: {
         quality_std: std,
         noisy: std !== null && std > NOISY_STD,
         assertions_failed: reps.reduce((a, r) => a + r.assertions.filter((x) => !x.passed).length, 0),
-        k: scores.length,
-        pass_at_k: scores.length ? passAtK(scores.length, passed, scores.length) : null,
-        pass_hat_k: scores.length ? passHatK(scores.length, passed, scores.length) : null,
+        solved,
+        solved_rate: solvedRate(outcomes),
+        outcomes: countOutcomes(outcomes),
+        k,
+        pass_at_k: k ? passAtK(k, solved, k) : null,
+        pass_hat_k: k ? passHatK(k, solved, k) : null,
       },
     });
   }
 
   const pricing = provenance.pricing_version;
   const aggregate = sumSavings(perWorkload.map((w) => w.savings), baseline, pricing);
-  const successful = records.filter((r) => r.score !== null && r.score >= SUCCESS_SCORE);
+  const successful = records.filter((r) => r.outcome === 'solved');
   const successfulSavings = analytics.savings({ sessions: successful.flatMap((r) => r.session_ids) }, baseline);
   const allSessions = { sessions: records.flatMap((r) => r.session_ids) };
   const routing = analytics.routing(allSessions);
@@ -114,29 +122,35 @@ export function buildReport<T = unknown, U = unknown>(options: {
   const status = options.status ?? runs.status(runId);
   const scores = records.map((r) => r.score).filter((s): s is number => s !== null);
 
+  const workloads = perWorkload.map((w) => w.result);
+  const protocolMetrics =
+    provenance.protocol === 'a3'
+      ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null })
+      : null;
   return {
     report_version: 1,
     status,
-    exit_code: assertionsFailed > 0 || status === 'incomplete' || runs.recordingErrors(runId).length > 0 ? 1 : 0,
+    exit_code: assertionsFailed > 0 || status !== 'complete' || runs.recordingErrors(runId).length > 0 ? 1 : 0,
     // Direct or through a cassette recorded from it: either way the numbers are the emulator's.
     banner: /(^|[:+])sim($|\+)/.test(provenance.actual_provider) ? SIM_BANNER : null,
     provenance,
-    workloads: perWorkload.map((w) => w.result),
+    workloads,
+    headline: buildHeadline({ provenance, workloads, protocol_metrics: protocolMetrics }),
     aggregate: {
       savings: savingsJson(aggregate),
       savings_on_successful_work: savingsJson(successfulSavings),
       quality_mean: mean(scores),
       workload_runs: records.length,
       successful_runs: successful.length,
+      solved_runs: successful.length,
+      solved_rate: solvedRate(records.map((r) => r.outcome)),
+      outcomes: countOutcomes(records.map((r) => r.outcome)),
     },
     routing: { decisions_by_policy: routing.by_policy, hard_failures: routing.hard_failures },
     cache: { hit_rate: cache.hit_rate, cache_write_share: cache.cache_write_share },
     assertions_failed: assertionsFailed,
     warnings: options.warnings ?? runs.warnings(runId),
-    protocol_metrics:
-      provenance.protocol === 'a3'
-        ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null })
-        : null,
+    protocol_metrics: protocolMetrics,
     recording_path_errors: runs.recordingErrors(runId),
   };
 }

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { Provenance, Rep } from '../../schemas/types/report.ts';
+import type { Estimate, Outcomes, Provenance, Rep } from '../../schemas/types/report.ts';
 
 // One set of cell formatters for every rendering (table, Markdown, HTML), so the same report reads the same everywhere.
 
@@ -32,6 +32,22 @@ export function qualityCell(mean: number | null, std: number | null, noisy: bool
 export function checkCell(reps: readonly Rep[]): string {
   const checks = reps.filter((r) => r.check !== null);
   return checks.length === 0 ? '-' : `${checks.filter((r) => r.check!.passed).length}/${checks.length}`;
+}
+
+/**
+ * Solved reps as `solved/reps (rate)`, then any rep whose check could not run or was never reached, by
+ * name: those are neither passes nor the model's failures.
+ */
+export function solvedCell(w: { solved: number; solved_rate: number | null; outcomes: Outcomes }): string {
+  const n = w.outcomes.solved + w.outcomes.unsolved + w.outcomes.check_error + w.outcomes.not_reached;
+  const other = [w.outcomes.check_error ? `${w.outcomes.check_error} check_error` : '', w.outcomes.not_reached ? `${w.outcomes.not_reached} not_reached` : ''].filter(Boolean);
+  return `${w.solved}/${n} (${rate(w.solved_rate)})${other.length ? ` [${other.join(', ')}]` : ''}`;
+}
+
+/** An estimate with its interval, each bound through `f`: `29.1 [22.0, 35.3]`; `n/a` without an estimate. */
+export function estimateCell(e: Estimate | null, f: (x: number) => string): string {
+  if (e === null || e.estimate === null) return 'n/a';
+  return e.ci_low === null || e.ci_high === null ? `${f(e.estimate)} (no interval)` : `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]`;
 }
 
 /** `pass@k / pass^k (k=N)`; `n/a` when no rep was scored. */

@@ -2,7 +2,9 @@ import { Decimal } from 'decimal.js';
 import type { Analytics, RouteDecisionRow } from '../../runtime/analytics/index.ts';
 import { chosenWithout } from '../../runtime/routing/index.ts';
 import type { PassSummary, ProtocolMetrics, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
-import { clusterTightness, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, strongCallShare } from '../metrics/index.ts';
+
+type UnforcedTurn = ProtocolMetrics['unforced_turns'][number];
+import { clusterTightness, countOutcomes, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, solvedRate, strongCallShare } from '../metrics/index.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 import { A3_PASSES, PASS_D_NOT_RUN } from '../protocols/protocol.ts';
 import { savingsJson } from './savings-json.ts';
@@ -38,6 +40,19 @@ function routedTurns(rows: readonly RouteDecisionRow[], records: readonly Worklo
   });
 }
 
+/** Turns of the forced passes that a slot other than manual sticky decided (e.g. a worker routed by its tier). */
+function unforcedTurns(analytics: Analytics, records: readonly WorkloadRunRecord[]): UnforcedTurn[] {
+  const forced = new Set(A3_PASSES.filter((p) => p.forced !== null).map((p) => p.name));
+  const out: UnforcedTurn[] = [];
+  for (const rec of records.filter((r) => forced.has(r.pass)))
+    for (const row of analytics.routeDecisions({ sessions: rec.session_ids })) {
+      const winner = row.decision.chain[row.decision.winner_index];
+      if (winner?.policy === 'manual_sticky') continue;
+      out.push({ pass: rec.pass, workload: rec.workload, rep: rec.rep, session_id: row.session_id, turn_id: row.turn_id ?? '', policy: winner?.policy ?? 'none', chosen_model: row.decision.chosen_model });
+    }
+  return out;
+}
+
 /** The A3 protocol's section of the report (spec §8.2-§8.3), from the trace DB and the patterns DB. */
 export function a3Metrics<T, U>(options: {
   analytics: Analytics;
@@ -69,6 +84,9 @@ export function a3Metrics<T, U>(options: {
       quality_std: std,
       noisy: std !== null && std > NOISY_STD,
       workload_runs: reps.length,
+      solved: reps.filter((r) => r.outcome === 'solved').length,
+      solved_rate: solvedRate(reps.map((r) => r.outcome)),
+      outcomes: countOutcomes(reps.map((r) => r.outcome)),
       slot4: slot4Metrics(analytics.routeDecisions(sel).map((r) => r.decision)),
     };
   });
@@ -93,8 +111,10 @@ export function a3Metrics<T, U>(options: {
     }),
     cluster_tightness: { v1, v2 },
     savings_vs_measured_strong_pct: pct === null ? null : pct.toString(),
-    performance_gap_recovered: performanceGapRecovered(byName('A').quality_mean, byName('B').quality_mean, byName('C').quality_mean),
-    strong_call_pct: strongCallShare(routed.map((r) => r.decision), options.strongModel),
+    // On solved rates: the gap recovered is the share of tasks the strong arm solved over the cheap one that routing also solved.
+    performance_gap_recovered: performanceGapRecovered(byName('A').solved_rate, byName('B').solved_rate, byName('C').solved_rate),
+    strong_call_rate: strongCallShare(routed.map((r) => r.decision), options.strongModel),
+    unforced_turns: unforcedTurns(analytics, records),
     routed_turns: routedTurns(routed, records),
   };
 }

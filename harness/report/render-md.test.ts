@@ -72,7 +72,7 @@ describe('renderReportMarkdown', () => {
     expect(md).toContain('Pass D not run:');
     expect(md).toContain('savings vs measured strong arm');
     expect(md).toContain('performance gap recovered');
-    expect(md).toContain('strong-call share in Pass C');
+    expect(md).toContain('strong-call rate in Pass C');
     expect(tableRows(md, 'workload (Pass C)').slice(2)).toHaveLength(report.protocol_metrics!.slot4_per_workload.length);
     expect(md).toContain('| cluster tightness |');
   });

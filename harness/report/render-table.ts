@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
-import type { BenchReport, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
-import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, usd } from './format.ts';
+import type { BenchReport, Headline, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
+import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, solvedCell, usd } from './format.ts';
+import { headlineRows, unforcedCell } from './report-sections.ts';
 
 /** The table style of every stdout rendering (run, report, compare). */
 export function plainTable(head: string[]): Table.Table {
@@ -42,21 +43,23 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   if (paths.json) out.push(`json:             ${paths.json}`);
   out.push(`status:           ${report.status}`, '', 'Per-workload:');
 
-  const t = plainTable(['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual_$', 'baseline_$', 'saved_$', 'saved_%', 'quality', 'check', 'pass@k / ^k']);
+  const t = plainTable(['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual_$', 'baseline_$', 'saved_$', 'saved_%', 'quality', 'solved', 'check', 'pass@k / ^k']);
   for (const w of report.workloads) {
     const quality = qualityCell(w.quality_mean, w.quality_std, w.noisy);
-    t.push([w.workload, w.pass, w.reps.length, w.turns, w.llm_calls, w.tool_calls, usd(w.savings.actual_repriced_usd), usd(w.savings.baseline_repriced_usd), usd(w.savings.savings_usd), pct(w.savings.savings_pct), quality, checkCell(w.reps), passKCell(w)]);
+    t.push([w.workload, w.pass, w.reps.length, w.turns, w.llm_calls, w.tool_calls, usd(w.savings.actual_repriced_usd), usd(w.savings.baseline_repriced_usd), usd(w.savings.savings_usd), pct(w.savings.savings_pct), quality, solvedCell(w), checkCell(w.reps), passKCell(w)]);
   }
   out.push(t.toString(), '');
-  out.push(...savingsLines('Aggregate', report.aggregate.savings));
+  out.push(...savingsLines(report.protocol_metrics ? 'Aggregate (blended over every pass: not a routing result, see the headline)' : 'Aggregate', report.aggregate.savings));
   out.push(`  quality_mean:                     ${num(report.aggregate.quality_mean)}`);
-  out.push(`  successful runs (score >= 0.5):   ${report.aggregate.successful_runs}/${report.aggregate.workload_runs}`);
-  out.push(`  savings_on_successful_work:       ${usd(report.aggregate.savings_on_successful_work.savings_usd)} (${pct(report.aggregate.savings_on_successful_work.savings_pct)})`);
+  const a = report.aggregate;
+  out.push(`  solved runs:                      ${solvedCell({ solved: a.solved_runs, solved_rate: a.solved_rate, outcomes: a.outcomes })}`);
+  out.push(`  savings_on_solved_work:           ${usd(report.aggregate.savings_on_successful_work.savings_usd)} (${pct(report.aggregate.savings_on_successful_work.savings_pct)})`);
   out.push(`  cache hit_rate:                   ${num(report.cache.hit_rate)}   write share: ${num(report.cache.cache_write_share)}`);
   const wins = Object.entries(report.routing.decisions_by_policy).filter(([, n]) => (n ?? 0) > 0).map(([k, n]) => `${k}=${n}`).join(' ');
   out.push(`  routing decisions:                ${wins || 'none'}   hard failures: ${report.routing.hard_failures}`);
 
   if (report.protocol_metrics) out.push('', ...renderA3(report.protocol_metrics));
+  if (report.headline) out.push('', ...renderHeadline(report.headline));
   if (report.recording_path_errors.length) out.push('', `Recording-path errors (${report.recording_path_errors.length}):`, ...report.recording_path_errors.map((e) => `  ${e}`));
 
   const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `  ${w.workload} [${w.pass} rep ${r.rep}] ${a.scope} ${a.name}: ${a.detail}`)));
@@ -70,16 +73,17 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
 /** The A3 section: one row per pass, then the routing and cluster figures of spec §8.3. */
 function renderA3(m: ProtocolMetrics): string[] {
   const out = [`A3 protocol (cheap: ${m.cheap_model}, strong: ${m.strong_model}):`];
-  const t = plainTable(['pass', 'model', 'runs', 'actual_$', 'saved_% vs baseline', 'quality', 'slot-4 fire', 'slot-4 inversion']);
+  const t = plainTable(['pass', 'model', 'runs', 'actual_$', 'saved_% vs baseline', 'quality', 'solved', 'slot-4 fire', 'slot-4 inversion']);
   for (const p of m.passes)
-    t.push([p.pass, p.model, p.workload_runs, usd(p.actual_cost_usd), pct(p.savings.savings_pct), qualityCell(p.quality_mean, p.quality_std, p.noisy), rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
-  if (!m.pass_d.run) t.push(['D', '-', 0, '-', '-', '-', '-', '-']);
+    t.push([p.pass, p.model, p.workload_runs, usd(p.actual_cost_usd), pct(p.savings.savings_pct), qualityCell(p.quality_mean, p.quality_std, p.noisy), solvedCell(p), rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
+  if (!m.pass_d.run) t.push(['D', '-', 0, '-', '-', '-', '-', '-', '-']);
   out.push(t.toString());
   if (!m.pass_d.run) out.push(`  Pass D not run: ${m.pass_d.reason}`);
   out.push(
     `  savings vs measured strong arm (B -> C):  ${pct(m.savings_vs_measured_strong_pct)}`,
-    `  performance gap recovered (C vs A..B):    ${num(m.performance_gap_recovered)}`,
-    `  strong-call share in Pass C:              ${rate(m.strong_call_pct)}`,
+    `  performance gap recovered (solved rate):  ${num(m.performance_gap_recovered)}`,
+    `  strong-call rate in Pass C:               ${rate(m.strong_call_rate)}`,
+    `  forced passes, turns not forced:          ${unforcedCell(m)}`,
     `  slot 4 in Pass C: ${m.slot4.routed_turns} routed turns, fired ${m.slot4.fired} (${rate(m.slot4.fire_rate)}), inverted ${m.slot4.inverted} (${rate(m.slot4.inversion_rate)})`,
   );
   for (const w of m.slot4_per_workload) out.push(`    ${w.workload.padEnd(48)} fire ${rate(w.slot4.fire_rate).padStart(6)}  inversion ${rate(w.slot4.inversion_rate).padStart(6)}`);
@@ -88,4 +92,11 @@ function renderA3(m: ProtocolMetrics): string[] {
   for (const [version, t] of [['v1', v1], ['v2', v2]] as const)
     if (t) out.push(`  cluster tightness (${version}, ${t.fingerprints} fingerprints): intra ${num(t.intra)}  inter ${num(t.inter)}  separation ${num(t.separation)}`);
   return out;
+}
+
+/** The headline block, last on stdout so it is what a terminal shows: the sentence, then its figures. */
+function renderHeadline(h: Headline): string[] {
+  const rows = headlineRows(h);
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return ['=== Headline ===', h.verdict, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), `  (${h.method})`];
 }

@@ -1,5 +1,5 @@
-import type { BenchReport, ProtocolMetrics, Savings, Tightness } from '../../schemas/types/report.ts';
-import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, usd } from './format.ts';
+import type { BenchReport, Headline, ProtocolMetrics, Savings, Tightness } from '../../schemas/types/report.ts';
+import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, solvedCell, usd } from './format.ts';
 
 /** One piece of a section: a table of formatted text, a bullet list, a paragraph or a shell command. */
 export type ReportBlock =
@@ -9,7 +9,7 @@ export type ReportBlock =
   | { kind: 'command'; text: string };
 
 /** Where each section belongs; the HTML rendering hangs its charts off these ids. */
-export type SectionId = 'provenance' | 'workloads' | 'aggregate' | 'a3' | 'recording-errors' | 'assertions' | 'warnings' | 'recompute';
+export type SectionId = 'headline' | 'provenance' | 'workloads' | 'aggregate' | 'a3' | 'recording-errors' | 'assertions' | 'warnings' | 'recompute';
 
 /** A titled part of the report. */
 export interface ReportSection {
@@ -25,10 +25,39 @@ export interface ReportDocument {
   sections: ReportSection[];
 }
 
-const WORKLOAD_HEAD = ['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual $', 'baseline $', 'saved $', 'saved %', 'quality ± std', 'check passes', 'pass@k / pass^k'];
+const WORKLOAD_HEAD = ['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual $', 'baseline $', 'saved $', 'saved %', 'quality ± std', 'solved', 'check passes', 'pass@k / pass^k'];
 
 /** The header of the per-workload table, exported so tests and readers can find the table. */
 export const WORKLOAD_TABLE_HEAD: readonly string[] = WORKLOAD_HEAD;
+
+const fixed1 = (x: number) => x.toFixed(1);
+const signed = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(1)}`;
+
+/** The headline's figures as `[label, value]` rows: savings, solved rate of each arm, the difference, units, correlation. */
+export function headlineRows(h: Headline): [string, string][] {
+  const measured = h.kind === 'routed_vs_measured_strong';
+  const routed = measured ? `routed (Pass ${h.routed_pass})` : h.routed_model;
+  const strong = measured ? `${h.strong_model} (Pass ${h.strong_pass})` : `${h.strong_model} re-priced`;
+  const rows: [string, string][] = [
+    [`savings of ${routed} vs ${strong}, % [95% CI]`, estimateCell(h.savings_pct, fixed1)],
+    [`solved rate, ${routed} [95% CI]`, estimateCell(h.solved_rate.routed, (x) => rate(x))],
+  ];
+  if (h.solved_rate.strong) rows.push([`solved rate, ${strong} [95% CI]`, estimateCell(h.solved_rate.strong, (x) => rate(x))]);
+  if (h.solved_rate_diff_pts) rows.push([`solved-rate difference routed − strong, pts [95% CI]`, estimateCell(h.solved_rate_diff_pts, signed)]);
+  rows.push(
+    ['paired units / workloads (clusters)', `${h.units} / ${h.clusters}${h.unmatched_units ? ` (${h.unmatched_units} unmatched reps left out)` : ''}`],
+    ['correlation of the arms, solved / cost', `${num(h.correlation.solved)} / ${num(h.correlation.cost)}`],
+  );
+  return rows;
+}
+
+function headline(h: Headline): ReportSection {
+  return {
+    id: 'headline',
+    title: h.kind === 'routed_vs_measured_strong' ? 'Headline: routed vs measured strong arm' : 'Headline: run vs re-priced baseline',
+    blocks: [{ kind: 'text', text: h.verdict }, keyValues(['metric', 'value'], headlineRows(h)), { kind: 'text', text: h.method }],
+  };
+}
 
 function keyValues(head: [string, string], rows: [string, string][]): ReportBlock {
   return { kind: 'table', head, rows, numeric: [] };
@@ -71,6 +100,7 @@ function workloads(report: BenchReport): ReportSection {
     usd(w.savings.savings_usd),
     pct(w.savings.savings_pct),
     qualityCell(w.quality_mean, w.quality_std, w.noisy),
+    solvedCell(w),
     checkCell(w.reps),
     passKCell(w),
   ]);
@@ -96,19 +126,27 @@ function aggregate(report: BenchReport): ReportSection {
     .join(', ');
   return {
     id: 'aggregate',
-    title: 'Aggregate',
+    title: report.protocol_metrics ? 'Aggregate (blended over every pass: not a routing result, see the headline)' : 'Aggregate',
     blocks: [
       keyValues(['metric', 'value'], [
         ...savingsRows(a.savings),
         ['quality mean', num(a.quality_mean)],
-        ['successful runs (score ≥ 0.5)', `${a.successful_runs}/${a.workload_runs}`],
-        ['savings on successful work', `$${usd(a.savings_on_successful_work.savings_usd)} (${pct(a.savings_on_successful_work.savings_pct)})`],
+        ['solved runs', solvedCell({ solved: a.solved_runs, solved_rate: a.solved_rate, outcomes: a.outcomes })],
+        ['savings on solved work', `$${usd(a.savings_on_successful_work.savings_usd)} (${pct(a.savings_on_successful_work.savings_pct)})`],
         ['cache hit rate / write share', `${num(report.cache.hit_rate)} / ${num(report.cache.cache_write_share)}`],
         ['routing decisions', wins || 'none'],
         ['routing hard failures', String(report.routing.hard_failures)],
       ]),
     ],
   };
+}
+
+/** How many turns of the forced passes another slot decided, and which slots; `none` when every turn was forced. */
+export function unforcedCell(m: ProtocolMetrics): string {
+  if (m.unforced_turns.length === 0) return 'none (every turn forced)';
+  const by = new Map<string, number>();
+  for (const t of m.unforced_turns) by.set(`Pass ${t.pass} ${t.policy} → ${t.chosen_model}`, (by.get(`Pass ${t.pass} ${t.policy} → ${t.chosen_model}`) ?? 0) + 1);
+  return [...by.entries()].map(([k, n]) => `${n} × ${k}`).join('; ');
 }
 
 function tightnessRow(version: string, t: Tightness): string[] {
@@ -124,18 +162,20 @@ function a3(m: ProtocolMetrics): ReportSection {
     usd(p.actual_cost_usd),
     pct(p.savings.savings_pct),
     qualityCell(p.quality_mean, p.quality_std, p.noisy),
+    solvedCell(p),
     rate(p.slot4.fire_rate),
     rate(p.slot4.inversion_rate),
   ]);
   const s = m.slot4;
   const blocks: ReportBlock[] = [
     { kind: 'text', text: `Cheap model ${m.cheap_model}, strong model ${m.strong_model}.` },
-    { kind: 'table', head: ['pass', 'model', 'what', 'runs', 'actual $', 'saved % vs baseline', 'quality ± std', 'slot-4 fire', 'slot-4 inversion'], rows: passes, numeric: [3, 4, 5, 7, 8] },
+    { kind: 'table', head: ['pass', 'model', 'what', 'runs', 'actual $', 'saved % vs baseline', 'quality ± std', 'solved', 'slot-4 fire', 'slot-4 inversion'], rows: passes, numeric: [3, 4, 5, 8, 9] },
     { kind: 'text', text: m.pass_d.run ? 'Pass D (delegation) ran.' : `Pass D not run: ${m.pass_d.reason ?? 'no reason recorded'}.` },
     keyValues(['metric', 'value'], [
       ['savings vs measured strong arm (B → C)', pct(m.savings_vs_measured_strong_pct)],
-      ['performance gap recovered (C between A and B)', num(m.performance_gap_recovered)],
-      ['strong-call share in Pass C', rate(m.strong_call_pct)],
+      ['performance gap recovered on solved rate (C between A and B)', num(m.performance_gap_recovered)],
+      ['strong-call rate in Pass C', rate(m.strong_call_rate)],
+      ['turns of forced passes not on the forced model', unforcedCell(m)],
       ['slot 4 in Pass C', `${s.routed_turns} routed turns, fired ${s.fired} (${rate(s.fire_rate)}), inverted ${s.inverted} (${rate(s.inversion_rate)})`],
     ]),
   ];
@@ -162,7 +202,7 @@ function failedAssertions(report: BenchReport): string[] {
 
 /** Lays a report out as titled sections: provenance, per workload, aggregate, A3, errors, assertions, warnings. */
 export function buildReportDocument(report: BenchReport): ReportDocument {
-  const sections: ReportSection[] = [provenance(report), workloads(report), aggregate(report)];
+  const sections: ReportSection[] = [...(report.headline ? [headline(report.headline)] : []), provenance(report), workloads(report), aggregate(report)];
   if (report.protocol_metrics) sections.push(a3(report.protocol_metrics));
   if (report.recording_path_errors.length > 0)
     sections.push({ id: 'recording-errors', title: `Recording-path errors (${report.recording_path_errors.length})`, blocks: [{ kind: 'list', items: report.recording_path_errors }] });

@@ -124,7 +124,7 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
         const d = dbAt(dbs, db ?? null);
         return { report: reportFromDb(d.db, d.name, { run, env }), path: null, label: `${d.name}:${run}` };
       };
-      return compareReports(side('a'), side('b'), { seed: 0 });
+      return compareReports(side('a'), side('b'));
     }
     default:
       return undefined;

@@ -3,20 +3,26 @@
 export type DecimalOrNull = string | null;
 
 /**
- * The JSON artifact of `bench compare A B` (harness-and-runtime.md §8.4): two finished reports side by side, each metric with its delta B − A and a seeded bootstrap CI over seed passes, plus the pattern-store.md §16.10 test-5 verdict. Values and deltas are Decimal text.
+ * The JSON artifact of `bench compare A B` (harness-and-runtime.md §8.4): two finished reports side by side, each metric with its delta B − A and a paired interval over the (pass, workload, rep) units both reports hold, with standard errors clustered by workload (Miller 2024), plus the pattern-store.md §16.10 test-5 verdict. Values and deltas are Decimal text.
  */
 export interface CompareArtifact {
-  compare_version: 1;
+  /**
+   * 2: paired, workload-clustered intervals (1 was an unpaired bootstrap over seed passes).
+   */
+  compare_version: 2;
   /**
    * Set when either input came from the simulated provider; every rendering prints it.
    */
   banner: string | null;
   a: Arm;
   b: Arm;
-  bootstrap: {
-    iterations: number;
+  statistics: {
+    method: string;
     confidence: number;
-    seed: number;
+    /**
+     * What the standard errors are clustered by.
+     */
+    cluster: 'workload';
   };
   rows: CompareRow[];
   tightness_verdict: TightnessVerdict;
@@ -44,9 +50,9 @@ export interface CompareRow {
    */
   scope: string;
   /**
-   * pct: percent points; fraction: a rate in [0,1]; score: a unitless score or similarity.
+   * pct: percent (0-100), its delta in percentage points; rate: a fraction in [0, 1]; usd: dollars; score: a unitless score or similarity.
    */
-  unit: 'pct' | 'usd' | 'fraction' | 'score';
+  unit: 'pct' | 'usd' | 'rate' | 'score';
   a: DecimalOrNull;
   b: DecimalOrNull;
   /**
@@ -54,7 +60,7 @@ export interface CompareRow {
    */
   delta: string | null;
   /**
-   * Percentile bootstrap interval of b − a, resampling reps with replacement within each arm.
+   * Paired interval of b − a over the units both reports hold, standard errors clustered by workload; null when there is none (see ci_reason).
    */
   ci: null | Interval;
   /**
@@ -67,14 +73,25 @@ export interface Interval {
   high: number;
   confidence: number;
   /**
-   * Reps in arm A.
+   * Clustered standard error of the difference, in the row's unit.
    */
-  samples_a: number;
-  samples_b: number;
+  se: number;
   /**
-   * Resamples whose statistic was defined on both arms.
+   * Units in both reports (reps, or routed turns for slot-4 rows, or workloads for pass@k).
    */
-  iterations_used: number;
+  units: number;
+  /**
+   * Workloads among the units; the interval uses t on clusters − 1 degrees of freedom.
+   */
+  clusters: number;
+  /**
+   * Units in only one report, left out.
+   */
+  unmatched_units: number;
+  /**
+   * Pearson correlation of the two reports' per-unit values; null when either is constant.
+   */
+  correlation: number | null;
 }
 export interface TightnessVerdict {
   verdict: 'pass' | 'fail' | 'not_applicable';

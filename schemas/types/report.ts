@@ -9,9 +9,13 @@ export type Check = {
 } | null;
 export type Money = string;
 /**
- * Percent as Decimal text; null when the baseline is zero.
+ * Percent (`_pct`, 0-100 scale) as Decimal text; null when the reference cost is zero.
  */
 export type Pct = string | null;
+/**
+ * The gated verdict of a rep (harness-and-runtime.md §5 as changed by issue 11). With `evaluate.check`: `solved` iff the check ran and passed, `unsolved` when it failed, `check_error` when it could not run (timeout, sandbox error), `not_reached` when the rep never got to it (interrupted, provider error); the last two are never a pass. Without a check: `solved` iff score >= 0.5.
+ */
+export type Outcome = 'solved' | 'unsolved' | 'check_error' | 'not_reached';
 
 /**
  * The JSON report of one bench run (harness-and-runtime.md §9, benchmark.md §6.1 and §8). Money is Decimal text.
@@ -47,6 +51,10 @@ export interface BenchReport {
    * Accumulation-check failures (benchmark.md §6.4): the pattern store holds fewer samples than were recorded.
    */
   recording_path_errors: string[];
+  /**
+   * Routed vs measured strong (A3) or actual vs re-priced baseline (single), with paired CIs; null when neither applies (e.g. a signal run, or a pass without reps).
+   */
+  headline: null | Headline;
 }
 export interface Provenance {
   run_id: string;
@@ -107,6 +115,9 @@ export interface WorkloadResult {
   llm_calls: number;
   tool_calls: number;
   savings: Savings;
+  /**
+   * Mean gated score of the reps, in [0, 1].
+   */
   quality_mean: number | null;
   quality_std: number | null;
   /**
@@ -118,12 +129,27 @@ export interface WorkloadResult {
    * k of pass@k and pass^k: the number of reps.
    */
   k: number;
+  /**
+   * P(at least one of k reps solved), from the solved count. A fraction in [0, 1] (`_rate`), not a percent.
+   */
   pass_at_k: number | null;
+  /**
+   * P(all k reps solved), from the solved count. A fraction in [0, 1] (`_rate`), not a percent.
+   */
   pass_hat_k: number | null;
   /**
    * The forced model of the pass, or 'routed'.
    */
   model: string;
+  /**
+   * Reps solved (the hidden check passed; score >= 0.5 without a check).
+   */
+  solved: number;
+  /**
+   * solved / reps. A fraction in [0, 1] (`_rate`), not a percent. Null with no reps.
+   */
+  solved_rate: number | null;
+  outcomes: Outcomes;
 }
 export interface Rep {
   rep: number;
@@ -136,12 +162,24 @@ export interface Rep {
   tool_calls: number;
   failed_tool_calls: number;
   hard_failures: number;
+  /**
+   * Gated score in [0, 1]: a solved rep scores >= 0.5, any other < 0.5 (unsolved 0.49 · heuristic, solved 0.5 + 0.5 · heuristic, harness-and-runtime.md §5).
+   */
   score: number | null;
   confidence: number | null;
   check: Check;
   assertions: Assertion[];
   error: string | null;
+  /**
+   * Why the rep could not finish, as a class: the provider's llm.call_failed error_class (e.g. malformed_response, response_too_large, context_overflow) or the harness's (no_route, iteration_limit, budget_stopped, interrupted, internal_error); null when it finished. Absent in reports written before it was recorded.
+   */
+  error_class?: string | null;
   savings: Savings;
+  outcome: Outcome;
+  /**
+   * outcome == solved.
+   */
+  solved: boolean;
 }
 export interface Assertion {
   /**
@@ -162,18 +200,61 @@ export interface Savings {
   pricing_version: string;
   baseline_model: string;
 }
+/**
+ * Reps by outcome.
+ */
+export interface Outcomes {
+  solved: number;
+  unsolved: number;
+  check_error: number;
+  not_reached: number;
+}
+/**
+ * Blended over every pass and workload of the run (in A3 it mixes the forced cheap arm, the forced strong arm and the routed arm: not evidence that routing saves anything; see `headline`).
+ */
 export interface Aggregate {
   savings: Savings;
-  savings_on_successful_work: Savings;
+  savings_on_successful_work: Savings1;
+  /**
+   * Mean gated score, in [0, 1].
+   */
   quality_mean: number | null;
   workload_runs: number;
   /**
-   * Runs scoring >= 0.5.
+   * Runs solved (= solved_runs; kept for readers of report_version 1).
    */
   successful_runs: number;
+  /**
+   * Workload runs solved.
+   */
+  solved_runs: number;
+  /**
+   * solved_runs / workload_runs. A fraction in [0, 1] (`_rate`), not a percent.
+   */
+  solved_rate: number | null;
+  outcomes: Outcomes;
+}
+/**
+ * Savings over the solved runs only.
+ */
+export interface Savings1 {
+  actual_repriced_usd: Money;
+  baseline_repriced_usd: Money;
+  savings_usd: Money;
+  savings_pct: Pct;
+  rows_total: number;
+  rows_missing_from_price_table: number;
+  pricing_version: string;
+  baseline_model: string;
 }
 export interface Cache {
+  /**
+   * cached / (input + cached + cache_creation) tokens. A fraction in [0, 1] (`_rate`), not a percent.
+   */
   hit_rate: number | null;
+  /**
+   * Share of prompt tokens written to the cache. A fraction in [0, 1] (`_rate`), not a percent.
+   */
   cache_write_share: number | null;
 }
 export interface ProtocolMetrics {
@@ -194,10 +275,34 @@ export interface ProtocolMetrics {
     v1: null | Tightness;
     v2: null | Tightness;
   };
-  savings_vs_measured_strong_pct: Pct;
+  /**
+   * Percent (`_pct`, 0-100 scale) as Decimal text; null when the reference cost is zero.
+   */
+  savings_vs_measured_strong_pct: string | null;
+  /**
+   * (q_C − q_A) / (q_B − q_A) over the solved rates of the passes (1: as good as the strong arm, 0: as the cheap arm); null when A and B tie.
+   */
   performance_gap_recovered: number | null;
-  strong_call_pct: number | null;
   routed_turns: RoutedTurn[];
+  /**
+   * Share of Pass C turns routed to the strong model. A fraction in [0, 1] (`_rate`), not a percent.
+   */
+  strong_call_rate: number | null;
+  /**
+   * Turns of the forced passes (A, B) that did not run on the forced model's manual sticky slot (e.g. a worker session routed by its tier), with the slot that decided them. Empty when every turn was forced.
+   */
+  unforced_turns: {
+    pass: string;
+    workload: string;
+    rep: number;
+    session_id: string;
+    turn_id: string;
+    /**
+     * The routing slot that won the turn.
+     */
+    policy: string;
+    chosen_model: string;
+  }[];
 }
 export interface PassSummary {
   pass: string;
@@ -210,12 +315,27 @@ export interface PassSummary {
   noisy: boolean;
   workload_runs: number;
   slot4: Slot4;
+  /**
+   * Reps of the pass solved.
+   */
+  solved: number;
+  /**
+   * solved / workload_runs of the pass. A fraction in [0, 1] (`_rate`), not a percent.
+   */
+  solved_rate: number | null;
+  outcomes: Outcomes;
 }
 export interface Slot4 {
   routed_turns: number;
   fired: number;
   inverted: number;
+  /**
+   * fired / routed_turns. A fraction in [0, 1] (`_rate`), not a percent.
+   */
   fire_rate: number | null;
+  /**
+   * inverted / routed_turns. A fraction in [0, 1] (`_rate`), not a percent.
+   */
   inversion_rate: number | null;
 }
 export interface Tightness {
@@ -247,4 +367,68 @@ export interface RoutedTurn {
   chain: {
     [k: string]: unknown | undefined;
   }[];
+}
+/**
+ * What routing did, in one place (issue 11 item 3). A3: the routed arm (Pass C) against the measured strong arm (Pass B) on the same (workload, rep) units. Single protocol: the run against its baseline re-priced on the same tokens (no measured strong arm; says so in `verdict`). `savings_pct`: 100 · (1 − Σ cost_routed / Σ cost_strong) over the units, in percent (`_pct`). `solved_rate.routed` / `.strong`: fractions (`_rate`); strong is null without a measured strong arm. `solved_rate_diff_pts`: solved rate routed − strong in percentage points (`_pts`), paired; null without a measured strong arm.
+ */
+export interface Headline {
+  kind: 'routed_vs_measured_strong' | 'actual_vs_repriced_baseline';
+  /**
+   * The routed pass (C); null for the single protocol.
+   */
+  routed_pass: string | null;
+  /**
+   * The measured strong pass (B); null when the reference is the re-priced baseline.
+   */
+  strong_pass: string | null;
+  /**
+   * `routed`, or the run's model for the single protocol.
+   */
+  routed_model: string;
+  /**
+   * Pass B's forced model, or the re-priced baseline model.
+   */
+  strong_model: string;
+  /**
+   * Level of every interval (0.95).
+   */
+  confidence: number;
+  /**
+   * (workload, rep) units measured in both arms; every figure is over these.
+   */
+  units: number;
+  /**
+   * Workloads among the units: the clusters of the standard errors.
+   */
+  clusters: number;
+  /**
+   * Reps of either arm without a partner in the other, left out.
+   */
+  unmatched_units: number;
+  savings_pct: Estimate;
+  solved_rate: {
+    routed: Estimate;
+    strong: null | Estimate;
+  };
+  solved_rate_diff_pts: null | Estimate;
+  /**
+   * Pearson correlation of the arms' per-unit values: what pairing buys (Miller 2024).
+   */
+  correlation: {
+    solved: number | null;
+    cost: number | null;
+  };
+  method: string;
+  /**
+   * The headline in words.
+   */
+  verdict: string;
+}
+/**
+ * A figure with its 95% interval, paired on the same (workload, rep) units with standard errors clustered by workload; the bounds are null when there is no interval (fewer than 2 workloads).
+ */
+export interface Estimate {
+  estimate: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
 }

@@ -35,15 +35,17 @@ describe('bench compare A.json B.json', () => {
     expect(artifact.b).toMatchObject({ protocol: 'a3', report_path: b });
   });
 
-  it('a report against itself prints zero deltas; --json and --bootstrap-seed are honoured', async () => {
+  it('a report against itself prints zero deltas and [0, 0] intervals; --json is honoured', async () => {
     const dir = tempDir();
     const a3 = join(FIXTURES, 'a3.json');
-    const r = await bench(['compare', a3, a3, '--json', join(dir, 'x', 'cmp.json'), '--bootstrap-seed', '5']);
+    const r = await bench(['compare', a3, a3, '--json', join(dir, 'x', 'cmp.json')]);
     expect(r.code).toBe(0);
     const artifact = readArtifact(join(dir, 'x', 'cmp.json'));
-    expect(artifact.bootstrap.seed).toBe(5);
+    expect(artifact.statistics).toMatchObject({ confidence: 0.95, cluster: 'workload' });
+    expect(artifact.rows.filter((row) => row.ci !== null).every((row) => row.ci!.low === 0 && row.ci!.high === 0)).toBe(true);
     expect(artifact.rows.filter((row) => row.delta !== null).every((row) => Number(row.delta) === 0)).toBe(true);
-    expect(r.stdout).toMatch(/quality_mean \(aggregate\)\s+│ 0\.909\s+│ 0\.909\s+│ 0\.000\s+│ \[-/);
+    expect(r.stdout).toMatch(/quality_mean \(aggregate\)\s+│ (\d\.\d{3})\s+│ \1\s+│ 0\.000\s+│ \[0\.000, 0\.000\]/);
+    expect(r.stdout).toMatch(/savings_pct \(aggregate\)\s+│ [\d.]+%\s+│ [\d.]+%\s+│ 0\.0%\s+│ \[0\.0%, 0\.0%\]/);
   });
 
   it('a missing report is exit 2 naming the file', async () => {
@@ -68,7 +70,7 @@ describe('bench compare A.json B.json', () => {
   it('lists its flags in --help', async () => {
     const r = await bench(['compare', '--help']);
     expect(r.code).toBe(0);
-    for (const flag of ['--seed-passes', '--include-marginal', '--workload', '--workloads-dir', '--seed', '--model', '--baseline', '--quiet', '--out-dir', '--bootstrap-seed', '--json', '--embedding-provider'])
+    for (const flag of ['--seed-passes', '--include-marginal', '--workload', '--workloads-dir', '--seed', '--model', '--baseline', '--quiet', '--out-dir', '--json', '--embedding-provider'])
       expect(r.stdout).toContain(flag);
   });
 });

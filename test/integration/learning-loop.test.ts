@@ -98,7 +98,7 @@ describe('the learning loop end to end on the simulated provider (A3)', () => {
     const m = report.protocol_metrics!;
     expect(m.slot4.routed_turns).toBe(2 * TURNS * PASSES);
     expect(m.slot4.inversion_rate).toBeCloseTo(0.5, 12);
-    expect(m.strong_call_pct).toBeCloseTo(0.5, 12);
+    expect(m.strong_call_rate).toBeCloseTo(0.5, 12);
     // Cluster tightness is measured with the workload partition off: here the two workloads' turns are
     // structurally identical position by position, so the figure is defined but says nothing about routing.
     const t = m.cluster_tightness.v1!;

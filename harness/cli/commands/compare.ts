@@ -22,8 +22,10 @@ A and B are two report JSONs (bench run --json ...), compared as they are; or th
 fingerprint version (v2 with --embedding-provider), each with its own trace DB and patterns DB under
 <out-dir>/compare-<UTC-ts>/, then the two reports are compared. The run flags apply to \`v1 v2\` only.
 
-Each metric gets A, B, the delta B - A and a 95% bootstrap CI over seed passes (reps resampled with
-replacement within each arm, --bootstrap-seed), then the pattern-store.md §16.10 test-5 verdict:
+Each metric gets A, B, the delta B - A and a 95% CI paired on the (pass, workload, rep) units both
+reports hold, with standard errors clustered by workload (a report against itself: every interval
+[0, 0]), the units and workloads behind it and the arms' correlation; then the pattern-store.md
+§16.10 test-5 verdict:
 v2 intra >= v1 intra + 0.10 and v2 inter <= v1 inter - 0.05.
 
 The JSON artifact (schemas/compare.schema.json) goes to --json, else beside the reports.
@@ -42,7 +44,6 @@ interface CompareFlags {
   seed: number;
   embeddingProvider: string;
   outDir?: string;
-  bootstrapSeed: number;
   json?: string;
   quiet: boolean;
 }
@@ -95,7 +96,7 @@ async function inputsFor(a: string, b: string, o: CompareFlags, io: CliIO, deps:
 export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec {
   return {
     name: 'compare',
-    description: 'Compare two finished reports, or run pattern store v1 against v2 on the same seeds (`compare v1 v2`), with bootstrap CIs and the cluster-tightness verdict.',
+    description: 'Compare two finished reports, or run pattern store v1 against v2 on the same seeds (`compare v1 v2`), with paired CIs and the cluster-tightness verdict.',
     configure(cmd: Command) {
       cmd
         .argument('<a>', 'report JSON of arm A, or `v1`')
@@ -105,11 +106,10 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--include-marginal', '(v1 v2) include signal_strength: marginal workloads', false)
         .option('--model <id>', '(v1 v2) cheap model of Pass A and the routing default', 'anthropic:claude-haiku-4-5')
         .option('--baseline <id>', '(v1 v2) strong model of Pass B and the re-priced counterfactual', 'anthropic:claude-sonnet-4-6')
-        .option('--seed-passes <n>', '(v1 v2) reps per workload per pass; the CI needs >= 2', intArg('--seed-passes', 1), 1)
+        .option('--seed-passes <n>', '(v1 v2) reps per workload per pass', intArg('--seed-passes', 1), 1)
         .option('--seed <n>', "(v1 v2) the simulated provider's randomness, the same for both arms", intArg('--seed', 0), 0)
         .option('--embedding-provider <id>', '(v1 v2) embedder of the v2 arm', DEFAULT_EMBEDDING_PROVIDER)
         .option('--out-dir <dir>', 'v1 v2: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
-        .option('--bootstrap-seed <n>', 'seed of the bootstrap resampling', intArg('--bootstrap-seed', 0), 0)
         .option('--json <path>', 'write the compare artifact here')
         .option('--quiet', '(v1 v2) no progress output', false)
         .addHelpText('after', HELP);
@@ -117,7 +117,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
     async run(cmd, args, io) {
       const o = cmd.opts<CompareFlags>();
       const { a, b, artifactDir } = await inputsFor(args[0] as string, args[1] as string, o, io, deps);
-      const artifact = compareReports(a, b, { seed: o.bootstrapSeed });
+      const artifact = compareReports(a, b);
       const jsonPath = o.json ? resolve(io.cwd, o.json) : a.label === 'v1' ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);
       writeCompareArtifact(jsonPath, artifact);
       io.out(renderCompareTable(artifact, { json: jsonPath }));
