@@ -203,6 +203,8 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     input.history.push({ role: 'user', content: results });
     fit();
   }
+  // Again after the last answer, so the next turn's routing sees a history that fits.
+  fit();
 
   const stop = last?.stop_reason ?? null;
   const finalText = last ? textOf(last.content) : '';

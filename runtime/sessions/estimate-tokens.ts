@@ -9,6 +9,6 @@ export function estimateTokens(request: Pick<CanonicalRequest, 'system' | 'syste
   for (const t of request.tools) chars += t.name.length + t.description.length + JSON.stringify(t.input_schema).length;
   for (const m of request.messages)
     for (const b of m.content)
-      chars += b.type === 'text' ? b.text.length : b.type === 'tool_result' ? b.content.length : JSON.stringify(b.input).length + b.name.length;
+      chars += b.type === 'text' ? b.text.length : b.type === 'tool_result' ? b.content.length : (JSON.stringify(b.input) ?? '').length + b.name.length;
   return Math.ceil(chars / 4);
 }

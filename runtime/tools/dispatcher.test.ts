@@ -173,6 +173,21 @@ describe('tool dispatcher', () => {
     expect(bus.ofType('tool.called')[0]!.actor).toBe('worker');
   });
 
+  it('answers an input of any shape or a huge unknown name with tool.input_invalid, never a throw', async () => {
+    const shapes: unknown[] = [null, undefined, [1, 2], 'path=notes.md', 42, true, { path: 7 }, { path: 'notes.md', extra: { deep: [null] } }];
+    for (const [i, input] of shapes.entries()) {
+      const r = await dispatcher.dispatch({ type: 'tool_use', id: `tu_${i}`, name: 'read_file', input: input as Record<string, unknown> }, ctx);
+      expect(r.failed, JSON.stringify(input)).toBe(true);
+      expect(r.result.is_error).toBe(true);
+    }
+    expect(bus.ofType('tool.input_invalid')).toHaveLength(shapes.length);
+    expect(bus.ofType('tool.called')).toHaveLength(0);
+    const huge = await dispatcher.dispatch(call('x'.repeat(1_000_000), {}), ctx);
+    expect(huge.result.content.length).toBeLessThan(2_000);
+    expect(String(bus.ofType('tool.input_invalid').at(-1)!.payload.tool_name).length).toBeLessThanOrEqual(201);
+    expectCatalogValid(bus.events);
+  });
+
   it('refuses to build with two tools of the same name', () => {
     const t = createBuiltinTools()[0]!;
     expect(() => createToolDispatcher({ tools: [t, t], bus, logger: createMemoryLogger(), clock })).toThrow(/duplicate tool name/);

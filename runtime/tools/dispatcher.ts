@@ -58,6 +58,14 @@ function oneLine(text: string, root: string): string {
   return scrubWorkspacePaths(text, root).replace(/\s*\n\s*/g, ' ').trim();
 }
 
+const MAX_NAME_CHARS = 200;
+
+/** A tool name as the model sent it, cut to MAX_NAME_CHARS for messages and the trace. */
+function shortName(name: unknown): string {
+  const text = typeof name === 'string' ? name : String(name);
+  return text.length > MAX_NAME_CHARS ? `${text.slice(0, MAX_NAME_CHARS)}…` : text;
+}
+
 /** Creates a dispatcher over `tools`; each input schema is compiled once, here. */
 export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatcher {
   const { bus, logger, clock } = opts;
@@ -71,15 +79,17 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
     .map((t) => ({ name: t.name, description: t.description, input_schema: t.input_schema }));
 
   const invalid = (call: ToolUseBlock, ctx: DispatchContext, errors: string[]): DispatchResult => {
+    // A model may send any name: what goes to the trace and back to it is bounded.
+    const name = shortName(call.name);
     const ev = bus.emit<ToolInputInvalidPayload>({
       session_id: ctx.session_id,
       turn_id: ctx.turn_id,
       parent_event_id: ctx.parent_event_id,
       type: 'tool.input_invalid',
       actor: 'system',
-      payload: { tool_name: call.name, validation_errors: errors },
+      payload: { tool_name: name, validation_errors: errors },
     });
-    const content = `invalid input for tool '${call.name}': ${errors.join('; ')}`;
+    const content = `invalid input for tool '${name}': ${errors.join('; ')}`;
     return { result: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, event_id: ev.id, failed: true };
   };
 
@@ -89,14 +99,24 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
     async dispatch(call, ctx) {
       const entry = byName.get(call.name);
       if (!entry) {
-        return invalid(call, ctx, [`unknown tool '${call.name}'; available: ${[...byName.keys()].sort().join(', ')}`]);
+        return invalid(call, ctx, [`unknown tool '${shortName(call.name)}'; available: ${[...byName.keys()].sort().join(', ')}`]);
       }
       if (ctx.allowedTools && !ctx.allowedTools.has(call.name)) {
         return invalid(call, ctx, [`tool '${call.name}' is not allowed in this session; allowed: ${[...ctx.allowedTools].sort().join(', ')}`]);
       }
       const { tool, validate } = entry;
+      // Any shape the model (or a faulty adapter) sends is an invalid input for it to fix, never a throw.
+      const raw: unknown = call.input;
+      if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+        return invalid(call, ctx, [`the input must be a JSON object, got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}`]);
+      }
       // Validate a copy: ajv fills defaults in place, and the model's input must stay as it was sent.
-      const input = structuredClone(call.input ?? {}) as Record<string, unknown>;
+      let input: Record<string, unknown>;
+      try {
+        input = structuredClone(raw) as Record<string, unknown>;
+      } catch (e) {
+        return invalid(call, ctx, [`the input is not plain JSON data (${(e as Error).message})`]);
+      }
       if (!validate(input)) return invalid(call, ctx, formatAjvErrors(validate.errors));
 
       const envelope = { session_id: ctx.session_id, turn_id: ctx.turn_id };
