@@ -1,0 +1,41 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { niceCeil, renderArmChart, spreadLabels, wrapWords } from './deck-charts.ts';
+
+describe('deck chart layout', () => {
+  it('niceCeil picks 1, 2, 2.5 or 5 × 10^k at or above the value', () => {
+    expect([0.148, 0.42, 1.4, 2.6, 7, 10].map(niceCeil)).toEqual([0.2, 0.5, 2, 5, 10, 10]);
+    fc.assert(fc.property(fc.double({ min: 1e-6, max: 1e6, noNaN: true }), (x) => niceCeil(x) >= x * (1 - 1e-9) && niceCeil(x) <= 2.5 * x * (1 + 1e-9)));
+  });
+
+  it('spreadLabels keeps every label at least the gap from the next and inside the band when it can', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0, max: 400, noNaN: true }), { minLength: 1, maxLength: 12 }), (ys) => {
+        const out = [...spreadLabels(ys, 24, 0, 400)].sort((a, b) => a - b);
+        for (let i = 1; i < out.length; i++) expect(out[i]! - out[i - 1]!).toBeGreaterThanOrEqual(24 - 1e-9);
+        expect(out[0]!).toBeGreaterThanOrEqual(0);
+        expect(out.at(-1)!).toBeLessThanOrEqual(400);
+      }),
+    );
+  });
+
+  it('spreadLabels leaves a lone label at its point', () => {
+    expect(spreadLabels([120], 24, 0, 400)).toEqual([120]);
+  });
+
+  it('wrapWords never exceeds the width unless one word does, and loses no word', () => {
+    const text = 'routing (Pass C) saved 29% [22, 35] against always-sonnet-4-6 at the same solved rate';
+    const lines = wrapWords(text, 30);
+    expect(lines.every((l) => l.length <= 30)).toBe(true);
+    expect(lines.join(' ')).toBe(text);
+  });
+
+  it('draws one point and one label per arm', () => {
+    const svg = renderArmChart([
+      { label: 'A: always haiku', kind: 'arm', cost_usd: 0.15, solved_rate: 0.5 },
+      { label: 'B: always sonnet', kind: 'arm', cost_usd: 0.42, solved_rate: 0.83 },
+      { label: 'hindsight oracle', kind: 'oracle', cost_usd: 0.3, solved_rate: 0.83 },
+    ]);
+    for (const label of ['A: always haiku', 'B: always sonnet', 'hindsight oracle']) expect(svg).toContain(label);
+  });
+});
