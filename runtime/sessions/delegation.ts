@@ -21,7 +21,8 @@ export async function runDelegation(req: DelegateRequest, planner: PlannerContex
   const { bus, clock } = deps;
   const base = { session_id: planner.session.id, turn_id: planner.turn_id, actor: 'system' as const };
   const pricing = deps.prices.version;
-  const resolved = deps.router.tierModel(req.tier, planner.session.options.workspaceRoot);
+  // A forced (sticky) planner forces its workers too (slot 2 outranks slot 5), so that is the model they run on.
+  const resolved = planner.session.options.stickyModel ?? deps.router.tierModel(req.tier, planner.session.options.workspaceRoot);
   if (!resolved) {
     const message = `no model is configured for tier '${req.tier}'`;
     bus.emit({ ...base, parent_event_id: req.llm_event_id, type: 'delegate.failed', payload: { tool_use_id: req.tool_use_id, worker_session_id: null, failure_mode: 'no_model_available_for_tier', error_message: message, worker_total_cost_usd: '0', pricing_version: pricing } });

@@ -177,6 +177,8 @@ export class Session {
         workspaceRoot: this.options.workspaceRoot,
         isWorker: true,
         parentSessionId: this.id,
+        // A forced arm (A3 Pass A/B, --model) forces its workers too: the sticky model outranks the tier (slot 2 over slot 5).
+        stickyModel: this.options.stickyModel ?? null,
         workloadId: this.options.workloadId ?? null,
         delegateTier: o.delegateTier,
         allowedTools: o.allowedTools,

@@ -143,17 +143,21 @@ export function openTraceStore(path: string, options: TraceStoreOptions): TraceS
   const upsertSession = db.prepare(
     'INSERT INTO sessions (id, created_at_us, workspace_hash) VALUES (?, ?, ?) ON CONFLICT(id) DO UPDATE SET workspace_hash = coalesce(excluded.workspace_hash, sessions.workspace_hash)',
   );
+  // A worker session's parent is the planner that emitted its delegate.started (catalog §6.8: "via the session record").
+  const setParent = db.prepare('UPDATE sessions SET parent_session_id = ? WHERE id = ?');
   const selectReplay = db.prepare<[string, string], EventRow>(`${SELECT_EVENTS} WHERE session_id = ? AND id > ? ORDER BY id`);
   // Sessions committed so far; a session is upserted only with its first batch or its session.created.
   const knownSessions = new Set<string>();
 
-  const writeRows = db.transaction((rows: Row[], sessions: Map<string, PendingSession>) => {
+  const writeRows = db.transaction((rows: Row[], sessions: Map<string, PendingSession>, parents: Map<string, string>) => {
     for (const [sid, s] of sessions) upsertSession.run(sid, s.createdAtUs, s.workspaceHash);
     for (const row of rows) insertEvent.run(row);
+    for (const [worker, parent] of parents) setParent.run(parent, worker);
   });
 
   let buffer: Row[] = [];
   let sessions = new Map<string, PendingSession>();
+  let parents = new Map<string, string>();
   let closed = false;
 
   function noteSession(event: BusEvent): void {
@@ -165,20 +169,25 @@ export function openTraceStore(path: string, options: TraceStoreOptions): TraceS
     } else if (!knownSessions.has(sid) && !sessions.has(sid)) {
       sessions.set(sid, { createdAtUs: event.timestamp_us, workspaceHash: null });
     }
+    const worker = event.type === 'delegate.started' ? event.payload.worker_session_id : null;
+    if (typeof worker === 'string') parents.set(worker, sid);
   }
 
   function flush(): void {
     if (buffer.length === 0) return;
     const rows = buffer;
     const batchSessions = sessions;
+    const batchParents = parents;
     buffer = [];
     sessions = new Map();
+    parents = new Map();
     try {
-      writeRows(rows, batchSessions);
+      writeRows(rows, batchSessions, batchParents);
     } catch (err) {
       // Keep the rows for the next flush: loss is worse than a late write (catalog §2.1).
       buffer = rows;
       sessions = batchSessions;
+      parents = batchParents;
       throw new TraceStoreError(path, `writing ${rows.length} events failed: ${(err as Error).message}`);
     }
     for (const sid of batchSessions.keys()) knownSessions.add(sid);

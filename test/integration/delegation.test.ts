@@ -45,7 +45,9 @@ describe('delegation (catalog §6.8, §8.3)', () => {
       expect(workerEvents.filter((t) => !t.startsWith('pattern.')).at(-1)).toBe('session.ended');
       const route = ev.find((e) => e.session_id === worker && e.type === 'route.decided')!;
       const chain = route.payload.chain as { policy: string; verdict: string; candidate_model: string }[];
-      expect(chain.find((c) => c.verdict === 'chose')).toMatchObject({ policy: 'delegate_request', candidate_model: s.payload.resolved_model });
+      // --protocol single pins --model for every session, workers included (issue 11): the tier's slot defers to it.
+      expect(chain.find((c) => c.verdict === 'chose')).toMatchObject({ policy: 'manual_sticky', candidate_model: 'anthropic:claude-haiku-4-5' });
+      expect(chain.find((c) => c.policy === 'delegate_request')).toMatchObject({ verdict: 'deferred', candidate_model: s.payload.resolved_model });
       expect(ev.filter((e) => e.session_id === worker && e.type === 'llm.call_started').every((e) => e.payload.is_worker === true)).toBe(true);
       const done = ev.find((e) => e.type === 'delegate.completed' && e.payload.worker_session_id === worker)!;
       expect(done.parent_event_id).toBe(s.id);

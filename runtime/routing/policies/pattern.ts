@@ -7,6 +7,8 @@ export function createPatternPolicy(): RoutingPolicy {
     name: 'pattern',
     evaluate(ctx) {
       if (!ctx.recommender) return notApplicable('no pattern store');
+      // Explicit beats learned: in a worker session the planner's delegate_request tier (slot 5) decides.
+      if (ctx.delegate_tier !== null) return notApplicable(`worker session: the planner asked for tier '${ctx.delegate_tier}'`);
       let rec: PatternRecommendation | null;
       try {
         rec = ctx.recommender.recommend(ctx);
