@@ -84,6 +84,8 @@ export interface BwrapMounts {
   workspace: string;
   /** More read-write directories at their own paths (the command's empty home and temp dir, a check's report dir). */
   writable?: readonly string[];
+  /** More read-only directories at their own paths (a check's report hook). */
+  readable?: readonly string[];
   /** Directories made invisible (empty tmpfs), should one lie inside a bound system directory. */
   hide?: readonly string[];
 }
@@ -103,6 +105,7 @@ export function bwrapArgs(m: BwrapMounts, argv: readonly string[]): string[] {
     '--tmpfs', '/tmp',
     ...(m.hide ?? []).flatMap((p) => ['--tmpfs', p]),
     ...(m.writable ?? []).flatMap((p) => ['--bind', p, p]),
+    ...(m.readable ?? []).flatMap((p) => ['--ro-bind', p, p]),
     '--bind', m.workspace, m.workspace,
     ...ISOLATION,
     '--chdir', m.workspace,

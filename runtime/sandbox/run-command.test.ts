@@ -72,7 +72,7 @@ describe.each(modes)('runCommand with sandbox=%s', (mode) => {
     expect(lines).toContain('PYTHONDONTWRITEBYTECODE=1');
     const home = lines.find((l) => l.startsWith('HOME='))!.slice(5);
     expect(home).toMatch(/metis-sh-[^/]+\/home$/);
-    expect(lines).toContain('PYTHONSAFEPATH=1');
+    expect(lines.find((l) => l.startsWith('TMPDIR='))).toMatch(/metis-sh-[^/]+\/tmp$/);
     expect(lines.find((l) => l.startsWith('PATH='))).toMatch(/(^|:)\/usr\/bin(:|$)/);
   });
 

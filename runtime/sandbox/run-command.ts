@@ -30,6 +30,13 @@ export interface RunCommandOptions {
   hide?: readonly string[];
   /** More directories the command may write under bwrap (a check's report directory). */
   writable?: readonly string[];
+  /** More directories the command may read under bwrap (a check's report hook). */
+  readable?: readonly string[];
+  /**
+   * Variables added to the allow-listed environment (a check's report location). They cannot
+   * replace the allow-listed ones, so no caller can re-open the harness's environment.
+   */
+  extraEnv?: Readonly<Record<string, string>>;
   /** Appended to the message of the SandboxUnavailableError thrown when `sandbox: 'bwrap'` cannot be had. */
   unavailableHint?: string;
 }
@@ -114,14 +121,15 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const hide = (opts.hide ?? []).filter((p) => existsSync(p));
   const scratch = createScratch();
   const writable = [scratch.dir, ...(opts.writable ?? []).map((p) => realpathSync(p))];
-  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs({ workspace, writable, hide }, shell)] : [shell[0]!, shell.slice(1)];
+  const readable = (opts.readable ?? []).map((p) => realpathSync(p));
+  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs({ workspace, writable, readable, hide }, shell)] : [shell[0]!, shell.slice(1)];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const removeScratch = () => rmSync(scratch.dir, { recursive: true, force: true });
 
   return new Promise<RunCommandResult>((resolveRun, rejectRun) => {
     const child = spawn(file, args, {
       cwd: workspace,
-      env: buildSandboxEnv(scratch, opts.hostPath),
+      env: { ...opts.extraEnv, ...buildSandboxEnv(scratch, opts.hostPath) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // own process group, so one kill reaches every descendant
     });

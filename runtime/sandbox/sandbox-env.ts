@@ -37,8 +37,5 @@ export function buildSandboxEnv(scratch: ScratchDirs, hostPath?: string): Record
     LC_ALL: 'C.UTF-8',
     PYTHONHASHSEED: '0',
     PYTHONDONTWRITEBYTECODE: '1',
-    // Python 3.11+: `python -m x` and `python script` do not put the cwd or script dir first on
-    // sys.path, so a workspace file cannot shadow the standard library or the test runner.
-    PYTHONSAFEPATH: '1',
   };
 }

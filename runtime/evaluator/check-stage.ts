@@ -1,0 +1,62 @@
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative, sep } from 'node:path';
+import { isWithin } from '../sandbox/index.ts';
+import { PYTHON_REPORT_HOOK } from './check-report.ts';
+
+/** A fresh place for one check run, outside the agent's workspace, removed by `cleanup`. */
+export interface CheckStage {
+  /** The agent's files, copied by value, with the hidden check files under `mount`: the check's cwd. */
+  work: string;
+  /** Where the check's Python processes write their reports (outside `work`, so the agent's files cannot sit there). */
+  reportDir: string;
+  /** Holds the report hook's `sitecustomize.py`; first on the check's PYTHONPATH. */
+  hookDir: string;
+  cleanup(): void;
+}
+
+/**
+ * True for what the agent left that the check must not see: the check's own mount (the agent may
+ * have pre-created it, its contents are not the check's), bytecode caches (a `.pyc` can stand in
+ * for a source file), and symlinks that lead out of the workspace.
+ */
+function leftOut(workspace: string, mount: string | null, src: string): boolean {
+  const rel = relative(workspace, src);
+  if (mount !== null && (rel === mount || rel.startsWith(mount + sep))) return true;
+  const name = basename(src);
+  if (name === '__pycache__' || name.endsWith('.pyc')) return true;
+  if (lstatSync(src).isSymbolicLink()) {
+    try {
+      return !isWithin(workspace, realpathSync(src));
+    } catch {
+      return true; // dangling
+    }
+  }
+  return false;
+}
+
+/**
+ * Copies the finished workspace into a new temp directory the agent never saw, then the hidden
+ * check files into `<copy>/<mount>` (when `checkFilesDir` is given, the workspace's own `<mount>`
+ * is left out, whatever the agent put there), and writes the report hook beside it.
+ */
+export function stageCheck(options: { workspaceRoot: string; checkFilesDir?: string | null; mount?: string }): CheckStage {
+  const workspace = realpathSync(options.workspaceRoot);
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'metis-check-')));
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  try {
+    const work = join(dir, 'work');
+    const reportDir = join(dir, 'report');
+    const hookDir = join(dir, 'hook');
+    const replaceMount = options.checkFilesDir ? (options.mount ?? '.bench-check') : null;
+    cpSync(workspace, work, { recursive: true, verbatimSymlinks: true, filter: (src) => src === workspace || !leftOut(workspace, replaceMount, src) });
+    if (options.checkFilesDir && replaceMount) cpSync(options.checkFilesDir, join(work, replaceMount), { recursive: true });
+    mkdirSync(reportDir);
+    mkdirSync(hookDir);
+    writeFileSync(join(hookDir, 'sitecustomize.py'), PYTHON_REPORT_HOOK);
+    return { work, reportDir, hookDir, cleanup };
+  } catch (e) {
+    cleanup();
+    throw e;
+  }
+}

@@ -1,0 +1,140 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createMemoryLogger } from '../core/logger.ts';
+import { probeBwrap } from '../sandbox/index.ts';
+import { judgeCheck, runCheckDetailed, type CheckReport } from './check.ts';
+
+const hostPath = process.env.PATH ?? '';
+const hasBwrap = (await probeBwrap(hostPath)) !== null;
+const modes = hasBwrap ? (['bwrap', 'none'] as const) : (['none'] as const);
+const UNITTEST = "python3 -B -m unittest discover -s .bench-check -p 'test_*.py'";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function tree(files: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'metis-check-test-'));
+  dirs.push(root);
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, rel)), { recursive: true });
+    writeFileSync(join(root, rel), content);
+  }
+  return root;
+}
+
+/** A hidden test in the shipped style: finds the workspace from its own path, then imports the agent's module. */
+const HIDDEN = {
+  'test_hidden.py': `import os, sys, unittest
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from calc import double
+import json  # imported after the workspace went on sys.path: must still be the real one
+
+class DoubleTest(unittest.TestCase):
+    def test_double(self):
+        self.assertEqual(double(21), 42)
+    def test_json_is_real(self):
+        self.assertEqual(json.dumps([1]), "[1]")
+`,
+};
+const SOLVED = { 'calc.py': 'def double(x):\n    return 2 * x\n' };
+const UNSOLVED = { 'calc.py': 'def double(x):\n    return x\n' };
+
+async function check(workspace: Record<string, string>, sandbox: 'bwrap' | 'none', command = UNITTEST, hidden: Record<string, string> = HIDDEN) {
+  const ws = tree(workspace);
+  const run = await runCheckDetailed({ command, timeoutSeconds: 60, workspaceRoot: ws, checkFilesDir: tree(hidden), logger: createMemoryLogger(), hostPath, sandbox });
+  return { ...run, ws };
+}
+
+describe.each(modes)('runCheck (sandbox=%s)', (mode) => {
+  it('passes a solved workspace on exit 0 and its own report, and leaves the workspace untouched', async () => {
+    const { result, report, ws } = await check(SOLVED, mode);
+    expect(result.passed, result.output_tail).toBe(true);
+    expect(result.sandbox).toBe(mode);
+    expect(report).toMatchObject({ processes: 1, unfinished: 0, unittest: true, tests_run: 2, failures: 0, errors: 0 });
+    expect(result.output_tail).toMatch(/\[check\] passed: 2 test\(s\) ran and passed\n$/);
+    expect(readdirSync(ws)).toEqual(['calc.py']);
+  });
+
+  it('fails an unsolved workspace', async () => {
+    const { result, report } = await check(UNSOLVED, mode);
+    expect(result.passed).toBe(false);
+    expect(result.exit_code).toBe(1);
+    expect(report?.failures).toBe(1);
+  });
+
+  it('is not fooled by a workspace unittest/ package that exits 0 (the known exploit)', async () => {
+    const shadow = { 'unittest/__init__.py': 'import sys\nsys.exit(0)\n', 'unittest/__main__.py': 'import sys\nsys.exit(0)\n' };
+    const { result } = await check({ ...UNSOLVED, ...shadow }, mode);
+    expect(result.passed, result.output_tail).toBe(false);
+    expect(result.output_tail).toContain('AssertionError');
+  });
+
+  it('is not fooled by workspace sitecustomize.py / usercustomize.py / json.py', async () => {
+    const exit0 = 'import os\nos._exit(0)\n';
+    const { result } = await check({ ...UNSOLVED, 'sitecustomize.py': exit0, 'usercustomize.py': exit0, 'json.py': exit0 }, mode);
+    expect(result.passed, result.output_tail).toBe(false);
+    expect(result.exit_code).toBe(1);
+  });
+
+  it('fails when the agent\'s module ends the process with exit 0 at import: the report never finished', async () => {
+    const { result, report } = await check({ 'calc.py': 'import os\nos._exit(0)\n' }, mode);
+    expect(result.exit_code).toBe(0);
+    expect(result.passed).toBe(false);
+    expect(report?.unfinished).toBe(1);
+    expect(result.output_tail).toMatch(/exited without finishing their report/);
+  });
+
+  it('ignores a .bench-check the agent pre-created, and a __pycache__ it left', async () => {
+    const fake = { '.bench-check/test_hidden.py': 'import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        pass\n', '__pycache__/calc.cpython-311.pyc': 'junk' };
+    const { result } = await check({ ...UNSOLVED, ...fake }, mode);
+    expect(result.passed).toBe(false);
+  });
+
+  it('fails a unittest run in which no test ran, though it exits 0', async () => {
+    const { result } = await check(SOLVED, mode, "python3 -B -m unittest discover -s .bench-check -p 'nothing_*.py' ; exit 0");
+    expect(result.passed).toBe(false);
+    expect(result.output_tail).toMatch(/no test ran/);
+  });
+
+  it('judges a non-Python check by its exit code alone', async () => {
+    expect((await check(SOLVED, mode, 'grep -q "2 \\* x" calc.py')).result.passed).toBe(true);
+    expect((await check(UNSOLVED, mode, 'grep -q "2 \\* x" calc.py')).result.passed).toBe(false);
+  });
+});
+
+describe('judgeCheck', () => {
+  const report = fc.record<CheckReport>({
+    processes: fc.integer({ min: 1, max: 3 }),
+    unfinished: fc.integer({ min: 0, max: 3 }),
+    unittest: fc.boolean(),
+    tests_run: fc.nat(50),
+    failures: fc.nat(3),
+    errors: fc.nat(3),
+    skipped: fc.nat(3),
+    unexpected_successes: fc.nat(2),
+  });
+
+  it('never passes without exit 0 in time, nor with an unfinished report, nor a unittest run with no test or any failure', () => {
+    fc.assert(
+      fc.property(fc.option(fc.integer({ min: 0, max: 3 })), fc.boolean(), fc.option(report), (exitCode, timedOut, r) => {
+        const j = judgeCheck({ exitCode, timedOut }, r);
+        const cleanReport = r === null || (r.unfinished === 0 && (!r.unittest || (r.tests_run > 0 && r.failures + r.errors + r.unexpected_successes === 0)));
+        expect(j.passed).toBe(exitCode === 0 && !timedOut && cleanReport);
+        expect(j.reason.length).toBeGreaterThan(0);
+      }),
+    );
+  });
+});
+
+it('the staged copy is gone after the check', async () => {
+  const before = readdirSync(tmpdir()).filter((d) => d.startsWith('metis-check-') && !d.startsWith('metis-check-test-'));
+  await check(SOLVED, 'none');
+  const after = readdirSync(tmpdir()).filter((d) => d.startsWith('metis-check-') && !d.startsWith('metis-check-test-'));
+  expect(after.filter((d) => !before.includes(d)).filter((d) => existsSync(join(tmpdir(), d)))).toEqual([]);
+});
