@@ -119,4 +119,15 @@ describe('bench report', () => {
     expect(r.stdout).toContain(`| trace DB | ${db} |`);
     expect(r.stdout).toMatch(/\n\| fix-a-bug-small \| single \| 1 \|/);
   });
+
+  it('--image writes the headline card and the main chart as SVG for slides', async () => {
+    const out = join(tempDir(), 'slides');
+    const r = await bench(['report', fixturePath('a3'), '--format', 'md', '--image', out], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    const card = readFileSync(join(out, 'headline-card.svg'), 'utf8');
+    const chart = readFileSync(join(out, 'main-chart.svg'), 'utf8');
+    expect(card).toMatch(/^<svg/);
+    expect(card).toContain(fixture('a3').headline!.verdict.split(' ').slice(0, 3).join(' '));
+    for (const arm of ['A: always', 'B: always', 'C: routed']) expect(chart).toContain(arm);
+  });
 });

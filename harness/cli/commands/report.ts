@@ -16,7 +16,8 @@ in --runs-dir by the started_at it records. The JSON is validated against schema
 Exit codes: 0 rendered; 2 the report is missing or invalid (the message names the file and the first problem).
 Examples:
   npx bench report --format md >> "$GITHUB_STEP_SUMMARY"
-  npx bench report reports/.runs/nightly.json --format html --out report.html`;
+  npx bench report reports/.runs/nightly.json --format html --out report.html
+  npx bench report --format md --image slides/      # slides/headline-card.svg, slides/main-chart.svg`;
 
 async function render(report: BenchReport, format: ReportFormat, jsonPath: string): Promise<string> {
   switch (format) {
@@ -34,6 +35,13 @@ async function render(report: BenchReport, format: ReportFormat, jsonPath: strin
   }
 }
 
+/** The slide pictures of `--image`: file name to SVG. */
+async function slideImages(report: BenchReport): Promise<Record<string, string>> {
+  // Loaded on demand, like the HTML: only these outputs need the charting library.
+  const { armPoints, renderArmChart, renderHeadlineCard } = await import('../../report/deck-charts.ts');
+  return { 'headline-card.svg': renderHeadlineCard(report), 'main-chart.svg': renderArmChart(armPoints(report)) };
+}
+
 /** `bench report [RUN]`: a finished run rendered as a table, Markdown, self-contained HTML with charts, or JSON (spec §9). */
 export const reportCommandSpec: CommandSpec = {
   name: 'report',
@@ -44,13 +52,22 @@ export const reportCommandSpec: CommandSpec = {
       .addOption(new Option('--format <format>', 'output format').choices(['table', 'md', 'html', 'json']).default('table'))
       .option('--runs-dir <dir>', 'where run outputs live (for run ids and the latest run)', 'reports/.runs')
       .option('--out <file>', 'write to this file instead of stdout')
+      .option('--image <dir>', 'also write the headline card and the main chart (cost vs solved rate per arm) as SVG files for slides')
       .addHelpText('after', EXAMPLES);
   },
   async run(cmd, args, io) {
     const run = args[0] as string | undefined;
-    const o = cmd.opts<{ format: ReportFormat; runsDir: string; out?: string }>();
+    const o = cmd.opts<{ format: ReportFormat; runsDir: string; out?: string; image?: string }>();
     const { path, report } = findReport(run, { cwd: io.cwd, runsDir: o.runsDir });
     const text = await render(report, o.format, path);
+    if (o.image) {
+      for (const [file, svg] of Object.entries(await slideImages(report))) {
+        const out = resolve(io.cwd, o.image, file);
+        mkdirSync(dirname(out), { recursive: true });
+        writeFileSync(out, svg);
+        io.err(`wrote ${out}`);
+      }
+    }
     if (o.out) {
       const out = resolve(io.cwd, o.out);
       mkdirSync(dirname(out), { recursive: true });
