@@ -10,9 +10,12 @@ import {
   writeCompareArtifact,
   type CompareInput,
   type RunSuiteFn,
+  type SharedRunOptions,
 } from '../../compare/index.ts';
+import { loadConfigArms, runConfigAb } from '../../compare/config-arms.ts';
 import { loadReport } from '../../report/find-report.ts';
 import { runSuite } from '../../runner/run-suite.ts';
+import { SetupError } from '../../errors.ts';
 import type { CliIO, CommandSpec } from '../command.ts';
 import { collect, intArg } from '../parse-args.ts';
 
@@ -20,7 +23,11 @@ const HELP = `
 A and B are two report JSONs (bench run --json ...), compared as they are; or the literal pair
 \`v1 v2\`: the A3 protocol runs twice with the same seeds and workloads, once per pattern-store
 fingerprint version (v2 with --embedding-provider), each with its own trace DB and patterns DB under
-<out-dir>/compare-<UTC-ts>/, then the two reports are compared. The run flags apply to \`v1 v2\` only.
+<out-dir>/compare-<UTC-ts>/, then the two reports are compared. The run flags apply to \`v1 v2\` and --arm only.
+Or, instead of A and B, two routing configurations: --arm LABEL=routing.yaml twice. Each arm runs the
+A3 protocol with its file as the global routing config (rules, tiers, pattern knobs such as
+pattern.scoring, pattern.min_similarity, fingerprint_version, embedding_provider), on the same seeds and
+workloads, with its own DBs (<label>.db, <label>.patterns.db, <label>.json) under the same folder.
 
 Each metric gets A, B, the delta B - A and a 95% CI paired on the (pass, workload, rep) units both
 reports hold, with standard errors clustered by workload (a report against itself: every interval
@@ -32,9 +39,11 @@ The JSON artifact (schemas/compare.schema.json) goes to --json, else beside the 
 Exit codes: 0 compared; 2 a report is missing or invalid (the message names the file), or a run setup error.
 Examples:
   npx bench compare reports/.runs/last-night.json reports/.runs/tonight.json
-  npx bench compare v1 v2 --seed-passes 3 --include-marginal`;
+  npx bench compare v1 v2 --seed-passes 3 --include-marginal
+  npx bench compare --arm uniform=a.yaml --arm weighted=b.yaml --seed-passes 3 --include-marginal`;
 
 interface CompareFlags {
+  arm: string[];
   workload: string[];
   workloadsDir: string;
   includeMarginal: boolean;
@@ -54,22 +63,40 @@ export interface CompareCommandDeps {
   nowUs(): number;
 }
 
-async function inputsFor(a: string, b: string, o: CompareFlags, io: CliIO, deps: CompareCommandDeps): Promise<{ a: CompareInput; b: CompareInput; artifactDir: string }> {
+function sharedRun(o: CompareFlags, io: CliIO): SharedRunOptions {
+  return {
+    workloadsDir: o.workloadsDir,
+    workloadNames: o.workload,
+    includeMarginal: o.includeMarginal,
+    provider: 'auto',
+    model: o.model,
+    baseline: o.baseline,
+    seedPasses: o.seedPasses,
+    seed: o.seed,
+    temperature: 0,
+    showProgress: io.isTTY && !o.quiet,
+  };
+}
+
+async function inputsFor(a: string | undefined, b: string | undefined, o: CompareFlags, io: CliIO, deps: CompareCommandDeps): Promise<{ a: CompareInput; b: CompareInput; artifactDir: string; ran: boolean }> {
+  if (o.arm.length > 0) {
+    if (a !== undefined) throw new SetupError(`compare: give either two reports (or v1 v2) or --arm twice, not both (got '${a}' and --arm)`);
+    // Every arm file is checked before either arm runs.
+    const arms = loadConfigArms(o.arm, io.cwd);
+    const ab = await runConfigAb({ run: sharedRun(o, io), arms, outDir: o.outDir ?? 'reports/.runs', nowUs: deps.nowUs() }, io, deps.runSuite);
+    const [x, y] = ab.arms;
+    return {
+      a: { report: x.result.report, path: x.result.jsonPath, label: x.arm.label },
+      b: { report: y.result.report, path: y.result.jsonPath, label: y.arm.label },
+      artifactDir: ab.dir,
+      ran: true,
+    };
+  }
+  if (a === undefined || b === undefined) throw new SetupError('compare: give two report JSONs, the pair v1 v2, or --arm LABEL=routing.yaml twice (see bench compare --help)');
   if (a === 'v1' && b === 'v2') {
     const ab = await runFingerprintAb(
       {
-        run: {
-          workloadsDir: o.workloadsDir,
-          workloadNames: o.workload,
-          includeMarginal: o.includeMarginal,
-          provider: 'auto',
-          model: o.model,
-          baseline: o.baseline,
-          seedPasses: o.seedPasses,
-          seed: o.seed,
-          temperature: 0,
-          showProgress: io.isTTY && !o.quiet,
-        },
+        run: sharedRun(o, io),
         outDir: o.outDir ?? 'reports/.runs',
         embeddingProvider: o.embeddingProvider,
         nowUs: deps.nowUs(),
@@ -81,6 +108,7 @@ async function inputsFor(a: string, b: string, o: CompareFlags, io: CliIO, deps:
       a: { report: ab.v1.report, path: ab.v1.jsonPath, label: 'v1' },
       b: { report: ab.v2.report, path: ab.v2.jsonPath, label: 'v2' },
       artifactDir: ab.dir,
+      ran: true,
     };
   }
   const ra = loadReport(resolve(io.cwd, a));
@@ -89,6 +117,7 @@ async function inputsFor(a: string, b: string, o: CompareFlags, io: CliIO, deps:
     a: { report: ra.report, path: ra.path, label: 'A' },
     b: { report: rb.report, path: rb.path, label: 'B' },
     artifactDir: o.outDir ? resolve(io.cwd, o.outDir) : dirname(rb.path),
+    ran: false,
   };
 }
 
@@ -99,26 +128,27 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
     description: 'Compare two finished reports, or run pattern store v1 against v2 on the same seeds (`compare v1 v2`), with paired CIs and the cluster-tightness verdict.',
     configure(cmd: Command) {
       cmd
-        .argument('<a>', 'report JSON of arm A, or `v1`')
-        .argument('<b>', 'report JSON of arm B, or `v2`')
-        .option('--workload <name>', '(v1 v2) run this workload by name (repeatable)', collect, [])
-        .option('--workloads-dir <dir>', '(v1 v2) where workloads live', './workloads')
-        .option('--include-marginal', '(v1 v2) include signal_strength: marginal workloads', false)
-        .option('--model <id>', '(v1 v2) cheap model of Pass A and the routing default', 'anthropic:claude-haiku-4-5')
-        .option('--baseline <id>', '(v1 v2) strong model of Pass B and the re-priced counterfactual', 'anthropic:claude-sonnet-4-6')
-        .option('--seed-passes <n>', '(v1 v2) reps per workload per pass', intArg('--seed-passes', 1), 1)
-        .option('--seed <n>', "(v1 v2) the simulated provider's randomness, the same for both arms", intArg('--seed', 0), 0)
+        .argument('[a]', 'report JSON of arm A, or `v1` (omit with --arm)')
+        .argument('[b]', 'report JSON of arm B, or `v2` (omit with --arm)')
+        .option('--arm <label=path>', 'an arm as a routing.yaml, run through A3 (give exactly two; instead of A and B)', collect, [])
+        .option('--workload <name>', '(v1 v2, --arm) run this workload by name (repeatable)', collect, [])
+        .option('--workloads-dir <dir>', '(v1 v2, --arm) where workloads live', './workloads')
+        .option('--include-marginal', '(v1 v2, --arm) include signal_strength: marginal workloads', false)
+        .option('--model <id>', '(v1 v2, --arm) cheap model of Pass A and the routing default', 'anthropic:claude-haiku-4-5')
+        .option('--baseline <id>', '(v1 v2, --arm) strong model of Pass B and the re-priced counterfactual', 'anthropic:claude-sonnet-4-6')
+        .option('--seed-passes <n>', '(v1 v2, --arm) reps per workload per pass', intArg('--seed-passes', 1), 1)
+        .option('--seed <n>', "(v1 v2, --arm) the simulated provider's randomness, the same for both arms", intArg('--seed', 0), 0)
         .option('--embedding-provider <id>', '(v1 v2) embedder of the v2 arm', DEFAULT_EMBEDDING_PROVIDER)
-        .option('--out-dir <dir>', 'v1 v2: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
+        .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
         .option('--json <path>', 'write the compare artifact here')
-        .option('--quiet', '(v1 v2) no progress output', false)
+        .option('--quiet', '(v1 v2, --arm) no progress output', false)
         .addHelpText('after', HELP);
     },
     async run(cmd, args, io) {
       const o = cmd.opts<CompareFlags>();
-      const { a, b, artifactDir } = await inputsFor(args[0] as string, args[1] as string, o, io, deps);
+      const { a, b, artifactDir, ran } = await inputsFor(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
       const artifact = compareReports(a, b);
-      const jsonPath = o.json ? resolve(io.cwd, o.json) : a.label === 'v1' ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);
+      const jsonPath = o.json ? resolve(io.cwd, o.json) : ran ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);
       writeCompareArtifact(jsonPath, artifact);
       io.out(renderCompareTable(artifact, { json: jsonPath }));
       return 0;
