@@ -1,5 +1,3 @@
-import { rmSync } from 'node:fs';
-import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../runtime/core/clock.ts';
 import type { IdFactory } from '../../runtime/core/ids.ts';
@@ -7,6 +5,7 @@ import type { Logger } from '../../runtime/core/logger.ts';
 import type { EventBus } from '../../runtime/events/event.ts';
 import { calls, checkOutcome, checkTurnExpectations, outcomeFromScore, runCheck, type CheckResult, type Evaluator, type JudgeAvailability, type Verdict } from '../../runtime/evaluator/index.ts';
 import type { PriceTable } from '../../runtime/pricing/rates.ts';
+import type { SandboxMode } from '../../runtime/sandbox/index.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
 import { Session, SpendLimitError, type SpendGuard, type TurnResult } from '../../runtime/sessions/index.ts';
@@ -14,7 +13,7 @@ import type { ToolDispatcher } from '../../runtime/tools/index.ts';
 import type { Assertion } from '../../schemas/types/report.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 import { SetupError } from '../errors.ts';
-import { mountCheckFiles, withWorkspaceCopy } from '../workspace/hermetic-workspace.ts';
+import { withWorkspaceCopy } from '../workspace/hermetic-workspace.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import { contentSignals, turnSignals, workloadSignals } from './workload-signals.ts';
 import { repFailure, type RepErrorClass } from './rep-error.ts';
@@ -34,6 +33,8 @@ export interface RunnerDeps {
   spend?: SpendGuard;
   /** PATH for shell tools and checks, read at the CLI edge. */
   hostPath?: string;
+  /** The run's sandbox for hidden checks (harness/workspace/run-sandbox.ts); default auto. */
+  sandbox?: SandboxMode;
   /** The workload's LLM judge, resolved once per workload (spec §5); absent means none. */
   judgeFor?(workload: Workload): JudgeAvailability;
   /** A provider for one rep (the sim provider needs workload, pass and rep for its seed). */
@@ -117,10 +118,17 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
     let checkError: string | null = null;
     if (spec.evaluate?.check && workload.checkDir && !stoppedEarly) {
       try {
-        // The agent may have put something where the check goes (run_shell can): it is not the check's, so it goes.
-        rmSync(join(root, CHECK_MOUNT), { recursive: true, force: true });
-        mountCheckFiles(workload.checkDir, root, CHECK_MOUNT);
-        check = await runCheck({ command: spec.evaluate.check.command, timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60, workspaceRoot: root, logger: deps.logger, hostPath: deps.hostPath });
+        // The check runs on a fresh copy of the workspace with the check files copied in now; whatever the agent put at CHECK_MOUNT is left out.
+        check = await runCheck({
+          command: spec.evaluate.check.command,
+          timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60,
+          workspaceRoot: root,
+          checkFilesDir: workload.checkDir,
+          mount: CHECK_MOUNT,
+          logger: deps.logger,
+          hostPath: deps.hostPath,
+          ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+        });
       } catch (e) {
         // The check could not be run at all (no shell, sandbox refused): that is not the agent's failure.
         checkError = String((e as Error)?.message ?? e);
