@@ -62,6 +62,10 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   if (report.headline) out.push('', ...renderHeadline(report.headline));
   if (report.recording_path_errors.length) out.push('', `Recording-path errors (${report.recording_path_errors.length}):`, ...report.recording_path_errors.map((e) => `  ${e}`));
 
+  // Reps the model or the provider ended early: the class first, so a reader can tell a malformed answer from a budget stop.
+  const errored = report.workloads.flatMap((w) => w.reps.filter((r) => r.error !== null).map((r) => `  ${w.workload} [${w.pass} rep ${r.rep}] ${r.error_class ?? 'error'}: ${r.error!.slice(0, 300)}`));
+  if (errored.length) out.push('', `Reps that ended in an error (${errored.length}):`, ...errored);
+
   const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `  ${w.workload} [${w.pass} rep ${r.rep}] ${a.scope} ${a.name}: ${a.detail}`)));
   out.push('', failed.length === 0 ? 'Assertions: all held.' : `Assertions failed (${failed.length}):`, ...failed);
   for (const w of report.warnings) out.push(`warning: ${w}`);
