@@ -1,13 +1,13 @@
-import { resolve } from "node:path";
-import { terminalWidth } from "../../report/fit-table.ts";
-import { discoverWorkloads } from "../../workloads/load-workload.ts";
-import type { CommandSpec } from "../command.ts";
-import { intArg } from "../parse-args.ts";
+import { resolve } from 'node:path';
+import { terminalWidth } from '../../report/fit-table.ts';
+import { discoverWorkloads } from '../../workloads/load-workload.ts';
+import type { CommandSpec } from '../command.ts';
+import { intArg } from '../parse-args.ts';
 
 /** One row of `bench list`. */
 interface ListRow {
   name: string;
-  signal_strength: "high" | "marginal";
+  signal_strength: 'high' | 'marginal';
   /** Who measured the verdict (`signal.provider`), or null when the file records no measurement. */
   measured_by: string | null;
   score_gap: number | null;
@@ -27,33 +27,31 @@ interface ListColumn {
 }
 
 const gapCell = (r: ListRow) =>
-  r.score_gap === null && r.solved_gap === null
-    ? "-"
-    : `${r.score_gap?.toFixed(2) ?? "n/a"} / ${r.solved_gap?.toFixed(2) ?? "n/a"}`;
+  r.score_gap === null && r.solved_gap === null ? '-' : `${r.score_gap?.toFixed(2) ?? 'n/a'} / ${r.solved_gap?.toFixed(2) ?? 'n/a'}`;
 
 const COLUMNS: ListColumn[] = [
-  { head: "workload", drop: 0, cell: (r) => r.name },
-  { head: "signal", drop: 0, cell: (r) => r.signal_strength },
-  { head: "measured by", drop: 0, cell: (r) => r.measured_by ?? "-" },
-  { head: "gap score/solved", drop: 1, cell: gapCell },
-  { head: "turns", drop: 2, cell: (r) => String(r.turns), right: true },
-  { head: "check", drop: 3, cell: (r) => (r.check ? "yes" : "no") },
-  { head: "sim", drop: 3, cell: (r) => (r.sim_script ? "yes" : "no") },
+  { head: 'workload', drop: 0, cell: (r) => r.name },
+  { head: 'signal', drop: 0, cell: (r) => r.signal_strength },
+  { head: 'measured by', drop: 0, cell: (r) => r.measured_by ?? '-' },
+  { head: 'gap score/solved', drop: 1, cell: gapCell },
+  { head: 'turns', drop: 2, cell: (r) => String(r.turns), right: true },
+  { head: 'check', drop: 3, cell: (r) => (r.check ? 'yes' : 'no') },
+  { head: 'sim', drop: 3, cell: (r) => (r.sim_script ? 'yes' : 'no') },
 ];
 
-const GAP = "  ";
-const INDENT = "    ";
+const GAP = '  ';
+const INDENT = '    ';
 /** The narrowest the workload column gets; longer names fold at their hyphens. */
 const MIN_NAME = 16;
 
 /** Splits a slug into lines of at most `width`, breaking after hyphens where it can. */
 export function foldName(name: string, width: number): string[] {
   const lines: string[] = [];
-  let line = "";
+  let line = '';
   for (const part of name.split(/(?<=-)/)) {
     if (line && line.length + part.length > width) {
       lines.push(line);
-      line = "";
+      line = '';
     }
     line += part;
     while (line.length > width) {
@@ -69,18 +67,9 @@ export function foldName(name: string, width: number): string[] {
  * Renders the list as aligned columns, one workload per row and its description folded underneath,
  * within `width` (null: no limit): low-value columns go first, then long names fold at hyphens.
  */
-export function renderList(
-  rows: readonly ListRow[],
-  width: number | null,
-): { text: string; hidden: string[] } {
-  const natural = (c: ListColumn) =>
-    Math.max(c.head.length, ...rows.map((r) => c.cell(r).length));
-  const total = (cols: ListColumn[], nameWidth: number) =>
-    cols.reduce(
-      (s, c, i) =>
-        s + (i ? GAP.length : 0) + (i === 0 ? nameWidth : natural(c)),
-      0,
-    );
+export function renderList(rows: readonly ListRow[], width: number | null): { text: string; hidden: string[] } {
+  const natural = (c: ListColumn) => Math.max(c.head.length, ...rows.map((r) => c.cell(r).length));
+  const total = (cols: ListColumn[], nameWidth: number) => cols.reduce((s, c, i) => s + (i ? GAP.length : 0) + (i === 0 ? nameWidth : natural(c)), 0);
   let cols = [...COLUMNS];
   const hidden: string[] = [];
   const dropOne = (minDrop: number) => {
@@ -95,22 +84,14 @@ export function renderList(
   if (width !== null) {
     // Minor columns go before any name folds; the gap goes only if folded names still do not fit.
     while (total(cols, natural(cols[0]!)) > width && dropOne(2));
-    while (
-      total(cols, Math.min(MIN_NAME, natural(cols[0]!))) > width &&
-      dropOne(1)
-    );
+    while (total(cols, Math.min(MIN_NAME, natural(cols[0]!))) > width && dropOne(1));
   }
   const rest = total(cols, 0);
-  const nameWidth =
-    width === null
-      ? natural(cols[0]!)
-      : Math.max(MIN_NAME, Math.min(natural(cols[0]!), width - rest));
+  const nameWidth = width === null ? natural(cols[0]!) : Math.max(MIN_NAME, Math.min(natural(cols[0]!), width - rest));
   const widths = cols.map((c, i) => (i === 0 ? nameWidth : natural(c)));
   const line = (cells: string[]) =>
     cells
-      .map((v, i) =>
-        cols[i]!.right ? v.padStart(widths[i]!) : v.padEnd(widths[i]!),
-      )
+      .map((v, i) => (cols[i]!.right ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
       .join(GAP)
       .trimEnd();
   const out = [line(cols.map((c) => c.head))];
@@ -120,30 +101,25 @@ export function renderList(
     for (const more of names.slice(1)) out.push(line([more]));
     out.push(fold(`${INDENT}${r.description}`, width, INDENT));
   }
-  return { text: out.join("\n"), hidden };
+  return { text: out.join('\n'), hidden };
 }
 
 const LEGEND = [
-  "signal: high when `bench signal` measured a strong-minus-cheap gap >= 0.4 on the gated score (benchmark.md §4.2).",
+  'signal: high when `bench signal` measured a strong-minus-cheap gap >= 0.4 on the gated score (benchmark.md §4.2).',
   'measured by: the provider of that measurement; "sim" is the built-in emulator, so its verdict says nothing about a real model until re-measured with a key; "-": none recorded.',
-  "gap score/solved: mean gated score and solved rate, strong minus cheap. check: has a hidden check. sim: has a sim.yaml script.",
+  'gap score/solved: mean gated score and solved rate, strong minus cheap. check: has a hidden check. sim: has a sim.yaml script.',
 ];
 
 /** `bench list`: the workloads with their signal verdict, who measured it, turns and description. */
 export const listCommandSpec: CommandSpec = {
-  name: "list",
-  description:
-    "List the workloads with their signal verdict (and who measured it), turn count and description.",
+  name: 'list',
+  description: 'List the workloads with their signal verdict (and who measured it), turn count and description.',
   configure(cmd) {
     cmd
-      .option("--workloads-dir <dir>", "where workloads live", "./workloads")
-      .option("--json", "print JSON instead of a table", false)
-      .option(
-        "--width <n>",
-        "fit the table to this many columns (default: the terminal, else $COLUMNS, else 120)",
-        intArg("--width", 40),
-      )
-      .option("--wide", "show every column at full width, however wide", false);
+      .option('--workloads-dir <dir>', 'where workloads live', './workloads')
+      .option('--json', 'print JSON instead of a table', false)
+      .option('--width <n>', 'fit the table to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40))
+      .option('--wide', 'show every column at full width, however wide', false);
   },
   async run(cmd, _args, io) {
     const o = cmd.opts<{
@@ -155,7 +131,7 @@ export const listCommandSpec: CommandSpec = {
     const all = discoverWorkloads(resolve(io.cwd, o.workloadsDir));
     const rows: ListRow[] = all.map((w) => ({
       name: w.spec.name,
-      signal_strength: w.spec.signal_strength ?? "high",
+      signal_strength: w.spec.signal_strength ?? 'high',
       measured_by: w.spec.signal?.provider ?? null,
       score_gap: w.spec.signal?.score_gap ?? null,
       solved_gap: w.spec.signal?.solved_gap ?? null,
@@ -176,40 +152,23 @@ export const listCommandSpec: CommandSpec = {
     });
     const fitted = renderList(rows, width);
     io.out(fitted.text);
-    if (fitted.hidden.length > 0)
-      io.out(
-        fold(
-          `hidden to fit ${width} columns: ${fitted.hidden.join(", ")} (--wide shows them)`,
-          width,
-        ),
-      );
+    if (fitted.hidden.length > 0) io.out(fold(`hidden to fit ${width} columns: ${fitted.hidden.join(', ')} (--wide shows them)`, width));
     for (const line of LEGEND) io.out(fold(line, width));
     return 0;
   },
 };
 
 /** Breaks `text` at spaces so no line is longer than `width` (null: as is); continuation lines are indented. */
-export function fold(
-  text: string,
-  width: number | null,
-  indent = "  ",
-): string {
+export function fold(text: string, width: number | null, indent = '  '): string {
   if (width === null || text.length <= width) return text;
   const lines: string[] = [];
-  let line = "";
-  for (const word of text
-    .slice(indent.length * Number(text.startsWith(indent)))
-    .split(" ")) {
+  let line = '';
+  for (const word of text.slice(indent.length * Number(text.startsWith(indent))).split(' ')) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = `${indent}${word}`;
-    } else
-      line = line
-        ? `${line} ${word}`
-        : `${text.startsWith(indent) ? indent : ""}${word}`;
+    } else line = line ? `${line} ${word}` : `${text.startsWith(indent) ? indent : ''}${word}`;
   }
   if (line) lines.push(line);
-  return lines
-    .map((l) => (l.length > width ? l.slice(0, width) : l))
-    .join("\n");
+  return lines.map((l) => (l.length > width ? l.slice(0, width) : l)).join('\n');
 }

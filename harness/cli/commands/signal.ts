@@ -1,118 +1,66 @@
-import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import type { Command } from "commander";
-import { SIM_BANNER } from "../../report/build-report.ts";
-import { terminalWidth } from "../../report/fit-table.ts";
-import { runSuite } from "../../runner/run-suite.ts";
-import type { RequestedProvider } from "../../runner/resolve-provider.ts";
-import {
-  HIGH_SIGNAL_GAP,
-  signalVerdict,
-  type SignalResult,
-} from "../../signal/signal-verdict.ts";
-import { writeSignal } from "../../signal/write-signal.ts";
-import { SetupError } from "../../errors.ts";
-import { discoverWorkloads } from "../../workloads/load-workload.ts";
-import type { CommandSpec } from "../command.ts";
-import { collect, intArg } from "../parse-args.ts";
-import { fold } from "./list.ts";
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { SIM_BANNER } from '../../report/build-report.ts';
+import { terminalWidth } from '../../report/fit-table.ts';
+import { runSuite } from '../../runner/run-suite.ts';
+import type { RequestedProvider } from '../../runner/resolve-provider.ts';
+import { HIGH_SIGNAL_GAP, signalVerdict, type SignalResult } from '../../signal/signal-verdict.ts';
+import { writeSignal } from '../../signal/write-signal.ts';
+import { SetupError } from '../../errors.ts';
+import { discoverWorkloads } from '../../workloads/load-workload.ts';
+import type { CommandSpec } from '../command.ts';
+import { collect, intArg } from '../parse-args.ts';
+import { fold } from './list.ts';
 
-const f3 = (x: number | null) => (x === null ? "n/a" : x.toFixed(3));
-const rate = (arm: SignalResult["cheap"]) =>
-  arm.solved_rate === null ? "no check" : `${arm.solved}/${arm.scores.length}`;
+const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+const rate = (arm: SignalResult['cheap']) => (arm.solved_rate === null ? 'no check' : `${arm.solved}/${arm.scores.length}`);
 
 /** The per-workload lines of a signal run. */
-export function renderSignal(
-  results: readonly SignalResult[],
-  width: number | null,
-): string[] {
+export function renderSignal(results: readonly SignalResult[], width: number | null): string[] {
   const lines: string[] = [];
   for (const r of results) {
     lines.push(`signal: ${r.workload}`);
     for (const [label, arm] of [
-      ["cheap ", r.cheap],
-      ["strong", r.strong],
+      ['cheap ', r.cheap],
+      ['strong', r.strong],
     ] as const) {
-      lines.push(
-        `  ${label} ${arm.model}: mean ${f3(arm.mean)}, solved ${rate(arm)}`,
-      );
-      lines.push(
-        fold(
-          `    scores ${arm.scores.map((s) => s.toFixed(3)).join(" ")}`,
-          width,
-          "    ",
-        ),
-      );
+      lines.push(`  ${label} ${arm.model}: mean ${f3(arm.mean)}, solved ${rate(arm)}`);
+      lines.push(fold(`    scores ${arm.scores.map((s) => s.toFixed(3)).join(' ')}`, width, '    '));
     }
-    lines.push(
-      `  score gap ${f3(r.score_gap)}, solved gap ${f3(r.solved_gap)} -> ${r.verdict} (high needs a score gap >= ${HIGH_SIGNAL_GAP})`,
-    );
+    lines.push(`  score gap ${f3(r.score_gap)}, solved gap ${f3(r.solved_gap)} -> ${r.verdict} (high needs a score gap >= ${HIGH_SIGNAL_GAP})`);
   }
   if (results.length > 1) {
     const nameWidth = Math.max(8, ...results.map((r) => r.workload.length));
-    lines.push(
-      "",
-      `${"workload".padEnd(nameWidth)}  score gap  solved gap  verdict`,
-    );
-    for (const r of results)
-      lines.push(
-        `${r.workload.padEnd(nameWidth)}  ${f3(r.score_gap).padStart(9)}  ${f3(r.solved_gap).padStart(10)}  ${r.verdict}`,
-      );
+    lines.push('', `${'workload'.padEnd(nameWidth)}  score gap  solved gap  verdict`);
+    for (const r of results) lines.push(`${r.workload.padEnd(nameWidth)}  ${f3(r.score_gap).padStart(9)}  ${f3(r.solved_gap).padStart(10)}  ${r.verdict}`);
   }
   return lines;
 }
 
 /** `bench signal`: the benchmark.md §4.2 smoke — N reps per arm at temperature 0, the gaps, the verdict; `--write` records it. */
 export const signalCommandSpec: CommandSpec = {
-  name: "signal",
+  name: 'signal',
   description: `Measure workloads' cheap-vs-strong gap on the gated score and the solved rate (4 reps each at temperature 0); high when the score gap is >= ${HIGH_SIGNAL_GAP}.`,
   configure(cmd: Command) {
     cmd
+      .option('--workload <name>', 'a workload to measure (repeatable)', collect, [])
+      .option('--all', 'measure every workload in --workloads-dir', false)
       .option(
-        "--workload <name>",
-        "a workload to measure (repeatable)",
-        collect,
-        [],
-      )
-      .option("--all", "measure every workload in --workloads-dir", false)
-      .option(
-        "--write",
-        "record each verdict in its workload.yaml: signal_strength and a signal block (gaps, reps, provider, models, date); comments and layout are kept",
+        '--write',
+        'record each verdict in its workload.yaml: signal_strength and a signal block (gaps, reps, provider, models, date); comments and layout are kept',
         false,
       )
-      .option("--workloads-dir <dir>", "where workloads live", "./workloads")
-      .option("--model <id>", "the cheap arm", "anthropic:claude-haiku-4-5")
-      .option(
-        "--baseline <id>",
-        "the strong arm",
-        "anthropic:claude-sonnet-4-6",
-      )
-      .option("--reps <n>", "reps per arm", intArg("--reps", 1), 4)
-      .option(
-        "--provider <name>",
-        "auto | sim | anthropic | openai | openai-compatible",
-        "auto",
-      )
-      .option("--base-url <url>", "API base URL (openai-compatible, proxies)")
-      .option(
-        "--seed <n>",
-        "the simulated provider's randomness",
-        intArg("--seed", 0),
-        0,
-      )
-      .option(
-        "--db-path <path>",
-        "trace DB to create; default reports/.runs/bench-<UTC-ts>.db",
-      )
-      .option(
-        "--json <path>",
-        "where to write the signal JSON; default beside the DB",
-      )
-      .option(
-        "--width <n>",
-        "fold output to this many columns (default: the terminal, else $COLUMNS, else 120)",
-        intArg("--width", 40),
-      );
+      .option('--workloads-dir <dir>', 'where workloads live', './workloads')
+      .option('--model <id>', 'the cheap arm', 'anthropic:claude-haiku-4-5')
+      .option('--baseline <id>', 'the strong arm', 'anthropic:claude-sonnet-4-6')
+      .option('--reps <n>', 'reps per arm', intArg('--reps', 1), 4)
+      .option('--provider <name>', 'auto | sim | anthropic | openai | openai-compatible', 'auto')
+      .option('--base-url <url>', 'API base URL (openai-compatible, proxies)')
+      .option('--seed <n>', "the simulated provider's randomness", intArg('--seed', 0), 0)
+      .option('--db-path <path>', 'trace DB to create; default reports/.runs/bench-<UTC-ts>.db')
+      .option('--json <path>', 'where to write the signal JSON; default beside the DB')
+      .option('--width <n>', 'fold output to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40));
   },
   async run(cmd, _args, io) {
     const o = cmd.opts<{
@@ -132,9 +80,7 @@ export const signalCommandSpec: CommandSpec = {
     }>();
     const dir = resolve(io.cwd, o.workloadsDir);
     if (o.all === o.workload.length > 0)
-      throw new SetupError(
-        "bench signal: name the workloads with --workload NAME (repeatable), or pass --all for every one (not both)",
-      );
+      throw new SetupError('bench signal: name the workloads with --workload NAME (repeatable), or pass --all for every one (not both)');
     const all = discoverWorkloads(dir);
     const names = o.all ? all.map((w) => w.spec.name) : o.workload;
     const result = await runSuite(
@@ -151,50 +97,33 @@ export const signalCommandSpec: CommandSpec = {
         dbPath: o.dbPath ?? null,
         jsonPath: null,
         patternsDbPath: null,
-        protocol: "signal",
+        protocol: 'signal',
         baseURL: o.baseUrl ?? null,
         showProgress: io.isTTY,
       },
       io,
     );
-    const results = names.map((n) =>
-      signalVerdict(
-        result.report,
-        n,
-        Boolean(all.find((w) => w.spec.name === n)?.spec.evaluate?.check),
-      ),
-    );
-    const jsonPath = o.json
-      ? resolve(io.cwd, o.json)
-      : result.dbPath.replace(/\.db$/, "") + ".signal.json";
+    const results = names.map((n) => signalVerdict(result.report, n, Boolean(all.find((w) => w.spec.name === n)?.spec.evaluate?.check)));
+    const jsonPath = o.json ? resolve(io.cwd, o.json) : result.dbPath.replace(/\.db$/, '') + '.signal.json';
     const body = results.length === 1 ? results[0] : { results };
-    writeFileSync(
-      jsonPath,
-      `${JSON.stringify({ ...body, report_path: result.jsonPath, db_path: result.dbPath }, null, 2)}\n`,
-    );
+    writeFileSync(jsonPath, `${JSON.stringify({ ...body, report_path: result.jsonPath, db_path: result.dbPath }, null, 2)}\n`);
 
     const width = terminalWidth({
       width: o.width ?? null,
       columns: io.isTTY ? process.stdout.columns : undefined,
       env: io.env,
     });
-    if (results.some((r) => r.simulated))
-      io.out(fold(`*** ${SIM_BANNER} ***`, width));
+    if (results.some((r) => r.simulated)) io.out(fold(`*** ${SIM_BANNER} ***`, width));
     for (const line of renderSignal(results, width)) io.out(line);
     io.out(`  json: ${jsonPath}`);
     if (o.write) {
       for (const r of results) {
-        const file = join(dir, r.workload, "workload.yaml");
+        const file = join(dir, r.workload, 'workload.yaml');
         writeSignal(file, r);
         io.out(`  wrote ${r.verdict} (${r.provider}) to ${file}`);
       }
       if (results.some((r) => r.simulated))
-        io.out(
-          fold(
-            "  note: a verdict measured on the simulated provider must be re-measured with a key before it counts for a real model.",
-            width,
-          ),
-        );
+        io.out(fold('  note: a verdict measured on the simulated provider must be re-measured with a key before it counts for a real model.', width));
     }
     return 0;
   },

@@ -1,0 +1,64 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { foldName, renderList } from '../../harness/cli/commands/list.ts';
+import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
+
+const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
+
+describe('bench list', () => {
+  for (const width of [80, 100, 120]) {
+    it(`fits ${width} columns, by --width and by $COLUMNS, and still names every workload`, async () => {
+      for (const r of [await bench(['list', '--width', String(width)]), await bench(['list'], { env: { COLUMNS: String(width) } })]) {
+        expect(r.code, r.stderr).toBe(0);
+        expect(widest(r.stdout)).toBeLessThanOrEqual(width);
+        const json = JSON.parse((await bench(['list', '--json'])).stdout) as {
+          name: string;
+        }[];
+        // A folded name breaks only after a hyphen, so its parts appear in order.
+        for (const w of json) expect(r.stdout).toMatch(new RegExp(`^${w.name.split('-').join('-[\\s\\S]*?')}`, 'm'));
+        expect(r.stdout).toContain('measured by');
+      }
+    });
+  }
+
+  it('--wide keeps every column however long the lines get', async () => {
+    const r = await bench(['list', '--wide'], { env: { COLUMNS: '80' } });
+    expect(r.stdout.split('\n')[0]).toMatch(/workload +signal +measured by +gap score\/solved +turns +check +sim/);
+    expect(r.stdout).not.toContain('hidden to fit');
+  });
+
+  it('says which provider measured a verdict, and - when none is recorded', async () => {
+    const dir = tempDir();
+    cpSync(join(REPO_ROOT, 'workloads', 'fix-a-bug-small'), join(dir, 'fix-a-bug-small'), { recursive: true });
+    cpSync(join(REPO_ROOT, 'workloads', 'regex-with-edge-cases'), join(dir, 'regex-with-edge-cases'), { recursive: true });
+    const file = join(dir, 'fix-a-bug-small', 'workload.yaml');
+    const block =
+      'signal:\n  score_gap: 0.512\n  solved_gap: 0.75\n  reps: 4\n  provider: sim\n  simulated: true\n' +
+      '  cheap_model: anthropic:claude-haiku-4-5\n  strong_model: anthropic:claude-sonnet-4-6\n  measured_at: 2026-11-24T12:00:00Z\n';
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^signal_strength: marginal\n/m, `signal_strength: high\n${block}`));
+    const r = await bench(['list', '--workloads-dir', dir, '--wide']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/fix-a-bug-small +high +sim +0\.51 \/ 0\.75/);
+    expect(r.stdout).toMatch(/regex-with-edge-cases +marginal +- +-/);
+    const json = JSON.parse((await bench(['list', '--workloads-dir', dir, '--json'])).stdout) as { name: string; measured_by: string | null }[];
+    expect(json.map((w) => w.measured_by)).toEqual(['sim', null]);
+  });
+
+  it('folds a long name at its hyphens and never past the width', () => {
+    expect(foldName('architectural-explanation-without-hallucination', 20)).toEqual(['architectural-', 'explanation-without-', 'hallucination']);
+    expect(foldName('abcdefghij', 4)).toEqual(['abcd', 'efgh', 'ij']);
+    const row = {
+      name: 'a-very-long-workload-name-that-folds',
+      signal_strength: 'high' as const,
+      measured_by: 'replay:sim',
+      score_gap: 0.5,
+      solved_gap: 1,
+      turns: 3,
+      check: true,
+      sim_script: true,
+      description: 'word '.repeat(40),
+    };
+    for (const width of [40, 60, 80]) expect(widest(renderList([row], width).text)).toBeLessThanOrEqual(width);
+  });
+});
