@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { Arm, CompareArtifact, CompareRow, Interval } from '../../schemas/types/compare.ts';
 import type { BenchReport, PassSummary } from '../../schemas/types/report.ts';
-import { pairedDifference, unitCorrelation, type FigureKind, type PairedUnit, type UnitValue } from '../metrics/index.ts';
+import { pairedDifference, unitCorrelation, type FigureKind, type FigureRange, type PairedUnit, type UnitValue } from '../metrics/index.ts';
 import { passUnits, routedTurnUnits, workloadUnits, type Unit } from './rep-samples.ts';
 import { tightnessVerdict } from './tightness-verdict.ts';
 
@@ -23,6 +23,9 @@ export const DEFAULT_CONFIDENCE = 0.95;
 /** How the intervals are made, as the artifact states it. */
 export const COMPARE_METHOD =
   'paired: each figure of B minus the same figure of A over the (pass, workload, rep) units both reports hold; standard errors clustered by workload (delta method over ratios of sums), t on (workloads − 1) degrees of freedom (Miller 2024, arXiv 2411.00640)';
+
+// A difference of two rates lies in [−1, 1]; intervals are clipped there.
+const RATE_DIFF: FigureRange = [-1, 1];
 
 type Value = number | string | null;
 type RowUnit = CompareRow['unit'];
@@ -59,9 +62,9 @@ function pair<T>(a: ReadonlyMap<string, Unit<T>>, b: ReadonlyMap<string, Unit<T>
 }
 
 /** The paired, workload-clustered interval of figure(B) − figure(A), or why there is none. */
-function interval(p: { units: PairedUnit[]; unmatched: number }, kind: FigureKind, confidence: number, scale = 1): Ci {
+function interval(p: { units: PairedUnit[]; unmatched: number }, kind: FigureKind, confidence: number, scale = 1, range?: FigureRange): Ci {
   if (p.units.length === 0) return { ci: null, ci_reason: 'the reports share no (pass, workload, rep) unit' };
-  const d = pairedDifference(p.units, kind, confidence, scale);
+  const d = pairedDifference(p.units, kind, confidence, scale, range);
   if (d.estimate === null) return { ci: null, ci_reason: 'the figure is undefined on the shared units (zero denominator)' };
   if (d.ci_low === null || d.ci_high === null || d.se === null)
     return { ci: null, ci_reason: `needs units from >= 2 workloads (the shared units cover ${d.clusters})` };
@@ -94,8 +97,8 @@ function runRows(a: BenchReport, b: BenchReport, pass: string | null, conf: numb
     row('savings_pct', scope, 'pct', fa.savings, fb.savings, interval(pair(ua, ub, (u) => ({ num: u.actual, den: u.baseline })), 'ratio', conf, -100)),
     row('actual_cost_usd', scope, 'usd', fa.cost, fb.cost, interval(pair(ua, ub, (u) => ({ num: u.actual, den: 1 })), 'total', conf)),
     row('quality_mean', scope, 'score', fa.quality, fb.quality, interval(pair(ua, ub, (u) => ({ num: u.score ?? 0, den: u.score === null ? 0 : 1 })), 'ratio', conf)),
-    row('solved_rate', scope, 'rate', fa.solved, fb.solved, interval(pair(ua, ub, (u) => ({ num: u.solved, den: 1 })), 'ratio', conf)),
-    row('pass_at_k', scope, 'rate', meanPassAtK(a, pass), meanPassAtK(b, pass), interval(pair(wa, wb, (x) => ({ num: x ?? 0, den: x === null ? 0 : 1 })), 'ratio', conf)),
+    row('solved_rate', scope, 'rate', fa.solved, fb.solved, interval(pair(ua, ub, (u) => ({ num: u.solved, den: 1 })), 'ratio', conf, 1, RATE_DIFF)),
+    row('pass_at_k', scope, 'rate', meanPassAtK(a, pass), meanPassAtK(b, pass), interval(pair(wa, wb, (x) => ({ num: x ?? 0, den: x === null ? 0 : 1 })), 'ratio', conf, 1, RATE_DIFF)),
   ];
 }
 
@@ -105,7 +108,7 @@ function routedRows(a: BenchReport, b: BenchReport, conf: number): CompareRow[] 
   const pb = b.protocol_metrics;
   const ta = routedTurnUnits(a);
   const tb = routedTurnUnits(b);
-  const share = (count: (t: { fired: number; inverted: number; onStrong: number }) => number) => interval(pair(ta, tb, (t) => ({ num: count(t), den: 1 })), 'ratio', conf);
+  const share = (count: (t: { fired: number; inverted: number; onStrong: number }) => number) => interval(pair(ta, tb, (t) => ({ num: count(t), den: 1 })), 'ratio', conf, 1, RATE_DIFF);
   // B → C savings per (workload, rep): Pass C's cost over Pass B's, 100 · (1 − ΣC / ΣB).
   const measured = interval(pair(measuredUnits(a), measuredUnits(b), (u) => u), 'ratio', conf, -100);
   return [

@@ -60,16 +60,19 @@ export function clusteredSe(infl: readonly number[], clusters: readonly string[]
 // −0 (a zero scaled by a negative factor) prints as "-0"; a figure of no change is plain 0.
 const plain = (x: number): number => (x === 0 ? 0 : x);
 
-/** estimate ± t_{G−1, (1+confidence)/2} · se; no interval without a standard error. */
-export function withInterval(estimate: number | null, se: number | null, units: number, clusters: number, confidence: number): ClusteredEstimate {
+/** Where a figure can lie (a rate in [0, 1], a difference of rates in [−1, 1]); interval bounds are clipped to it. */
+export type FigureRange = readonly [number, number];
+
+/** estimate ± t_{G−1, (1+confidence)/2} · se, clipped to `range`; no interval without a standard error. */
+export function withInterval(estimate: number | null, se: number | null, units: number, clusters: number, confidence: number, range: FigureRange = [-Infinity, Infinity]): ClusteredEstimate {
   const e = estimate === null ? null : plain(estimate);
   if (e === null || se === null || clusters < 2) return { estimate: e, se, ci_low: null, ci_high: null, units, clusters };
   const half = studentTQuantile((1 + confidence) / 2, clusters - 1) * se;
-  return { estimate: e, se, ci_low: plain(e - half), ci_high: plain(e + half), units, clusters };
+  return { estimate: e, se, ci_low: plain(Math.max(range[0], e - half)), ci_high: plain(Math.min(range[1], e + half)), units, clusters };
 }
 
 /** A figure of one arm (e.g. a solved rate) with its clustered interval; `scale` multiplies it (100 for percents). */
-export function clusteredFigure(units: readonly { cluster: string; value: UnitValue }[], kind: FigureKind, confidence: number, scale = 1): ClusteredEstimate {
+export function clusteredFigure(units: readonly { cluster: string; value: UnitValue }[], kind: FigureKind, confidence: number, scale = 1, range?: FigureRange): ClusteredEstimate {
   const clusters = units.map((u) => u.cluster);
   const g = new Set(clusters).size;
   const f = influence(
@@ -81,11 +84,11 @@ export function clusteredFigure(units: readonly { cluster: string; value: UnitVa
     f.influence.map((e) => e * scale),
     clusters,
   );
-  return withInterval(f.estimate * scale, se, units.length, g, confidence);
+  return withInterval(f.estimate * scale, se, units.length, g, confidence, range);
 }
 
 /** figure(B) − figure(A) on the same units, paired: the influences are differenced unit by unit. */
-export function pairedDifference(units: readonly PairedUnit[], kind: FigureKind, confidence: number, scale = 1): ClusteredEstimate {
+export function pairedDifference(units: readonly PairedUnit[], kind: FigureKind, confidence: number, scale = 1, range?: FigureRange): ClusteredEstimate {
   const clusters = units.map((u) => u.cluster);
   const g = new Set(clusters).size;
   const fa = influence(
@@ -101,7 +104,7 @@ export function pairedDifference(units: readonly PairedUnit[], kind: FigureKind,
     fb.influence.map((e, i) => (e - fa.influence[i]!) * scale),
     clusters,
   );
-  return withInterval((fb.estimate - fa.estimate) * scale, se, units.length, g, confidence);
+  return withInterval((fb.estimate - fa.estimate) * scale, se, units.length, g, confidence, range);
 }
 
 /**
@@ -120,7 +123,8 @@ export function pairedSavingsPct(units: readonly PairedUnit[], confidence: numbe
     f.influence.map((e) => -100 * e),
     clusters,
   );
-  return withInterval(100 * (1 - f.estimate), se, units.length, g, confidence);
+  // Nothing can save more than everything.
+  return withInterval(100 * (1 - f.estimate), se, units.length, g, confidence, [-Infinity, 100]);
 }
 
 /**

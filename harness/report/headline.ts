@@ -1,11 +1,14 @@
 import type { BenchReport, Estimate, Headline, Rep, WorkloadResult } from '../../schemas/types/report.ts';
 import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, type ClusteredEstimate, type PairedUnit } from '../metrics/index.ts';
 
+// A solved rate lies in [0, 1]; its interval is clipped there.
+const RATE = [0, 1] as const;
+
 /** The level of every headline interval. */
 export const HEADLINE_CONFIDENCE = 0.95;
 
 const METHOD =
-  'Paired on the same (workload, rep) units; standard errors clustered by workload (delta method over ratios of sums), 95% intervals with t on (workloads − 1) degrees of freedom (Miller 2024, arXiv 2411.00640).';
+  'Paired on the same (workload, rep) units; standard errors clustered by workload (delta method over ratios of sums), 95% intervals with t on (workloads − 1) degrees of freedom, clipped to where the figure can lie (Miller 2024, arXiv 2411.00640).';
 
 /** One rep as a headline unit: its cost and whether it was solved. */
 interface UnitFacts {
@@ -94,10 +97,10 @@ export function buildHeadline(report: Pick<BenchReport, 'provenance' | 'workload
       unmatched_units: unmatched,
       savings_pct: est(savings),
       solved_rate: {
-        routed: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.b })), 'ratio', conf)),
-        strong: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.a })), 'ratio', conf)),
+        routed: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.b })), 'ratio', conf, 1, RATE)),
+        strong: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.a })), 'ratio', conf, 1, RATE)),
       },
-      solved_rate_diff_pts: est(pairedDifference(solvedUnits, 'ratio', conf, 100)),
+      solved_rate_diff_pts: est(pairedDifference(solvedUnits, 'ratio', conf, 100, [-100, 100])),
       correlation: { solved: unitCorrelation(solvedUnits), cost: unitCorrelation(costUnits) },
       method: METHOD,
     };
@@ -120,7 +123,7 @@ export function buildHeadline(report: Pick<BenchReport, 'provenance' | 'workload
     clusters: savings.clusters,
     unmatched_units: 0,
     savings_pct: est(savings),
-    solved_rate: { routed: est(clusteredFigure(units.map((u) => ({ cluster: u.cluster, value: { num: u.solved, den: 1 } })), 'ratio', conf)), strong: null },
+    solved_rate: { routed: est(clusteredFigure(units.map((u) => ({ cluster: u.cluster, value: { num: u.solved, den: 1 } })), 'ratio', conf, 1, RATE)), strong: null },
     solved_rate_diff_pts: null,
     correlation: { solved: null, cost: unitCorrelation(units) },
     method: `${METHOD} Against the baseline re-priced on the run's own tokens: both costs come from the same calls.`,
