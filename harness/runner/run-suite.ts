@@ -34,6 +34,7 @@ import { mapPool } from './pool.ts';
 import { budgetWarning, costModeOf } from './cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import type { Decimal } from 'decimal.js';
+import { simSignalWarning } from '../signal/sim-signal-warning.ts';
 
 /** Everything `bench run` needs, already parsed. */
 export interface RunSuiteOptions {
@@ -117,6 +118,9 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     replay: opts.replayPath ? resolve(io.cwd, opts.replayPath) : null,
     baseURL: opts.baseURL ?? null,
   });
+  // A 'high' measured only on the sim says nothing about a real model (issue 11).
+  const simSignal = simSignalWarning(workloads, providers.simulated);
+  if (simSignal) setupWarnings.push(simSignal);
   const startedUs = clock.nowUs();
   const dbPath = opts.dbPath ? resolve(io.cwd, opts.dbPath) : defaultDbPath(io.cwd, startedUs);
   if (existsSync(dbPath)) throw new SetupError(`${dbPath}: the trace DB already exists; pass a new --db-path (existing DBs are only read by analyze --skip-execute)`);
