@@ -35,6 +35,7 @@ import { budgetWarning, costModeOf } from './cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import type { Decimal } from 'decimal.js';
 import { simSignalWarning } from '../signal/sim-signal-warning.ts';
+import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 
 /** Everything `bench run` needs, already parsed. */
 export interface RunSuiteOptions {
@@ -71,6 +72,8 @@ export interface RunSuiteOptions {
   embeddingProvider?: string | null;
   /** `--routing-config`: a global routing.yaml under each workspace's own (rules, tiers, pattern knobs, fingerprint version). */
   routingConfigPath?: string | null;
+  /** `--unsandboxed`: a real provider's run_shell and checks may run without bubblewrap (harness/workspace/run-sandbox.ts). */
+  unsandboxed?: boolean;
 }
 
 /** The finished run. */
@@ -121,6 +124,8 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   // A 'high' measured only on the sim says nothing about a real model (issue 11).
   const simSignal = simSignalWarning(workloads, providers.simulated);
   if (simSignal) setupWarnings.push(simSignal);
+  const runSandbox = await decideRunSandbox({ env: io.env, realProvider: !providers.simulated, unsandboxed: opts.unsandboxed ?? false });
+  if (runSandbox.warning) setupWarnings.push(runSandbox.warning);
   const startedUs = clock.nowUs();
   const dbPath = opts.dbPath ? resolve(io.cwd, opts.dbPath) : defaultDbPath(io.cwd, startedUs);
   if (existsSync(dbPath)) throw new SetupError(`${dbPath}: the trace DB already exists; pass a new --db-path (existing DBs are only read by analyze --skip-execute)`);
@@ -171,7 +176,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     runs.saveRun(runId, startedUs, provenance(startedUs));
 
     const hostPath = io.env.PATH;
-    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir] } });
+    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir], sandbox: runSandbox.mode } });
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
     const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
     const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
@@ -205,7 +210,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
           const record = await runWorkloadRep(
             { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
             {
-              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend,
+              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, sandbox: runSandbox.mode,
               ...(io.interrupt ? { interrupt: io.interrupt } : {}),
               maxIterations: opts.maxIterations ?? 25,
               onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),

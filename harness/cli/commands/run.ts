@@ -48,6 +48,7 @@ export const runCommandSpec: CommandSpec = {
       .addOption(new Option('--fingerprint-version <v>', 'pattern store fingerprints: v1 structural, v2 hybrid with embeddings (default: the routing config, else v1)').choices(['v1', 'v2']))
       .option('--embedding-provider <id>', 'v2 embedder: local:hashing-384 (offline default), openai:text-embedding-3-small, cohere:embed-multilingual-v3.0, local:transformers:<model>; implies v2')
       .option('--routing-config <file>', 'a global routing.yaml (rules, tiers, pattern knobs incl. fingerprint_version); each workspace\'s .metis/routing.yaml still applies over it')
+      .option('--unsandboxed', "without bubblewrap, let a real provider's run_shell and hidden checks run anyway, confined by cwd and a scrubbed environment only (default: refused)", false)
       .option('--quiet', 'no progress output', false)
       .addHelpText('after', COST_HELP);
   },
@@ -70,6 +71,7 @@ export const runCommandSpec: CommandSpec = {
       dbPath?: string;
       json?: string;
       quiet: boolean;
+      unsandboxed: boolean;
       concurrency: number;
       maxCost?: Decimal;
       fingerprintVersion?: 'v1' | 'v2';
@@ -93,6 +95,7 @@ export const runCommandSpec: CommandSpec = {
         recordPath: o.record ?? null,
         baseURL: o.baseUrl ?? null,
         concurrency: o.concurrency,
+        unsandboxed: o.unsandboxed,
         maxCostUsd: o.maxCost ?? null,
         replayPath: o.replay ?? null,
         protocol: o.protocol,
