@@ -47,15 +47,21 @@ export function workloadUnits(report: BenchReport, pass: string | null): Map<str
   return new Map(report.workloads.filter((w) => pass === null || w.pass === pass).map((w) => [key(w.pass, w.workload), { cluster: w.workload, value: w.pass_at_k }]));
 }
 
-/** Pass C's routed turns, keyed by (workload, rep, turn index); empty for a report without A3 metrics. */
+/** Pass C's routed turns, keyed by (workload, rep, turn index, occurrence); empty for a report without A3 metrics. */
 export function routedTurnUnits(report: BenchReport): Map<string, Unit<TurnFacts>> {
   const pm = report.protocol_metrics;
   const out = new Map<string, Unit<TurnFacts>>();
   if (!pm) return out;
-  for (const t of pm.routed_turns)
-    out.set(key(t.workload, t.rep, t.turn_index), {
+  // A rep with worker sessions has several turns at each index: the n-th of them, in report order, pairs with the n-th.
+  const seen = new Map<string, number>();
+  for (const t of pm.routed_turns) {
+    const base = key(t.workload, t.rep, t.turn_index);
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.set(key(base, n), {
       cluster: t.workload,
       value: { fired: slot4Fired(t.pattern_verdict) ? 1 : 0, inverted: t.inverted ? 1 : 0, onStrong: t.chosen_model === pm.strong_model ? 1 : 0 },
     });
+  }
   return out;
 }
