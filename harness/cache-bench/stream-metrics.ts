@@ -1,0 +1,137 @@
+// Per-tier figures of one stream run: hit rate, false-hit rate and precision with Wilson 95% intervals,
+// net savings after a wrong-hit penalty, lookup latency, and the must-miss classes that were served.
+import { Decimal } from 'decimal.js';
+import { wilson, type WilsonInterval } from '../../runtime/cache/wilson.ts';
+
+/** What happened to one query of the stream. */
+export interface QueryRecord {
+  id: string;
+  class: string;
+  /** The class had been asked before, so a hit could be right. */
+  repeat: boolean;
+  /** Declared `expect: miss`: no tier may serve it. */
+  expectMiss: boolean;
+  servedBy: 'exact' | 'semantic' | 'intermediate' | null;
+  /** Served and the served answer is the class's reference answer (and no expect-miss). */
+  correct: boolean | null;
+  explored: boolean;
+  similarity: number | null;
+  /** The cached query that served it, or the nearest candidate the tuner weighed. */
+  matchedQuery: string | null;
+  missReason: string | null;
+  /** What computing this query costs (the cache-off arm), USD. */
+  costUsd: string;
+  /** What this query cost with the cache on, USD (0 on a hit). */
+  spentUsd: string;
+  lookupUs: number;
+  exactLookupUs: number;
+  embedUs: number;
+  searchUs: number;
+  tier2Consulted: boolean;
+}
+
+export interface Rate {
+  k: number;
+  n: number;
+  ci: WilsonInterval;
+}
+
+export interface TierFigures {
+  tier: 'exact' | 'semantic' | 'all';
+  queries: number;
+  hits: number;
+  wrong_hits: number;
+  hit_rate: Rate;
+  /** Correct hits ÷ repeat queries: the hit rate where a hit was possible. */
+  hit_rate_on_repeats: Rate;
+  false_hit_rate: Rate;
+  precision: Rate;
+  avoided_usd: string;
+  penalty_usd: string;
+  net_savings_usd: string;
+  net_savings_pct: number | null;
+  /** Tier 1: exact lookup; tier 2: vector search (embedding excluded); all: every lookup. */
+  lookup_us_p50: number | null;
+  lookup_us_p95: number | null;
+}
+
+export interface StreamFigures {
+  queries: number;
+  repeats: number;
+  cost_off_usd: string;
+  cost_on_usd: string;
+  wrong_hit_penalty: number;
+  tiers: TierFigures[];
+  /** Classes of hits on novel or expect-miss queries (each a wrong hit). */
+  must_miss_classes_hit: string[];
+  embed_us_p50: number | null;
+  embed_us_p95: number | null;
+  /** Overhead of the queries no tier served (embedding included). */
+  all_miss_overhead_us_p50: number | null;
+  all_miss_overhead_us_p95: number | null;
+  explored: number;
+}
+
+/** The nearest-rank percentile of `xs` (p in [0, 100]); null for an empty list. */
+export function percentile(xs: readonly number[], p: number): number | null {
+  if (!xs.length) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+}
+
+function rate(k: number, n: number): Rate {
+  return { k, n, ci: wilson(k, n) };
+}
+
+function round(x: number | null): number | null {
+  return x === null ? null : Math.round(x * 10) / 10;
+}
+
+/** Folds the records into per-tier figures. `penalty` multiplies a wrong hit's query cost. */
+export function streamFigures(records: readonly QueryRecord[], penalty = 10): StreamFigures {
+  if (!(penalty >= 0)) throw new RangeError(`wrong-hit penalty must be >= 0, got ${penalty}`);
+  const costOff = records.reduce((s, r) => s.plus(r.costUsd), new Decimal(0));
+  const costOn = records.reduce((s, r) => s.plus(r.spentUsd), new Decimal(0));
+  const repeats = records.filter((r) => r.repeat && !r.expectMiss).length;
+  const tier = (name: TierFigures['tier']): TierFigures => {
+    const served = records.filter((r) => r.servedBy !== null && (name === 'all' || r.servedBy === name));
+    const wrong = served.filter((r) => !r.correct);
+    const avoided = served.reduce((s, r) => s.plus(r.costUsd), new Decimal(0));
+    const pen = wrong.reduce((s, r) => s.plus(new Decimal(r.costUsd).times(penalty)), new Decimal(0));
+    const net = avoided.minus(pen);
+    const lat =
+      name === 'exact' ? records.map((r) => r.exactLookupUs) : name === 'semantic' ? records.filter((r) => r.tier2Consulted).map((r) => r.searchUs) : records.map((r) => r.lookupUs);
+    return {
+      tier: name,
+      queries: records.length,
+      hits: served.length,
+      wrong_hits: wrong.length,
+      hit_rate: rate(served.length, records.length),
+      hit_rate_on_repeats: rate(served.length - wrong.length, repeats),
+      false_hit_rate: rate(wrong.length, records.length),
+      precision: rate(served.length - wrong.length, served.length),
+      avoided_usd: avoided.toFixed(),
+      penalty_usd: pen.toFixed(),
+      net_savings_usd: net.toFixed(),
+      net_savings_pct: costOff.isZero() ? null : net.div(costOff).times(100).toNumber(),
+      lookup_us_p50: round(percentile(lat, 50)),
+      lookup_us_p95: round(percentile(lat, 95)),
+    };
+  };
+  const misses = records.filter((r) => r.servedBy === null);
+  const embeds = records.filter((r) => r.tier2Consulted).map((r) => r.embedUs);
+  return {
+    queries: records.length,
+    repeats,
+    cost_off_usd: costOff.toFixed(),
+    cost_on_usd: costOn.toFixed(),
+    wrong_hit_penalty: penalty,
+    tiers: [tier('exact'), tier('semantic'), tier('all')],
+    must_miss_classes_hit: [...new Set(records.filter((r) => r.servedBy !== null && (!r.repeat || r.expectMiss)).map((r) => r.class))].sort(),
+    embed_us_p50: round(percentile(embeds, 50)),
+    embed_us_p95: round(percentile(embeds, 95)),
+    all_miss_overhead_us_p50: round(percentile(misses.map((r) => r.lookupUs), 50)),
+    all_miss_overhead_us_p95: round(percentile(misses.map((r) => r.lookupUs), 95)),
+    explored: records.filter((r) => r.explored).length,
+  };
+}

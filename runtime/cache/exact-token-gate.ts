@@ -1,0 +1,131 @@
+// The exact gate: a semantic neighbour is only a candidate when the tokens that decide the answer
+// (numbers, identifiers, quoted strings, named entities, negation, direction) are the same in both.
+
+/** The answer-determining tokens of one query. */
+export interface GateSignature {
+  /** The lower-cased text, for presence checks. */
+  lower: string;
+  numbers: string[];
+  identifiers: string[];
+  quoted: string[];
+  entities: string[];
+  negated: boolean;
+  /** Ordered (from, to) pairs read from "from A to B", "A to B", "A into B", "A than B". */
+  directions: string[];
+}
+
+/** Why the gate refused a candidate (reported on `cache.miss`). */
+export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'direction';
+
+const NEGATION = /\b(not|no|never|none|nor|neither|without|except|cannot|avoid|excluding|unless|absence|lack|lacks|lacking|non)\b|n['’]t\b/i;
+// Single quotes only around a phrase (after a space or start, before a space or punctuation), so
+// apostrophes ("model's ... dataset's") are not read as quotes.
+const QUOTED = /"([^"]+)"|“([^”]+)”|`([^`]+)`|(?<=^|[\s(])'([^'\s][^']*[^'\s])'(?=[\s.,;:!?)]|$)/g;
+const NUMBER = /(?<![\p{L}_])[-+]?\d+(?:[.,]\d+)*(?:%|st|nd|rd|th)?/gu;
+// Something a programmer typed: snake_case, camelCase, dotted.paths, call(), ALLCAPS, letters+digits.
+const IDENTIFIER = /\b(?:[A-Za-z_][\w]*\(\)|[A-Za-z]+_[\w]+|[a-z]+[A-Z][\w]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Z]{2,}\d*|[A-Za-z]+\d+[A-Za-z\d]*)\b/g;
+const WORD = /[\p{L}][\p{L}\p{N}'-]*/gu;
+const STOP_CAPITALISED = new Set([
+  'i', 'a', 'an', 'the', 'what', 'which', 'who', 'whom', 'whose', 'when', 'where', 'why', 'how', 'is', 'are', 'was', 'were', 'do', 'does', 'did',
+  'can', 'could', 'should', 'would', 'will', 'please', 'tell', 'give', 'list', 'explain', 'describe', 'show', 'write', 'and', 'or', 'but', 'in', 'on',
+  'for', 'of', 'to', 'from', 'with', 'by', 'at', 'it', 'this', 'that', 'these', 'those', 'there', 'if', 'then', 'yes', 'no', 'not',
+]);
+const DIRECTION = /\b(?:from\s+)?([\p{L}\p{N}_.$€£%-]+)\s+(?:to|into|than|->|→)\s+([\p{L}\p{N}_.$€£%-]+)/giu;
+
+function normaliseNumber(raw: string): string {
+  const n = raw.replace(/,(?=\d{3}\b)/g, '').replace(/^\+/, '');
+  return n.toLowerCase();
+}
+
+function uniqSorted(xs: Iterable<string>): string[] {
+  return [...new Set(xs)].sort();
+}
+
+/** Capitalised words that are not sentence-initial and not function words: a cheap named-entity reading. */
+function entitiesOf(text: string): string[] {
+  const out: string[] = [];
+  for (const sentence of text.split(/(?<=[.!?])\s+|\n+/)) {
+    const words = sentence.match(WORD) ?? [];
+    words.forEach((w, i) => {
+      if (i === 0 || !/^\p{Lu}/u.test(w)) return;
+      const lower = w.toLowerCase();
+      if (!STOP_CAPITALISED.has(lower)) out.push(lower);
+    });
+  }
+  return out;
+}
+
+/** Reads the answer-determining tokens of `text`. */
+export function gateSignature(text: string): GateSignature {
+  const quoted = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim().toLowerCase());
+  const unquoted = text.replace(QUOTED, ' ');
+  const numbers = (unquoted.match(NUMBER) ?? []).map(normaliseNumber);
+  const identifiers = (unquoted.match(IDENTIFIER) ?? []).filter((t) => !/^\d/.test(t)).map((t) => t.toLowerCase());
+  const directions = [...unquoted.matchAll(DIRECTION)]
+    .map((m) => [m[1]!.toLowerCase(), m[2]!.toLowerCase()] as const)
+    .filter(([a, b]) => isDeterminer(a) && isDeterminer(b))
+    .map(([a, b]) => `${a}>${b}`);
+  return {
+    lower: text.toLowerCase().replace(/[’‘]/g, "'"),
+    numbers: uniqSorted(numbers),
+    identifiers: uniqSorted(identifiers),
+    quoted: uniqSorted(quoted),
+    entities: uniqSorted(entitiesOf(unquoted)),
+    negated: NEGATION.test(unquoted),
+    directions: uniqSorted(directions),
+  };
+
+  function isDeterminer(tok: string): boolean {
+    // A direction only counts between tokens that themselves decide the answer (entities, numbers, codes).
+    return /\d/.test(tok) || new RegExp(`(?:^|\\W)${escapeRe(tok)}(?:\\W|$)`, 'i').test(entityText()) || /^[A-Z]{2,}$/.test(originalCase(tok));
+  }
+  function entityText(): string {
+    return entitiesOf(unquoted).join(' ');
+  }
+  function originalCase(tok: string): string {
+    const m = new RegExp(`\\b${escapeRe(tok)}\\b`, 'i').exec(unquoted);
+    return m ? m[0] : tok;
+  }
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+const ALNUM = /[\p{L}\p{N}_]/u;
+
+/** `token` occurs in `text` with no letter or digit glued to either end. */
+function occurs(token: string, text: string): boolean {
+  for (let i = text.indexOf(token); i >= 0; i = text.indexOf(token, i + 1)) {
+    const before = i > 0 ? text[i - 1]! : ' ';
+    const after = text[i + token.length] ?? ' ';
+    if (!(ALNUM.test(before) && ALNUM.test(token[0]!)) && !(ALNUM.test(after) && ALNUM.test(token[token.length - 1]!))) return true;
+  }
+  return false;
+}
+
+/** Every token of `tokens` occurs in the other text. */
+function allPresent(tokens: readonly string[], other: GateSignature): boolean {
+  return tokens.every((t) => occurs(t, other.lower));
+}
+
+/**
+ * The first field in which the two texts disagree, or null when the gate passes. Numbers and negation
+ * must match exactly; an identifier, quoted string or named entity of either text must occur in the
+ * other (a paraphrase may move it, a swapped entity is absent); ordered pairs ("from A to B") must agree.
+ */
+export function gateMismatch(a: GateSignature, b: GateSignature): GateMismatch | null {
+  if (!sameList(a.numbers, b.numbers)) return 'numbers';
+  if (!allPresent(a.quoted, b) || !allPresent(b.quoted, a)) return 'quoted';
+  if (!allPresent(a.identifiers, b) || !allPresent(b.identifiers, a)) return 'identifiers';
+  if (a.negated !== b.negated) return 'negation';
+  if (!allPresent(a.entities, b) || !allPresent(b.entities, a)) return 'entities';
+  const reversed = (d: string) => d.split('>').reverse().join('>');
+  if (a.directions.some((d) => b.directions.includes(reversed(d)) && !b.directions.includes(d)) || b.directions.some((d) => a.directions.includes(reversed(d)) && !a.directions.includes(d)))
+    return 'direction';
+  return null;
+}

@@ -1,0 +1,331 @@
+// The cache in front of the provider call: Tier 1 exact, then Tier 2 semantic (eligibility, partition,
+// embedding, exact search, exact-token gate, learned threshold), then the call itself, whose final
+// answers are kept for both tiers. Tier 3 (intermediate results) is `IntermediateCache`.
+import { performance } from 'node:perf_hooks';
+import { newId } from '../core/ids.ts';
+import type { CanonicalRequest } from '../types/request.ts';
+import type { CanonicalResponse } from '../types/response.ts';
+import { ZERO_USAGE } from '../types/response.ts';
+import { isCacheableResponse, type CacheEntry, type CacheTier } from './cache-entry.ts';
+import type { CacheEventSink } from './cache-events.ts';
+import type { CacheStore } from './cache-store.ts';
+import { exactRequestKey, type CacheScope } from './canonical-request-key.ts';
+import { DEFAULT_ELIGIBILITY, exactTierEligibility, semanticTierEligibility, type EligibilityOptions } from './eligibility.ts';
+import type { EmbeddingEngine } from './embedding-engine.ts';
+import { CostAwareLru } from './eviction.ts';
+import { gateMismatch, gateSignature, type GateMismatch, type GateSignature } from './exact-token-gate.ts';
+import { DEFAULT_PARTITION_TURNS, partitionKey } from './partition-key.ts';
+import { seededRandom } from './seeded-random.ts';
+import { TaskTypeDetector } from './task-type-detector.ts';
+import { AdaptiveThresholdTuner, newEntryThresholdState, type CostSensitivity } from './threshold-tuner.ts';
+import { InMemoryVectorDatabase, type VectorDatabase } from './vector-database.ts';
+
+/** Request metadata naming the tenant a request belongs to; answers never cross tenants. */
+export const TENANT_METADATA_KEY = 'cache_tenant';
+
+/** Decides whether a recomputed answer agrees with the cached one (the label of an exploration). */
+export type AnswerJudge = (cached: string, fresh: string) => boolean;
+
+/** Default judge: the same text up to case and whitespace. */
+export const normalisedTextEqual: AnswerJudge = (a, b) => a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase();
+
+export interface SemanticCacheOptions {
+  scope: CacheScope;
+  /** Tier 2's embedder; without one, only Tier 1 runs. */
+  embeddings?: EmbeddingEngine;
+  /** Text that is embedded for a query (§13 contextual embedding plugs in here); default the query itself. */
+  embeddingText?: (query: string, request: CanonicalRequest) => Promise<string>;
+  tuner?: AdaptiveThresholdTuner;
+  vectorDatabase?: VectorDatabase;
+  store?: CacheStore;
+  /** What a computed response cost, USD decimal string (kept on the entry: what a hit saves). */
+  costOf: (response: CanonicalResponse) => string;
+  judge?: AnswerJudge;
+  /** Entries per tier before eviction (default 10,000). */
+  maxEntries?: number;
+  /** USD weight against recency in eviction; 0 = plain LRU (default 100). */
+  evictionCostScale?: number;
+  partitionTurns?: number;
+  eligibility?: EligibilityOptions;
+  sensitivity?: CostSensitivity;
+  /** Serve Tier 1 hits at temperature > 0 too. */
+  exactOptIn?: boolean;
+  /** Switch the exact-token gate off (for the ablation in the report only). */
+  gate?: boolean;
+  tiers?: { exact: boolean; semantic: boolean };
+  seed?: number;
+  nowUs?: () => number;
+  onEvent?: CacheEventSink;
+  topK?: number;
+}
+
+/** What happened to one request. */
+export interface CacheOutcome {
+  response: CanonicalResponse;
+  /** The tier that served it, or null when the provider answered. */
+  servedBy: CacheTier | null;
+  /** A would-be hit that was recomputed to learn its label. */
+  explored: boolean;
+  /** The label of that exploration: did the cached answer agree with the fresh one? */
+  exploreAgreed: boolean | null;
+  similarity: number | null;
+  errorBound: number | null;
+  entryId: string | null;
+  /** The cached query that matched (Tier 2) or was the nearest candidate. */
+  candidateQuery: string | null;
+  /** Why no tier served it (null on a hit). */
+  missReason: string | null;
+  taskType: string | null;
+  /** Time spent in the cache before answering or calling, microseconds; embedding is part of it. */
+  lookupUs: number;
+  exactLookupUs: number;
+  embedUs: number;
+  searchUs: number;
+}
+
+interface SemanticMeta {
+  signature: GateSignature;
+}
+
+function servedResponse(entry: CacheEntry, request: CanonicalRequest, lookupUs: number): CanonicalResponse {
+  return { ...entry.response, model: request.model, usage: { ...ZERO_USAGE }, latency_ms: lookupUs / 1000, request_id: `cache_${entry.id}` };
+}
+
+export class SemanticCache {
+  private readonly exact = new Map<string, CacheEntry>();
+  private readonly semantic = new Map<string, CacheEntry & SemanticMeta>();
+  private readonly exactLru: CostAwareLru;
+  private readonly semanticLru: CostAwareLru;
+  private readonly vectors: VectorDatabase | null;
+  readonly tuner: AdaptiveThresholdTuner;
+  private readonly detector = new TaskTypeDetector();
+  private readonly random: () => number;
+  private readonly o: Required<Omit<SemanticCacheOptions, 'embeddings' | 'store' | 'onEvent' | 'vectorDatabase' | 'embeddingText'>> &
+    Pick<SemanticCacheOptions, 'embeddings' | 'store' | 'onEvent' | 'embeddingText'>;
+
+  constructor(options: SemanticCacheOptions) {
+    this.o = {
+      tuner: options.tuner ?? new AdaptiveThresholdTuner(),
+      judge: normalisedTextEqual,
+      maxEntries: 10_000,
+      evictionCostScale: 100,
+      partitionTurns: DEFAULT_PARTITION_TURNS,
+      eligibility: DEFAULT_ELIGIBILITY,
+      sensitivity: 'medium',
+      exactOptIn: false,
+      gate: true,
+      tiers: { exact: true, semantic: true },
+      seed: 0,
+      nowUs: () => Date.now() * 1000,
+      topK: 5,
+      ...options,
+    };
+    if (!Number.isInteger(this.o.maxEntries) || this.o.maxEntries < 1) throw new RangeError(`maxEntries must be a whole number >= 1, got ${this.o.maxEntries}`);
+    this.tuner = this.o.tuner;
+    this.exactLru = new CostAwareLru(this.o.evictionCostScale);
+    this.semanticLru = new CostAwareLru(this.o.evictionCostScale);
+    this.vectors = options.embeddings ? (options.vectorDatabase ?? new InMemoryVectorDatabase(options.embeddings.dimension())) : null;
+    this.random = seededRandom(this.o.seed);
+    if (options.store) this.loadFrom(options.store);
+  }
+
+  /** Entries held per tier. */
+  size(): { exact: number; semantic: number } {
+    return { exact: this.exact.size, semantic: this.semantic.size };
+  }
+
+  /**
+   * Answers `request` from a tier or by calling `compute`, keeping a computed final answer for later.
+   * `compute` is the provider call; its errors propagate unchanged.
+   */
+  async complete(request: CanonicalRequest, compute: () => Promise<CanonicalResponse>): Promise<CacheOutcome> {
+    const t0 = performance.now();
+    const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0 };
+    let nearest: { similarity: number; query: string } | null = null;
+    // Tier 1.
+    const exactOk = this.o.tiers.exact ? exactTierEligibility(request, this.o.exactOptIn) : ({ eligible: false, reason: 'tier_off' } as const);
+    const scope = this.scopeOf(request);
+    const exactKey = exactOk.eligible ? exactRequestKey(request, scope) : null;
+    const exactHit = exactKey ? this.exact.get(exactKey) : undefined;
+    const exactLookupUs = (performance.now() - t0) * 1000;
+    if (exactHit) {
+      this.use(exactHit, this.exactLru);
+      const lookupUs = exactLookupUs;
+      this.emitHit('exact', exactHit, null, null, lookupUs, 0);
+      return { ...base, response: servedResponse(exactHit, request, lookupUs), servedBy: 'exact', entryId: exactHit.id, candidateQuery: exactHit.query, missReason: null, lookupUs, exactLookupUs };
+    }
+    // Tier 2.
+    const semOk = this.o.tiers.semantic && this.vectors && this.o.embeddings ? semanticTierEligibility(request, this.o.eligibility) : ({ eligible: false, reason: 'tier_off' } as const);
+    let missReason: string = exactOk.eligible ? 'no_entry' : `exact_${exactOk.reason}`;
+    let embedUs = 0;
+    let searchUs = 0;
+    let vector: Float32Array | null = null;
+    let partition: string | null = null;
+    let taskType: string | null = null;
+    let signature: GateSignature | null = null;
+    if (!semOk.eligible) missReason = `semantic_${semOk.reason}`;
+    else {
+      taskType = this.detector.detect(semOk.query).task_type;
+      signature = gateSignature(semOk.query);
+      partition = partitionKey(request, scope, this.o.partitionTurns);
+      const te = performance.now();
+      const text = this.o.embeddingText ? await this.o.embeddingText(semOk.query, request) : semOk.query;
+      vector = await this.o.embeddings!.embedText(text);
+      const ts = performance.now();
+      embedUs = (ts - te) * 1000;
+      const hits = this.vectors!.query(partition, vector, this.o.topK);
+      searchUs = (performance.now() - ts) * 1000;
+      missReason = 'no_neighbour';
+      let firstGateMiss: GateMismatch | null = null;
+      for (const hit of hits) {
+        const entry = this.semantic.get(hit.id);
+        if (!entry) continue;
+        const mismatch = this.o.gate ? gateMismatch(signature, entry.signature) : null;
+        if (mismatch) {
+          firstGateMiss ??= mismatch;
+          continue;
+        }
+        const decision = this.tuner.decide(taskType, this.o.sensitivity, hit.score, entry.threshold, this.random());
+        const lookupUs = (performance.now() - t0) * 1000;
+        const common = { ...base, similarity: hit.score, errorBound: decision.errorBound, entryId: entry.id, candidateQuery: entry.query, taskType, embedUs, searchUs, exactLookupUs };
+        if (decision.action === 'serve') {
+          this.use(entry, this.semanticLru);
+          this.emitHit('semantic', entry, hit.score, decision.errorBound, lookupUs, embedUs);
+          return { ...common, response: servedResponse(entry, request, lookupUs), servedBy: 'semantic', missReason: null, lookupUs };
+        }
+        if (decision.action === 'explore') {
+          const fresh = await compute();
+          const agreed = this.o.judge(textOfResponse(entry.response), textOfResponse(fresh));
+          this.tuner.record(taskType, hit.score, agreed, entry.threshold);
+          this.o.store?.saveThreshold(entry);
+          this.o.onEvent?.('cache.miss', { tier: 'semantic', reason: `explore_${decision.reason}`, similarity: hit.score, error_bound: decision.errorBound, explored: true, explore_agreed: agreed, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) });
+          if (!agreed) this.keep(request, fresh, exactKey, { partition, vector, taskType, signature, query: semOk.query });
+          else if (exactKey) this.keep(request, fresh, exactKey, null);
+          return { ...common, response: fresh, servedBy: null, explored: true, exploreAgreed: agreed, missReason: `explore_${decision.reason}`, lookupUs };
+        }
+        missReason = decision.reason;
+        // The nearest gate-passing candidate decides; farther ones are less similar still.
+        nearest = { similarity: hit.score, query: entry.query };
+        break;
+      }
+      if (missReason === 'no_neighbour' && firstGateMiss) missReason = `gate_${firstGateMiss}`;
+    }
+    const lookupUs = (performance.now() - t0) * 1000;
+    this.o.onEvent?.('cache.miss', { tier: semOk.eligible ? 'semantic' : 'exact', reason: missReason, similarity: nearest?.similarity ?? null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) });
+    const response = await compute();
+    this.keep(request, response, exactKey, semOk.eligible && vector && partition && taskType && signature ? { partition, vector, taskType, signature, query: semOk.query } : null);
+    return { ...base, similarity: nearest?.similarity ?? null, candidateQuery: nearest?.query ?? null, response, servedBy: null, missReason, taskType, lookupUs, exactLookupUs, embedUs, searchUs };
+  }
+
+  private scopeOf(request: CanonicalRequest): CacheScope {
+    const tenant = request.metadata?.[TENANT_METADATA_KEY];
+    return tenant ? { ...this.o.scope, tenant } : this.o.scope;
+  }
+
+  private use(entry: CacheEntry, lru: CostAwareLru): void {
+    entry.hits++;
+    entry.last_used_us = this.o.nowUs();
+    lru.touch({ id: entry.id, cost: Number(entry.cost_usd) });
+    this.o.store?.touch(entry);
+  }
+
+  private emitHit(tier: CacheTier, entry: CacheEntry, similarity: number | null, errorBound: number | null, lookupUs: number, embedUs: number): void {
+    this.o.onEvent?.('cache.hit', {
+      tier,
+      entry_id: entry.id,
+      similarity,
+      error_bound: errorBound,
+      lookup_us: Math.round(lookupUs),
+      embed_us: Math.round(embedUs),
+      avoided_cost_usd: entry.cost_usd,
+      served_cost_usd: '0',
+    });
+  }
+
+  private keep(
+    request: CanonicalRequest,
+    response: CanonicalResponse,
+    exactKey: string | null,
+    semantic: { partition: string; vector: Float32Array; taskType: string; signature: GateSignature; query: string } | null,
+  ): void {
+    if (!isCacheableResponse(response)) return;
+    const now = this.o.nowUs();
+    const cost = this.o.costOf(response);
+    const query = semantic?.query ?? '';
+    if (exactKey && !this.exact.has(exactKey)) {
+      const entry: CacheEntry = { id: newId(), tier: 'exact', key: exactKey, query, task_type: semantic?.taskType ?? 'general', response, cost_usd: cost, created_us: now, last_used_us: now, hits: 0, threshold: newEntryThresholdState() };
+      const evicted = this.admit(entry, this.exactLru, this.exact.size, (id) => this.dropExact(id));
+      this.exact.set(exactKey, entry);
+      this.o.store?.put(entry, null, null, evicted);
+      this.emitSet(entry, this.exact.size);
+    }
+    if (semantic) {
+      const entry = { id: newId(), tier: 'semantic' as const, key: semantic.partition, query, task_type: semantic.taskType, response, cost_usd: cost, created_us: now, last_used_us: now, hits: 0, threshold: newEntryThresholdState(), signature: semantic.signature };
+      const evicted = this.admit(entry, this.semanticLru, this.semantic.size, (id) => this.dropSemantic(id));
+      this.semantic.set(entry.id, entry);
+      this.vectors!.upsert([{ id: entry.id, partition: semantic.partition, vector: semantic.vector }]);
+      this.o.store?.put(stripMeta(entry), this.o.embeddings!.providerId, semantic.vector, evicted);
+      this.emitSet(entry, this.semantic.size);
+    }
+  }
+
+  /** Makes room for one more entry; returns the evicted ids. */
+  private admit(entry: CacheEntry, lru: CostAwareLru, size: number, drop: (id: string) => CacheEntry | undefined): string[] {
+    const evicted: string[] = [];
+    for (let n = size; n >= this.o.maxEntries; n--) {
+      const id = lru.evict();
+      if (id === undefined) break;
+      const gone = drop(id);
+      if (gone) {
+        evicted.push(id);
+        this.o.onEvent?.('cache.evicted', { tier: gone.tier, entry_id: id, policy: this.o.evictionCostScale === 0 ? 'lru' : 'lru_cost', age_us: Math.max(0, this.o.nowUs() - gone.created_us), hits: gone.hits, entries_after: n - 1 });
+      }
+    }
+    lru.touch({ id: entry.id, cost: Number(entry.cost_usd) });
+    return evicted;
+  }
+
+  private dropExact(id: string): CacheEntry | undefined {
+    for (const [k, e] of this.exact)
+      if (e.id === id) {
+        this.exact.delete(k);
+        return e;
+      }
+    return undefined;
+  }
+
+  private dropSemantic(id: string): CacheEntry | undefined {
+    const e = this.semantic.get(id);
+    if (!e) return undefined;
+    this.semantic.delete(id);
+    this.vectors!.delete([id]);
+    return e;
+  }
+
+  private emitSet(entry: CacheEntry, entriesAfter: number): void {
+    this.o.onEvent?.('cache.set', { tier: entry.tier, entry_id: entry.id, task_type: entry.task_type, cost_usd: entry.cost_usd, entries_after: entriesAfter });
+  }
+
+  private loadFrom(store: CacheStore): void {
+    const embedderId = this.o.embeddings?.providerId ?? null;
+    for (const { entry, embedder, vector } of store.loadAll()) {
+      if (entry.tier === 'exact') {
+        this.exact.set(entry.key, entry);
+        this.exactLru.touch({ id: entry.id, cost: Number(entry.cost_usd) });
+      } else if (entry.tier === 'semantic' && vector && this.vectors && embedder === embedderId && vector.length === this.vectors.dim) {
+        this.semantic.set(entry.id, { ...entry, signature: gateSignature(entry.query) });
+        this.vectors.upsert([{ id: entry.id, partition: entry.key, vector }]);
+        this.semanticLru.touch({ id: entry.id, cost: Number(entry.cost_usd) });
+      }
+    }
+  }
+}
+
+function stripMeta(e: CacheEntry & SemanticMeta): CacheEntry {
+  const { signature: _signature, ...rest } = e;
+  return rest;
+}
+
+function textOfResponse(r: CanonicalResponse): string {
+  return r.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
