@@ -46,7 +46,8 @@ function staticFiles(): Map<string, { type: string; body: string }> {
     ['/', { type: 'text/html; charset=utf-8', body: readFileSync(join(UI_DIR, 'index.html'), 'utf8') }],
     ['/app.js', { type: js, body: readFileSync(join(UI_DIR, 'app.js'), 'utf8') }],
     ['/vendor/preact.mjs', { type: js, body: readFileSync(require.resolve('preact'), 'utf8') }],
-    ['/vendor/hooks.mjs', { type: js, body: readFileSync(require.resolve('preact/hooks'), 'utf8') }],
+    // The hooks module imports the bare specifier "preact"; point it at our copy (an import map would need an inline script, which the CSP forbids).
+    ['/vendor/hooks.mjs', { type: js, body: readFileSync(require.resolve('preact/hooks'), 'utf8').replace(/from\s*["']preact["']/g, 'from"/vendor/preact.mjs"') }],
     ['/vendor/htm.mjs', { type: js, body: readFileSync(join(dirname(require.resolve('htm')), 'htm.mjs'), 'utf8') }],
   ]);
 }

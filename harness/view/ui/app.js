@@ -1,8 +1,8 @@
 // bench view: a read-only browser over trace DBs (runs, a run's report, a compare, one rep in full).
 // Preact + htm from the server's own /vendor: no build step, nothing fetched from the network.
-import { h, render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
-import htm from 'htm';
+import { h, render } from '/vendor/preact.mjs';
+import { useEffect, useState } from '/vendor/hooks.mjs';
+import htm from '/vendor/htm.mjs';
 
 const html = htm.bind(h);
 
