@@ -130,7 +130,7 @@ function Rep({ db, run, workload, pass, rep }) {
       <p><a href=${`#/run/${db}/${run}`}>← run ${run}</a></p>
       <p>model ${rec.model} · outcome <b class=${rec.outcome === 'solved' ? 'ok' : 'bad'}>${rec.outcome ?? '—'}</b> · score ${score(rec.score)} · ${rec.turns} turn(s)${rec.error ? html` · <span class="error">${rec.error}</span>` : null}</p>
       ${rec.check ? html`<h3>Hidden check: <span class=${rec.check.passed ? 'ok' : 'bad'}>${rec.check.passed ? 'passed' : 'failed'}</span> <span class="muted">exit ${rec.check.exit_code ?? '—'} · ${rec.check.sandbox}${rec.check.timed_out ? ' · timed out' : ''}</span></h3><pre>${rec.check.output_tail || '(no output)'}</pre>` : html`<p class="muted">no hidden check ran for this rep</p>`}
-      ${rec.assertions.length ? html`<h3>Assertions</h3><ul>${rec.assertions.map((a) => html`<li class=${a.passed ? 'ok' : 'bad'}>${a.scope}: ${a.message ?? a.name ?? JSON.stringify(a)}</li>`)}</ul>` : null}
+      ${rec.assertions.length ? html`<h3>Assertions</h3><ul>${rec.assertions.map((a) => html`<li class=${a.passed ? 'ok' : 'bad'}>${a.passed ? '✓' : '✗'} ${a.scope} ${a.detail} <span class="muted">(${a.name})</span></li>`)}</ul>` : null}
       ${d.verdict ? html`<details><summary>verdict signals (score ${score(d.verdict.score)}, ${d.verdict.judge_kind})</summary><pre>${JSON.stringify(d.verdict.signals, null, 2)}</pre></details>` : null}
       ${d.has_transcript ? null : html`<p class="muted">This DB predates transcripts: tool inputs and results were not recorded.</p>`}
       ${d.sessions.map((s, i) => html`<h3>${i === 0 ? 'Session' : 'Worker session'} ${s.session_id}${s.parent_session_id ? html` <span class="muted">(parent ${s.parent_session_id})</span>` : null}</h3>
@@ -158,4 +158,6 @@ function App() {
   return html`<${Runs} />`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+const root = document.getElementById('app');
+root.textContent = '';
+render(html`<${App} />`, root);
