@@ -19,6 +19,16 @@ export const A3_PASSES: readonly PassSpec[] = [
   { name: 'D', forced: null, description: 'delegation: a planner (routed) hands sub-tasks to workers (tier models)', delegationOnly: true },
 ];
 
+/**
+ * `--holdout workload` (issue 13): Pass C again, leave-one-workload-out. Each workload is routed by a
+ * frozen store seeded from the OTHER workloads' Pass A and B outcomes with workload_id null, as in real
+ * traffic; the sim plays the same draws as Pass C (it is seeded as pass C), so the two are paired.
+ */
+export const HOLDOUT_PASS: PassSpec = { name: 'C-oos', forced: null, description: 'routing live, out of sample: each workload routed by a store seeded only from the other workloads' };
+
+/** The sample a holdout splits the store by; only `workload` today. */
+export type HoldoutKind = 'workload';
+
 /** Why Pass D can be absent from an A3 report. */
 export const PASS_D_NOT_RUN = 'no selected workload expects delegation (expect.min_delegate_calls > 0); add multi-step-with-delegation to run Pass D';
 

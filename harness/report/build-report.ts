@@ -2,10 +2,12 @@ import type { Analytics, SavingsResult } from '../../runtime/analytics/index.ts'
 import { sumSavings } from '../../runtime/analytics/index.ts';
 import type { BenchReport, Provenance, Rep, WorkloadResult } from '../../schemas/types/report.ts';
 import { countOutcomes, passAtK, passHatK, solvedRate } from '../metrics/index.ts';
-import { passesOf } from '../protocols/protocol.ts';
+import { HOLDOUT_PASS, passesOf } from '../protocols/protocol.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
 import { buildHeadline } from './headline.ts';
 import { a3Metrics, type FingerprintSource } from './protocol-metrics.ts';
+import { DEFAULT_ORACLE_EPSILON } from '../metrics/oracle.ts';
+import { simTruthFor } from '../metrics/oracle-truth-source.ts';
 import { savingsJson } from './savings-json.ts';
 import { mean, NOISY_STD, sampleStd } from './stats.ts';
 
@@ -40,7 +42,7 @@ export function buildReport<T = unknown, U = unknown>(options: {
   const records = runs.workloadRuns(runId);
 
   // Passes in protocol order, workloads by name within a pass.
-  const passOrder = passesOf(provenance.protocol).map((p) => p.name);
+  const passOrder = [...passesOf(provenance.protocol).map((p) => p.name), HOLDOUT_PASS.name];
   const sorted = [...records].sort((a, b) => passOrder.indexOf(a.pass) - passOrder.indexOf(b.pass) || a.workload.localeCompare(b.workload) || a.rep - b.rep);
   const groups = new Map<string, WorkloadRunRecord[]>();
   for (const r of sorted) {
@@ -90,7 +92,7 @@ export function buildReport<T = unknown, U = unknown>(options: {
       result: {
         workload: first.workload,
         pass: first.pass,
-        model: models.length === 1 && first.pass !== 'C' ? models[0]! : 'routed',
+        model: models.length === 1 && first.pass !== 'C' && first.pass !== HOLDOUT_PASS.name ? models[0]! : 'routed',
         signal_strength: first.signal_strength,
         reps: repJson,
         turns: repJson.reduce((a, r) => a + r.turns, 0),
@@ -125,7 +127,7 @@ export function buildReport<T = unknown, U = unknown>(options: {
   const workloads = perWorkload.map((w) => w.result);
   const protocolMetrics =
     provenance.protocol === 'a3'
-      ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null })
+      ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null, oracle: { epsilon: provenance.oracle_epsilon ?? DEFAULT_ORACLE_EPSILON, truth: simTruthFor(provenance) } })
       : null;
   return {
     report_version: 1,

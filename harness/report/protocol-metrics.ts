@@ -6,8 +6,9 @@ import type { PassSummary, ProtocolMetrics, RoutedTurn, Tightness } from '../../
 type UnforcedTurn = ProtocolMetrics['unforced_turns'][number];
 import { clusterTightness, countOutcomes, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, solvedRate, strongCallShare } from '../metrics/index.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import { A3_PASSES, PASS_D_NOT_RUN } from '../protocols/protocol.ts';
+import { A3_PASSES, HOLDOUT_PASS, PASS_D_NOT_RUN } from '../protocols/protocol.ts';
 import { savingsJson } from './savings-json.ts';
+import { oracleMetrics, type OracleMetricsOptions } from '../metrics/oracle-block.ts';
 import { mean, NOISY_STD, sampleStd } from './stats.ts';
 
 /** What cluster tightness is computed over: the patterns DB's fingerprints and a similarity without the workload partition. */
@@ -63,12 +64,14 @@ export function a3Metrics<T, U>(options: {
   fingerprints: FingerprintSource<T> | null;
   /** The same fingerprints under v2 similarity, when the run used pattern store v2. */
   fingerprintsV2?: FingerprintSource<U> | null;
+  /** The oracle's ε and the simulator's truth (issue 13); without it the true oracle is reported unavailable. */
+  oracle?: Pick<OracleMetricsOptions, 'epsilon' | 'truth'>;
 }): ProtocolMetrics {
   const { analytics, records, baseline } = options;
   const sessionsOf = (pass: string) => records.filter((r) => r.pass === pass).flatMap((r) => r.session_ids);
   const ran = (name: string) => records.some((r) => r.pass === name);
   // Passes A-C always report (an empty pass says so); D only when a delegation workload ran.
-  const passes: PassSummary[] = A3_PASSES.filter((p) => !p.delegationOnly || ran(p.name)).map((p) => {
+  const passes: PassSummary[] = [...A3_PASSES, HOLDOUT_PASS].filter((p) => (!p.delegationOnly && p !== HOLDOUT_PASS) || ran(p.name)).map((p) => {
     const reps = records.filter((r) => r.pass === p.name);
     const sel = { sessions: sessionsOf(p.name) };
     const savings = analytics.savings(sel, baseline);
@@ -116,5 +119,6 @@ export function a3Metrics<T, U>(options: {
     strong_call_rate: strongCallShare(routed.map((r) => r.decision), options.strongModel),
     unforced_turns: unforcedTurns(analytics, records),
     routed_turns: routedTurns(routed, records),
+    oracle: oracleMetrics({ analytics, records, baseline, cheapModel: options.cheapModel, strongModel: options.strongModel, ...(options.oracle ?? { truth: { unavailable: 'no simulator truth was given' } }) }),
   };
 }

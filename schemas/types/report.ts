@@ -105,6 +105,14 @@ export interface Provenance {
    * bench merge: the shard DBs this DB was merged from, as 'PASSES shard I/N' labels.
    */
   merged_from?: string[];
+  /**
+   * --oracle-epsilon of the run (issue 13); absent means the default 0.02.
+   */
+  oracle_epsilon?: number;
+  /**
+   * --holdout: `workload` when Pass C was also run leave-one-workload-out (pass C-oos); null or absent otherwise.
+   */
+  holdout?: 'workload' | null;
 }
 export interface WorkloadResult {
   workload: string;
@@ -303,6 +311,10 @@ export interface ProtocolMetrics {
     policy: string;
     chosen_model: string;
   }[];
+  /**
+   * Oracle, random router, capture, regret and APGR (absent in reports written before issue 13).
+   */
+  oracle?: null | OracleMetrics;
 }
 export interface PassSummary {
   pass: string;
@@ -367,6 +379,106 @@ export interface RoutedTurn {
   chain: {
     [k: string]: unknown | undefined;
   }[];
+}
+/**
+ * Oracle and baselines for A3 (issue 13): per workload, the hindsight oracle (cheapest model within epsilon of the best mean gated score over Passes A and B) and on the simulator the true oracle (exact P(solved)); the random router's expectation at each routed pass's strong-call share; points {cost_usd, solved_rate} for the chart.
+ */
+export interface OracleMetrics {
+  /**
+   * --oracle-epsilon: a model within this of the best mean gated score (or P(solved)) counts as as good.
+   */
+  epsilon: number;
+  /**
+   * Oracles choose one model per workload: forced reps run every turn on one model and the check judges the rep, so mixed-model reps are never measured.
+   */
+  granularity: 'workload';
+  true_oracle: {
+    available: boolean;
+    reason: string | null;
+  };
+  workloads: {
+    workload: string;
+    cheap: OracleWorkloadArm;
+    strong: OracleWorkloadArm;
+    oracle_model: string | null;
+    true_oracle_model: string | null;
+  }[];
+  /**
+   * One per arm: A, B, oracle, true_oracle (sim), C, random (at C's strong-call share), C-oos and random_oos (with --holdout). Cost is one rep of every workload; solved rate the mean over workloads.
+   */
+  points: {
+    arm: string;
+    cost_usd: Money;
+    /**
+     * A fraction.
+     */
+    solved_rate: number;
+    /**
+     * (B cost - arm cost) / B cost. A fraction, not a percent.
+     */
+    savings_vs_strong_rate: number | null;
+  }[];
+  routers: OracleRouterScores[];
+}
+/**
+ * One forced arm on one workload, per rep.
+ */
+export interface OracleWorkloadArm {
+  model: string;
+  /**
+   * Mean cost of one rep (planner and workers), rounded to 1e-10 USD.
+   */
+  mean_cost_usd: string;
+  /**
+   * Share of the arm's reps solved (gated verdict). A fraction.
+   */
+  solved_rate: number;
+  /**
+   * Mean gated score of the arm's reps; what the hindsight oracle compares.
+   */
+  mean_score: number | null;
+  /**
+   * Simulator only: the exact P(a rep is solved) on this model (product of the turns' P(competent)); null on a real provider.
+   */
+  p_solved: number | null;
+}
+/**
+ * A routed pass scored against the oracles and the random router.
+ */
+export interface OracleRouterScores {
+  /**
+   * C (in sample) or C-oos (leave-one-workload-out holdout).
+   */
+  pass: string;
+  sample: 'in_sample' | 'out_of_sample';
+  /**
+   * Share of the pass's routed turns sent to the strong model. A fraction.
+   */
+  strong_call_rate: number | null;
+  /**
+   * The pass's savings against Pass B divided by the hindsight oracle's. A fraction (1 = all the oracle's savings); null when the oracle saves nothing.
+   */
+  oracle_capture_rate: number | null;
+  /**
+   * Hindsight oracle's solved rate minus the pass's. A fraction; positive means the router solved less.
+   */
+  quality_regret_rate: number;
+  /**
+   * As oracle_capture_rate, against the true (simulator) oracle; null on a real provider.
+   */
+  true_oracle_capture_rate: number | null;
+  /**
+   * As quality_regret_rate, against the true oracle's expected solved rate; null on a real provider.
+   */
+  true_quality_regret_rate: number | null;
+  /**
+   * The pass's performance gap recovered (solved rate, A..B) minus the random router's at the same strong-call share: RouteLLM's APGR at A3's single operating point. A fraction.
+   */
+  apgr_vs_random: number | null;
+  /**
+   * The pass solves at least as much as the random router for no more cost, strictly better on one.
+   */
+  beats_random: boolean | null;
 }
 /**
  * What routing did, in one place (issue 11 item 3). A3: the routed arm (Pass C) against the measured strong arm (Pass B) on the same (workload, rep) units. Single protocol: the run against its baseline re-priced on the same tokens (no measured strong arm; says so in `verdict`). `savings_pct`: 100 · (1 − Σ cost_routed / Σ cost_strong) over the units, in percent (`_pct`). `solved_rate.routed` / `.strong`: fractions (`_rate`); strong is null without a measured strong arm. `solved_rate_diff_pts`: solved rate routed − strong in percentage points (`_pts`), paired; null without a measured strong arm.
