@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { mountCheckFiles, withWorkspaceCopy } from './hermetic-workspace.ts';
+import { SetupError } from '../errors.ts';
+import { withWorkspaceCopy } from './hermetic-workspace.ts';
 import { tempDir } from '../../test/support/temp.ts';
 
 function fixture(): string {
@@ -37,15 +38,33 @@ describe('hermetic workspace (benchmark.md §10.1 test 4)', () => {
     expect(existsSync(seen)).toBe(false);
   });
 
-  it('mounts check files into the copy only', async () => {
+  it('refuses a symlinked workspace/ before copying anything, naming it (exit 2)', async () => {
+    const real = fixture();
+    const link = join(tempDir(), 'workspace');
+    symlinkSync(real, link);
+    let ran = false;
+    const err = await withWorkspaceCopy(link, async () => {
+      ran = true;
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(SetupError);
+    expect((err as Error).message).toContain(`${link}: workspace/ is a symlink`);
+    expect(ran).toBe(false);
+  });
+
+  it('refuses a link inside that leads out of workspace/ (into ../check, or absolute), and keeps one that stays inside', async () => {
     const src = fixture();
-    const check = join(tempDir(), 'check');
-    mkdirSync(check);
-    writeFileSync(join(check, 'test_x.py'), 'pass\n');
+    mkdirSync(join(src, '..', 'check'));
+    writeFileSync(join(src, '..', 'check', 'test_x.py'), 'pass\n');
+    symlinkSync('../../check/test_x.py', join(src, 'src', 'peek.py'));
+    await expect(withWorkspaceCopy(src, async () => {})).rejects.toThrow(/src\/peek\.py: a symlink in the fixture points outside workspace\//);
+    rmSync(join(src, 'src', 'peek.py'));
+    symlinkSync(join(src, 'src', 'a.py'), join(src, 'abs.py'));
+    await expect(withWorkspaceCopy(src, async () => {})).rejects.toThrow(/abs\.py: a symlink in the fixture is absolute/);
+    rmSync(join(src, 'abs.py'));
+    symlinkSync('src/a.py', join(src, 'alias.py'));
     await withWorkspaceCopy(src, async (root) => {
-      mountCheckFiles(check, root, '.bench-check');
-      expect(existsSync(join(root, '.bench-check', 'test_x.py'))).toBe(true);
+      writeFileSync(join(root, 'alias.py'), 'x = 3\n'); // through the copied link: lands in the copy
     });
-    expect(existsSync(join(src, '.bench-check'))).toBe(false);
+    expect(readFileSync(join(src, 'src', 'a.py'), 'utf8')).toBe('x = 1\n');
   });
 });

@@ -4,6 +4,7 @@ import { loadSimScript } from '../../../runtime/providers/sim/index.ts';
 import { DataFileError } from '../../../runtime/core/yaml-document.ts';
 import { EXIT, SetupError } from '../../errors.ts';
 import { loadWorkload, workloadDirs } from '../../workloads/load-workload.ts';
+import { assertSelfContainedFixture } from '../../workspace/fixture-links.ts';
 import type { CommandSpec } from '../command.ts';
 
 /** `bench validate [PATHS]`: check workload directories (or workload.yaml files) and their sim scripts. */
@@ -37,6 +38,7 @@ export const validateCommandSpec: CommandSpec = {
       check(d, () => {
         const w = loadWorkload(d);
         if (w.simScriptPath) loadSimScript(w.simScriptPath);
+        assertSelfContainedFixture(w.workspaceDir);
       });
     return failures > 0 ? EXIT.setup : EXIT.ok;
   },
