@@ -41,7 +41,7 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
     `db:               ${p.db_path}`,
   );
   if (paths.json) out.push(`json:             ${paths.json}`);
-  out.push(`status:           ${report.status}`, '', 'Per-workload:');
+  out.push(`status:           ${report.status}${stoppedNote(report)}`, '', 'Per-workload:');
 
   const t = plainTable(['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual_$', 'baseline_$', 'saved_$', 'saved_%', 'quality', 'solved', 'check', 'pass@k / ^k']);
   for (const w of report.workloads) {
@@ -103,4 +103,14 @@ function renderHeadline(h: Headline): string[] {
   const rows = headlineRows(h);
   const width = Math.max(...rows.map(([k]) => k.length));
   return ['=== Headline ===', h.verdict, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), `  (${h.method})`];
+}
+
+/** Why an incomplete run stopped (`--max-cost`: which bound, the spend so far; Ctrl-C), from the rep it stopped in. */
+function stoppedNote(report: BenchReport): string {
+  if (report.status !== 'incomplete') return '';
+  for (const w of report.workloads)
+    for (const r of w.reps)
+      if (r.error_class === 'budget_stopped' || r.error_class === 'interrupted' || r.error?.startsWith('stopped:'))
+        return ` (stopped early in ${w.workload} ${w.pass} rep ${r.rep}: ${r.error!.replace(/^stopped: /, '')}; later reps did not run, so this report is incomplete)`;
+  return ' (stopped early; later reps did not run, so this report is incomplete)';
 }

@@ -7,6 +7,7 @@ import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
+import { assertReadableTraceDb, TraceStoreError } from '../../runtime/trace/index.ts';
 import { reportFingerprintSources } from '../runner/pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from '../runner/run-pattern-store.ts';
 import { RunStore } from '../runs/run-store.ts';
@@ -21,6 +22,14 @@ export function openTraceDbReadOnly(path: string): Database.Database {
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {
     throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
+  }
+  try {
+    // Another schema version or corrupt pages: a message naming the file and what to do, not a SqliteError stack.
+    assertReadableTraceDb(db, path);
+  } catch (e) {
+    db.close();
+    if (e instanceof TraceStoreError) throw new SetupError(e.message);
+    throw e;
   }
   return db;
 }

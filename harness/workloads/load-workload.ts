@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import { SetupError } from '../errors.ts';
 import type { Workload, WorkloadSpec } from './workload.ts';
+import { firstInvalidUtf8Offset, lineAndColumnOfByte } from './utf8.ts';
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 
@@ -12,6 +13,7 @@ export function loadWorkload(dir: string): Workload {
   const abs = resolve(dir);
   const file = join(abs, 'workload.yaml');
   if (!existsSync(file)) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
+  assertUtf8(file);
   let spec: WorkloadSpec;
   try {
     spec = loadYamlValidated<WorkloadSpec>(file, validatorFor<WorkloadSpec>('workload.schema.json'));
@@ -30,6 +32,16 @@ export function loadWorkload(dir: string): Workload {
   return { spec, dir: abs, workspaceDir, checkDir: isDir(checkDir) ? checkDir : null, simScriptPath: existsSync(sim) ? sim : null };
 }
 
+/** Refuses a file that is not UTF-8 (a YAML reader would silently turn its bad bytes into U+FFFD). */
+function assertUtf8(file: string): void {
+  const bytes = readFileSync(file);
+  const at = firstInvalidUtf8Offset(bytes);
+  if (at === null) return;
+  const { line, column } = lineAndColumnOfByte(bytes, at);
+  const hex = bytes[at]!.toString(16).padStart(2, '0');
+  throw new SetupError(`${file}:${line}:${column}: not valid UTF-8 (byte offset ${at}, byte 0x${hex}); save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)`);
+}
+
 /** The subdirectories of `root` that hold a workload.yaml, sorted by name. */
 export function workloadDirs(root: string): string[] {
   const abs = resolve(root);
@@ -45,10 +57,23 @@ export function discoverWorkloads(root: string): Workload[] {
   return workloadDirs(root).map(loadWorkload);
 }
 
-/** Selection rules of benchmark.md §3.1/§4.1: names bypass the signal filter; marginal ones need the flag. */
-export function selectWorkloads(all: Workload[], opts: { names: string[]; includeMarginal: boolean }): Workload[] {
+/** How `selectWorkloads` picks; `notes` receives what the user should know about the selection (a name given twice). */
+export interface SelectWorkloadsOptions {
+  names: string[];
+  includeMarginal: boolean;
+  notes?: string[];
+}
+
+/**
+ * Selection rules of benchmark.md §3.1/§4.1: names bypass the signal filter; marginal ones need
+ * the flag. A name given twice runs once (its reps come from --seed-passes), with a note.
+ */
+export function selectWorkloads(all: Workload[], opts: SelectWorkloadsOptions): Workload[] {
   if (opts.names.length > 0) {
-    return opts.names.map((n) => {
+    const names = [...new Set(opts.names)];
+    const repeated = [...new Set(opts.names.filter((n, i) => opts.names.indexOf(n) !== i))];
+    if (repeated.length > 0) opts.notes?.push(`--workload ${repeated.join(', ')} given more than once: each runs once (use --seed-passes N for more reps)`);
+    return names.map((n) => {
       const w = all.find((x) => x.spec.name === n);
       if (!w) throw new SetupError(`unknown workload '${n}'; available: ${all.map((x) => x.spec.name).join(', ') || '(none)'}`);
       return w;
@@ -56,6 +81,8 @@ export function selectWorkloads(all: Workload[], opts: { names: string[]; includ
   }
   const picked = all.filter((w) => opts.includeMarginal || (w.spec.signal_strength ?? 'high') === 'high');
   if (picked.length === 0) {
+    // With --include-marginal every workload is picked, so nothing picked means there are none at all.
+    if (opts.includeMarginal) throw new SetupError('no workload to run: the workloads directory holds no workload.yaml. Pass --workloads-dir DIR, or add one (see workloads/README.md).');
     const marginal = all.filter((w) => w.spec.signal_strength === 'marginal').length;
     throw new SetupError(
       `no high-signal workload to run (${marginal} marginal workload(s) found). ` +

@@ -1,0 +1,41 @@
+// An existing trace DB is checked before anything reads it, so a wrong one gets a message, not a SqliteError stack.
+import type Database from 'better-sqlite3';
+import { TraceStoreError } from './errors.ts';
+import { TRACE_SCHEMA_VERSION } from './schema.ts';
+
+const sqliteCode = (e: unknown): string => String((e as { code?: unknown })?.code ?? '');
+
+/**
+ * Throws a TraceStoreError naming `path` and what to do when the open DB carries another trace
+ * schema version, or fails SQLite's quick integrity check (corrupt pages, truncated file) or is not
+ * a database at all. Version 0 (a DB that never held a trace) passes: its readers say it is empty.
+ */
+export function assertReadableTraceDb(db: Database.Database, path: string): void {
+  let version: number;
+  try {
+    version = db.pragma('user_version', { simple: true }) as number;
+  } catch (e) {
+    throw damaged(path, e);
+  }
+  if (version !== 0 && version !== TRACE_SCHEMA_VERSION) {
+    throw new TraceStoreError(
+      path,
+      `trace schema version ${version}, but this Metis bench reads version ${TRACE_SCHEMA_VERSION}: the DB was written by another version. Read it with the version that wrote it, or run \`bench run\` again to write a new DB`,
+    );
+  }
+  let rows: { quick_check: string }[];
+  try {
+    rows = db.pragma('quick_check(5)') as { quick_check: string }[];
+  } catch (e) {
+    throw damaged(path, e);
+  }
+  const problems = rows.map((r) => r.quick_check).filter((m) => m !== 'ok');
+  if (problems.length > 0) throw damaged(path, new Error(problems.join('; ')));
+}
+
+function damaged(path: string, e: unknown): TraceStoreError {
+  const code = sqliteCode(e);
+  if (code === 'SQLITE_NOTADB') return new TraceStoreError(path, 'is not a SQLite database (expected a trace DB written by `bench run`; check the path)');
+  const detail = (e as Error)?.message ?? String(e);
+  return new TraceStoreError(path, `the trace DB is damaged (SQLite: ${detail.replace(/\s*\n\s*/g, ' ').slice(0, 300)}). Restore it from a copy (e.g. the CI artifact), or run \`bench run\` again with a new --db-path`);
+}
