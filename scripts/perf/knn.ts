@@ -2,7 +2,7 @@
 // against spec §12 (p95 <= 0.3 ms at 1k, <= 1 ms at 20k). Two corpora: `mixed` (80% of turns carry a
 // workload id, one to three models per fingerprint) and `worst` (no workload ids, so nothing can be
 // pruned by the workload partition, and one model per fingerprint, so as many fingerprints as rows).
-// Prints one JSON object. Usage: npx tsx scripts/perf/knn.ts [queries-per-size]
+// Prints one JSON object. Usage: npx tsx scripts/perf/knn.ts [queries-per-size] [uniform|similarity_weighted] [min_similarity]
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,7 +17,10 @@ const WARMUP = 500;
 const SIZES = [200, 1_000, 5_000, 20_000];
 const TARGETS_MS: Record<number, number> = { 1_000: 0.3, 20_000: 1 };
 const MODELS = [HAIKU, SONNET, OPUS, 'openai:gpt-5-mini', 'openai:gpt-5'];
-const OPTIONS = { cost_weight: 0.05, min_confidence: 0.05, min_sample_size: 5, k: 10 };
+const SCORING = (process.argv[3] ?? 'uniform') as 'uniform' | 'similarity_weighted';
+const MIN_SIMILARITY = Number(process.argv[4] ?? 0);
+if (SCORING !== 'uniform' && SCORING !== 'similarity_weighted') throw new Error(`scoring '${String(SCORING)}': use uniform or similarity_weighted`);
+const OPTIONS = { cost_weight: 0.05, min_confidence: 0.05, min_sample_size: 5, k: 10, scoring: SCORING, min_similarity: MIN_SIMILARITY };
 
 const quiet: Logger = { log: () => {} };
 
@@ -109,4 +112,4 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-console.log(JSON.stringify({ bench: 'pattern_knn_recommend', k: OPTIONS.k, queries: QUERIES, sizes: results, pass }));
+console.log(JSON.stringify({ bench: 'pattern_knn_recommend', k: OPTIONS.k, scoring: SCORING, min_similarity: MIN_SIMILARITY, queries: QUERIES, sizes: results, pass }));

@@ -138,7 +138,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--baseline <id>', '(v1 v2, --arm) strong model of Pass B and the re-priced counterfactual', 'anthropic:claude-sonnet-4-6')
         .option('--seed-passes <n>', '(v1 v2, --arm) reps per workload per pass', intArg('--seed-passes', 1), 1)
         .option('--seed <n>', "(v1 v2, --arm) the simulated provider's randomness, the same for both arms", intArg('--seed', 0), 0)
-        .option('--embedding-provider <id>', '(v1 v2) embedder of the v2 arm', DEFAULT_EMBEDDING_PROVIDER)
+        .option('--embedding-provider <id>', '(v1 v2) embedder of the v2 arm: local:hashing-384, local:use-lite (offline, semantic), openai:<model>, cohere:<model>', DEFAULT_EMBEDDING_PROVIDER)
         .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
         .option('--json <path>', 'write the compare artifact here')
         .option('--quiet', '(v1 v2, --arm) no progress output', false)
