@@ -56,6 +56,8 @@ export interface WorkloadRep {
   /** Forced model (manual sticky, routing slot 2); null lets the chain decide. */
   stickyModel: string | null;
   temperature: number;
+  /** The workload id the session's fingerprints carry; default the workload's name, null as in real traffic (--holdout). */
+  workloadId?: string | null;
 }
 
 /**
@@ -68,7 +70,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
   const startedUs = deps.clock.nowUs();
   return withWorkspaceCopy(workload.workspaceDir, async (root) => {
     const provider = deps.providerFor(workload, job.pass, job.rep);
-    const session = new Session({ ...deps, provider }, { workspaceRoot: root, stickyModel: job.stickyModel, workloadId: spec.name });
+    const session = new Session({ ...deps, provider }, { workspaceRoot: root, stickyModel: job.stickyModel, workloadId: job.workloadId === undefined ? spec.name : job.workloadId });
     const turns: TurnResult[] = [];
     const assertions: Assertion[] = [];
     let error: string | null = null;
