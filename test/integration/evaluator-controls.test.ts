@@ -29,6 +29,7 @@ describe('intentionally-failing-task: the evaluator control (benchmark.md §4.1)
     await bench(['run', '--workloads-dir', dir, '--workload', 'intentionally-failing-task', '--db-path', db], { env: ENV });
     const rep = read(db).workloads[0]!.reps[0]!;
     expect(rep.check?.passed).toBe(false);
-    expect(rep.score).toBeCloseTo(4 / 12, 12); // completion 2 + expectations 1 + tool health 1 of 12
+    // The failed check gates it: 0.49 · the other signals (completion 2 + expectations 1 + tool health 1 of 8).
+    expect(rep.score).toBeCloseTo(0.49 * (4 / 8), 12);
   });
 });

@@ -30,8 +30,9 @@ describe('architectural-explanation-without-hallucination (forbidden grounding)'
     expect(honest.check?.passed).toBe(true);
     expect(honest.score).toBe(1);
     const lying = await scoreWith(statesForbiddenFact);
-    // The doc is still right (the check passes), but the answer names a Redis cache: weight 2 of 14 lost.
+    // The doc is still right (the check passes, so it is solved), but the answer names a Redis cache: weight 2
+    // of the other 10 lost, inside the solved band: 0.5 + 0.5 · 8 / 10.
     expect(lying.check?.passed).toBe(true);
-    expect(lying.score).toBeCloseTo(12 / 14, 12);
+    expect(lying.score).toBeCloseTo(0.5 + 0.5 * (8 / 10), 12);
   });
 });
