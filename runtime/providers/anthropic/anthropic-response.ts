@@ -59,7 +59,7 @@ export function fromAnthropicMessage(message: WireMessage, ids: IdFactory): Anth
     } else if (b.type === 'tool_use') {
       if (typeof b.name !== 'string' || b.name === '') throw malformedResponse('anthropic', `content[${i}].name`, 'a tool name', b.name);
       // A non-object input is kept as raw text (as the OpenAI adapter does), so the dispatcher answers tool.input_invalid.
-      content.push({ type: 'tool_use', id: ids('tu'), name: b.name, input: parseToolArguments(b.input) });
+      content.push({ type: 'tool_use', id: ids('tu'), name: b.name, input: b.input === undefined || b.input === null ? {} : parseToolArguments(b.input) });
     }
   }
   const stop = typeof body.stop_reason === 'string' ? STOP_REASONS[body.stop_reason as WireStopReason] : undefined;
