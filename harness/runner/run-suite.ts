@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
@@ -19,22 +19,28 @@ import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
-import type { Workload } from '../workloads/workload.ts';
+import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../cli/command.ts';
-import { createProgress } from './progress.ts';
+import { createProgress, type ProgressMode } from './progress.ts';
 import { accumulationErrors, reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from './run-pattern-store.ts';
-import { passesOf, type PassSpec, type ProtocolName } from '../protocols/protocol.ts';
+import { passesOf, type HoldoutKind, type PassSpec, type ProtocolName } from '../protocols/protocol.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
 import type { RequestedProvider } from './resolve-provider.ts';
 import { planProvider } from './provider-plan.ts';
 import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
 import { runWorkloadRep } from './run-workload.ts';
+import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from './holdout.ts';
 import { mapPool } from './pool.ts';
 import { budgetWarning, costModeOf } from './cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import type { Decimal } from 'decimal.js';
 import { simSignalWarning } from '../signal/sim-signal-warning.ts';
+import { derivedRunId, jobKey, planJobs, selectJobs, type RunJob, type ShardSpec } from './shard.ts';
+import { RunJobs } from '../runs/run-jobs.ts';
+import { dropAllCheckpoints, dropCheckpoint, restoreCheckpoint, writeCheckpoint } from '../runs/pattern-checkpoint.ts';
+import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
+import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 
 /** Everything `bench run` needs, already parsed. */
@@ -54,6 +60,18 @@ export interface RunSuiteOptions {
   patternsDbPath: string | null;
   protocol: ProtocolName;
   showProgress: boolean;
+  /** `tty` line with ETA, a `lines` log line per finished workload and pass, or `off`; default from showProgress. */
+  progressMode?: ProgressMode;
+  /** `--shard I/N`: run only this slice of the run's jobs (a stable hash of pass, workload, rep). */
+  shard?: ShardSpec | null;
+  /** `--passes A,B`: run only these passes of the protocol (default all). */
+  passes?: string | null;
+  /** `--run-id`: the run id shared by every shard; default derived from seed, suite, models, commit and prices when sharded. */
+  runId?: string | null;
+  /** `--resume DB`: continue the run in this DB (identity flags come from the DB). */
+  resumePath?: string | null;
+  /** `--retry-errors` (with --resume): also run again the reps that ended in a provider error. */
+  retryErrors?: boolean;
   /** `--base-url` for openai-compatible servers (and proxies). */
   baseURL?: string | null;
   /** Append every provider exchange to this JSONL cassette (spec §11). */
@@ -74,6 +92,10 @@ export interface RunSuiteOptions {
   routingConfigPath?: string | null;
   /** `--unsandboxed`: a real provider's run_shell and checks may run without bubblewrap (harness/workspace/run-sandbox.ts). */
   unsandboxed?: boolean;
+  /** `--holdout workload` (A3): also run Pass C leave-one-workload-out as pass C-oos (harness/runner/holdout.ts). */
+  holdout?: HoldoutKind | null;
+  /** `--oracle-epsilon`: the oracles' tolerance on mean gated score (default 0.02). */
+  oracleEpsilon?: number | null;
 }
 
 /** The finished run. */
@@ -93,8 +115,12 @@ export function defaultDbPath(cwd: string, nowUs: number): string {
  * `bench run`: plan (load and check every input, so setup errors come before any work), execute
  * (each workload rep in a hermetic copy), then score and record from the trace DB.
  */
-export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSuiteResult> {
+export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSuiteResult> {
   // ---- plan
+  // --resume: the run's identity (seed, models, protocol, workloads, shard...) comes from its DB.
+  const resume: ResumeFacts | null = given.resumePath ? resumeFacts(resolve(io.cwd, given.resumePath), given) : null;
+  if (given.retryErrors && !resume) throw new SetupError('--retry-errors needs --resume DB (it re-runs the reps of that run that ended in provider errors)');
+  const opts: RunSuiteOptions = resume ? resume.options : given;
   const clock = createSystemClock();
   const logger = createMemoryLogger();
   const prices = loadPriceTable();
@@ -109,7 +135,7 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   }
 
   const workloadsDir = resolve(io.cwd, opts.workloadsDir);
-  const workloads = selectWorkloads(discoverWorkloads(workloadsDir), { names: opts.workloadNames, includeMarginal: opts.includeMarginal });
+  const workloads = selectWorkloads(discoverWorkloads(workloadsDir), { names: opts.workloadNames, includeMarginal: opts.includeMarginal, notes: setupWarnings });
   const providers = planProvider({
     requested: opts.provider,
     modelProvider: actual.provider,
@@ -128,11 +154,17 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   if (runSandbox.warning) setupWarnings.push(runSandbox.warning);
   const startedUs = clock.nowUs();
   const dbPath = opts.dbPath ? resolve(io.cwd, opts.dbPath) : defaultDbPath(io.cwd, startedUs);
-  if (existsSync(dbPath)) throw new SetupError(`${dbPath}: the trace DB already exists; pass a new --db-path (existing DBs are only read by analyze --skip-execute)`);
+  if (existsSync(dbPath) && !resume) throw new SetupError(`${dbPath}: the trace DB already exists; pass a new --db-path (existing DBs are only read by analyze --skip-execute)`);
   mkdirSync(dirname(dbPath), { recursive: true });
   const jsonPath = opts.jsonPath ? resolve(io.cwd, opts.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
   const patternsDbPath = opts.patternsDbPath ? resolve(io.cwd, opts.patternsDbPath) : dbPath.replace(/\.db$/, '') + '.patterns.db';
-  const passes = passesOf(opts.protocol);
+  const allPasses = passesOf(opts.protocol);
+  const passNames = parsePassList(opts.passes ?? null, allPasses.map((p) => p.name));
+  const passes = allPasses.filter((p) => passNames.includes(p.name));
+  const shard = opts.shard ?? null;
+  // Every job of the whole run in one-machine order; this DB runs its shard of its passes.
+  const allJobs = planJobs(allPasses, workloads.map((w) => ({ name: w.spec.name, delegates: (w.spec.expect?.min_delegate_calls ?? 0) > 0 })), opts.seedPasses);
+  const myJobs = selectJobs(allJobs, passNames, shard);
   // Invalid YAML or an unknown key is a DataFileError naming file and line (a setup error, exit 2).
   const globalRouting = opts.routingConfigPath ? loadGlobalRoutingConfig(resolve(io.cwd, opts.routingConfigPath)) : defaultRoutingConfig();
   const patternChoice = choosePatternStore(globalRouting, { fingerprintVersion: opts.fingerprintVersion ?? null, embeddingProvider: opts.embeddingProvider ?? null });
@@ -144,9 +176,18 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
     const bus = createEventBus({ mode: 'strict', logger, clock });
     bus.subscribe(store.writer());
     const runs = new RunStore(store.database);
-    const runId = newId('run');
+    const jobsStore = new RunJobs(store.database);
+    jobsStore.ensure();
     // The commit of the harness and runtime that ran, wherever the user's workloads live.
     const git = readGitFacts(PACKAGE_ROOT);
+    // Shards of one run share its id: given, or derived alike on every machine (docs/cli.md, --shard).
+    const runId =
+      resume?.runId ??
+      opts.runId ??
+      (shard || opts.passes
+        ? derivedRunId({ seed: opts.seed, protocol: opts.protocol, seedPasses: opts.seedPasses, actualModel: actual.id, baselineModel: baseline.id, workloads: workloads.map((w) => w.spec.name), commit: git.sha, pricingVersion: prices.version, fingerprintVersion: patternChoice.fingerprint_version })
+        : newId('run'));
+    const runStartedUs = resume?.startedUs ?? startedUs;
     const provenance = (endedUs: number): Provenance => ({
       run_id: runId,
       suite_version: 1,
@@ -172,20 +213,42 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
       patterns_db_path: patternsDbPath,
       strong_model: opts.protocol === 'single' ? null : baseline.id,
       workloads_dir: workloadsDir,
+      shard,
+      ...(passNames.length < allPasses.length ? { passes: passNames } : {}),
+      ...(opts.holdout ? { holdout: opts.holdout } : {}),
+      ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
     });
-    runs.saveRun(runId, startedUs, provenance(startedUs));
+    // `running` until finalised: a run killed now reads back as interrupted, never complete.
+    runs.saveRun(runId, runStartedUs, provenance(startedUs), resume ? { warnings: resume.warnings, recordingErrors: resume.recordingErrors } : {});
+    jobsStore.markRunning(runId);
+    jobsStore.savePlan(runId, allJobs, myJobs);
+    // Roll back to the committed reps: a half-written rep's events go, and the pattern store returns
+    // to its checkpoint after the last finished rep (harness/runs/pattern-checkpoint.ts).
+    const committedBefore = jobsStore.committed(runId);
+    const finishedBefore = [...committedBefore.values()].filter((c) => !c.stopped).length;
+    if (resume) {
+      const drop = [...committedBefore.values()].filter((c) => c.stopped || (opts.retryErrors && c.providerError)).map((c) => c.id);
+      jobsStore.rollback(runId, drop);
+      restoreCheckpoint(patternsDbPath, finishedBefore);
+    }
+    const committed = jobsStore.committed(runId);
+    let finished = [...committed.values()].length;
+    sweepDeadWorkDirs();
+    const workDir = createRunWorkDir(runId);
 
     const hostPath = io.env.PATH;
-    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir], sandbox: runSandbox.mode } });
+    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir], sandbox: runSandbox.mode }, reservedPaths: [CHECK_MOUNT] });
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
     const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
     const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
     const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, textOf: slot4.textOf, forget: slot4.forget, minEvalConfidence: slot4.minEvalConfidence, logger });
     const router = createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
-    const progress = createProgress(opts.showProgress, io.progress);
-    const total = passes.reduce((n, p) => n + (p.delegationOnly ? workloads.filter((w) => (w.spec.expect?.min_delegate_calls ?? 0) > 0).length : workloads.length), 0) * opts.seedPasses;
-    let done = 0;
+    const progress = createProgress(opts.progressMode ?? opts.showProgress, io.progress);
+    // What this invocation runs: this DB's jobs that have no committed rep (all of them on a fresh run).
+    const todo = myJobs.filter((j) => !committed.has(jobKey(j)));
+    const total = myJobs.length;
+    let done = total - todo.length;
     const providerFor = providers.forRep;
     const judges = new Map<string, JudgeAvailability>();
     const judgeFor = (w: Workload) => {
@@ -193,38 +256,79 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
       if (!j) judges.set(w.spec.name, (j = resolveJudge({ model: w.spec.evaluate?.llm_judge_model, providerFor: providers.forJudge, prices, clock })));
       return j;
     };
-    const recordingErrors: string[] = [];
+    const recordingErrors: string[] = [...(resume?.recordingErrors ?? [])];
+    const addErrors = (errs: string[]) => recordingErrors.push(...errs.filter((e) => !recordingErrors.includes(e)));
     const spend = createSpendGuard(opts.maxCostUsd ?? null);
+    const byName = new Map(workloads.map((w) => [w.spec.name, w]));
+    const left = new Map<string, number>();
+    for (const j of todo) left.set(`${j.pass}\u0000${j.workload}`, (left.get(`${j.pass}\u0000${j.workload}`) ?? 0) + 1);
     let stopped = false;
+    let holdoutSeed: HoldoutSeed | null = null;
+    if (resume && finished !== finishedBefore) {
+      // --retry-errors dropped finished reps: re-key the checkpoint to the count the trace DB now holds.
+      await writeCheckpoint(patternsDbPath, finished);
+      dropCheckpoint(patternsDbPath, finishedBefore);
+    } else if (!resume) await writeCheckpoint(patternsDbPath, 0);
 
     try {
       for (const pass of passes) {
-        const inPass = pass.delegationOnly ? workloads.filter((w) => (w.spec.expect?.min_delegate_calls ?? 0) > 0) : workloads;
-        const jobs = inPass.flatMap((workload) => Array.from({ length: opts.seedPasses }, (_, rep) => ({ workload, rep })));
+        const jobs = todo.filter((j) => j.pass === pass.name);
         // Sessions never share state, so reps can run side by side; per-session analytics stay exact.
-        const passRecords = await mapPool(jobs, opts.concurrency ?? 1, async ({ workload, rep }) => {
+        await mapPool(jobs, opts.concurrency ?? 1, async (job: RunJob) => {
           if (stopped || io.interrupt?.aborted) {
             stopped = true;
             return null;
           }
+          const workload = byName.get(job.workload)!;
           const record = await runWorkloadRep(
-            { runId, workload, pass: pass.name, rep, stickyModel: modelFor(pass), temperature: opts.temperature },
+            { runId, workload, pass: pass.name, rep: job.rep, stickyModel: modelFor(pass), temperature: opts.temperature },
             {
-              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, sandbox: runSandbox.mode,
+              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode,
               ...(io.interrupt ? { interrupt: io.interrupt } : {}),
               maxIterations: opts.maxIterations ?? 25,
               onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
             },
           );
+          // Checkpoint the store first, then commit the rep, then drop the older checkpoint: a kill
+          // between any two steps leaves a checkpoint that matches the committed reps.
+          if (!record.stopped_early) await writeCheckpoint(patternsDbPath, finished + 1);
           runs.saveWorkloadRun(record);
           if (record.stopped_early) stopped = true;
+          else dropCheckpoint(patternsDbPath, finished++);
           done += 1;
+          const key = `${job.pass}\u0000${job.workload}`;
+          left.set(key, left.get(key)! - 1);
+          if (left.get(key) === 0 && !record.stopped_early) {
+            const scores = runs.workloadRuns(runId).filter((r) => r.pass === job.pass && r.workload === job.workload).map((r) => r.score).filter((x): x is number => x !== null);
+            progress.groupDone({ pass: job.pass, workload: job.workload, reps: scores.length, meanScore: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, spendUsd: spend.spent(), done, total });
+          }
           return record;
         });
         if (stopped) break;
         await bus.drain();
         // The seeding passes must leave every recorded turn in the shared store (benchmark.md §6.4).
-        if (pass.forced !== null) recordingErrors.push(...accumulationErrors(patterns, passRecords.filter((r) => r !== null), opts.seedPasses));
+        // From the DB, so reps committed before a resume count; a shard holds only some reps of a workload.
+        const passRecords = runs.workloadRuns(runId).filter((r) => r.pass === pass.name);
+        if (pass.forced !== null && jobs.length > 0) addErrors(accumulationErrors(patterns, passRecords, shard ? 1 : opts.seedPasses));
+        // What A and B seeded, before Pass C learns: the holdout stores are built from it.
+        if (opts.holdout && pass.name === 'B') holdoutSeed = snapshotSeed(patterns);
+      }
+      if (opts.holdout && holdoutSeed && !stopped) {
+        loop.stop(); // the run's store must not learn from C-oos turns (they are routed by frozen holdout stores)
+        ({ stopped } = await runHoldoutPass({
+          runId, workloads, seedPasses: opts.seedPasses, temperature: opts.temperature, seed: holdoutSeed,
+          openStore: (path) => openRunPatternStore(path, patternChoice, { logger, clock, bus: null, env: io.env, canEmbed: true }),
+          routerFor: (s) => {
+            const slot = createPatternSlot({ store: s, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
+            return { slot, router: createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4: slot }) };
+          },
+          deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
+          onRecord: (record) => {
+            runs.saveWorkloadRun(record);
+            return record.stopped_early === true;
+          },
+        }));
+        await bus.drain();
       }
     } catch (e) {
       // A replay that lacks a request cannot go on: the run is not what was recorded.
@@ -234,13 +338,16 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
       progress.clear();
       await bus.drain();
       loop.stop();
+      rmSync(workDir, { recursive: true, force: true });
     }
     store.flush();
 
     // ---- score and record
     const budget = budgetWarning(spend.spent(), costModeOf(workloads.length, actual.id), done, workloads.length);
     const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : [])];
-    runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { warnings, recordingErrors, status: stopped ? 'incomplete' : 'complete' });
+    runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
+    // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
+    if (!stopped) dropAllCheckpoints(patternsDbPath);
     const report = buildReport({
       runs,
       analytics: createAnalytics(store.database, prices),
@@ -256,6 +363,15 @@ export async function runSuite(opts: RunSuiteOptions, io: CliIO): Promise<RunSui
   } finally {
     store.close();
   }
+}
+
+/** `--passes` against the protocol's pass names (protocol order kept). */
+function parsePassList(value: string | null, known: readonly string[]): string[] {
+  if (value === null) return [...known];
+  const asked = value.split(',').map((x) => x.trim()).filter(Boolean);
+  const unknown = asked.filter((x) => !known.includes(x));
+  if (asked.length === 0 || unknown.length > 0) throw new SetupError(`--passes takes a comma list of this protocol's passes (${known.join(',')}), got '${value}'`);
+  return known.filter((x) => asked.includes(x));
 }
 
 /** WARN and ERROR log lines, once each, for the report. */

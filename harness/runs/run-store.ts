@@ -93,10 +93,13 @@ export class RunStore {
       .run(runId, createdAtUs, JSON.stringify(provenance), JSON.stringify(notes.warnings ?? []), JSON.stringify(notes.recordingErrors ?? []), notes.status ?? 'complete');
   }
 
-  /** Whether the run finished or was stopped (e.g. by --max-cost). */
-  status(runId: string): 'complete' | 'incomplete' {
+  /**
+   * Whether the run finished, was stopped (e.g. by --max-cost), or never finished: a run is stored as
+   * `running` until it is finalised, so one that was killed or crashed reads back as `interrupted`.
+   */
+  status(runId: string): 'complete' | 'incomplete' | 'interrupted' {
     const row = this.db.prepare('SELECT status FROM bench_runs WHERE run_id = ?').get(runId) as { status: string } | undefined;
-    return row?.status === 'incomplete' ? 'incomplete' : 'complete';
+    return row?.status === 'incomplete' ? 'incomplete' : row?.status === 'running' ? 'interrupted' : 'complete';
   }
 
   /** Accumulation-check failures the run recorded (benchmark.md §6.4). */

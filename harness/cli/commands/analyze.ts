@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { openTraceDbReadOnly, reportFromDb } from '../../report/report-from-db.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
+import { RunJobs } from '../../runs/run-jobs.ts';
+import { jobKey } from '../../runner/shard.ts';
 
 /** `analyze --skip-execute`: every report number again from an existing trace DB, no model call. */
 export const analyzeCommandSpec: CommandSpec = {
@@ -24,9 +26,22 @@ export const analyzeCommandSpec: CommandSpec = {
       const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env });
       if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
       io.out(renderReportTable(report, { json: o.json ? resolve(io.cwd, o.json) : null }));
+      if (report.status === 'interrupted') io.err(interruptedSummary(path, report.provenance.run_id, new RunJobs(db)));
       return report.exit_code;
     } finally {
       db.close();
     }
   },
 };
+
+/** What an interrupted run holds and how to continue it. */
+function interruptedSummary(path: string, runId: string, jobs: RunJobs): string {
+  const plan = jobs.plan(runId)?.filter((j) => j.mine) ?? null;
+  const committed = jobs.committed(runId);
+  const finished = [...committed.values()].filter((c) => !c.stopped).length;
+  const missing = plan ? plan.filter((j) => !committed.has(jobKey(j))).map((j) => `${j.pass}/${j.workload}/rep ${j.rep}`) : [];
+  const holds = plan
+    ? `it holds ${finished} of its ${plan.length} planned rep(s); not finished: ${missing.slice(0, 8).join(', ') || 'none'}${missing.length > 8 ? ', ...' : ''}`
+    : `it holds ${finished} finished rep(s)`;
+  return `interrupted: run ${runId} never finished (killed, crashed, or still running elsewhere); ${holds}. Continue it with: bench run --resume ${path}`;
+}

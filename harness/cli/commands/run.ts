@@ -2,9 +2,12 @@ import { Option, type Command } from 'commander';
 import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
+import { SetupError } from '../../errors.ts';
 import { collect, decimalArg, intArg, numberArg } from '../parse-args.ts';
 import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
+import { parseShard, type ShardSpec } from '../../runner/shard.ts';
+import { runStreamCommand, selectsQueryStreams } from '../../cache-bench/run-stream-command.ts';
 
 /** benchmark.md §5, shown in `bench run --help`; the figures live in harness/data/cost-budget.json. */
 const COST_HELP = `
@@ -48,8 +51,20 @@ export const runCommandSpec: CommandSpec = {
       .addOption(new Option('--fingerprint-version <v>', 'pattern store fingerprints: v1 structural, v2 hybrid with embeddings (default: the routing config, else v1)').choices(['v1', 'v2']))
       .option('--embedding-provider <id>', 'v2 embedder: local:hashing-384 (offline default), openai:text-embedding-3-small, cohere:embed-multilingual-v3.0, local:transformers:<model>; implies v2')
       .option('--routing-config <file>', 'a global routing.yaml (rules, tiers, pattern knobs incl. fingerprint_version); each workspace\'s .metis/routing.yaml still applies over it')
+      .option('--shard <I/N>', 'run slice I of N of the run\'s (workload, pass, rep) jobs, chosen by a stable hash (docs/cli.md); shards share the run id', parseShard)
+      .option('--passes <list>', 'run only these passes of the protocol, comma-separated (a3: A,B on shards, then C,D on the merged store)')
+      .option('--run-id <id>', 'the run id (shards of one run must share it); default derived from seed, suite, models, commit and prices when sharded or --passes')
+      .option('--resume <db>', 'continue the interrupted run in this trace DB: keep its finished reps, roll back a half-written one, run the rest (identity flags come from the DB)')
+      .option('--retry-errors', 'with --resume: also run again the reps that ended in a provider error', false)
       .option('--unsandboxed', "without bubblewrap, let a real provider's run_shell and hidden checks run anyway, confined by cwd and a scrubbed environment only (default: refused)", false)
+      .addOption(new Option('--holdout <kind>', 'a3: also run Pass C leave-one-workload-out (pass C-oos): each workload routed by a store seeded only from the other workloads, workload_id null').choices(['workload']))
+      .option('--oracle-epsilon <e>', 'a3 oracles: a model within e of the best mean gated score counts as as good (default 0.02)', numberArg('--oracle-epsilon', 0, 1))
       .option('--quiet', 'no progress output', false)
+      .addOption(new Option('--cache <mode>', 'query streams (workloads/cache-*): the semantic cache on, or off for the paired cache-off arm').choices(['on', 'off']).default('on'))
+      .option('--cache-delta <d>', 'query streams: largest tolerated wrong-hit rate of Tier 2 (the learned bound); 1 = fixed prior threshold, no bound (default 0.01)', numberArg('--cache-delta', 0, 1))
+      .addOption(new Option('--cache-gate <mode>', 'query streams: the exact-token gate (numbers, identifiers, quotes, entities, negation, direction)').choices(['on', 'off']).default('on'))
+      .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold of semantic-cache-phase2.md §5.4 (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
+      .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost (default 10)', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
   },
   async run(cmd, _args, io) {
@@ -77,7 +92,37 @@ export const runCommandSpec: CommandSpec = {
       fingerprintVersion?: 'v1' | 'v2';
       embeddingProvider?: string;
       routingConfig?: string;
+      shard?: ShardSpec;
+      passes?: string;
+      runId?: string;
+      resume?: string;
+      retryErrors: boolean;
+      holdout?: 'workload';
+      oracleEpsilon?: number;
+      cache: 'on' | 'off';
+      cacheDelta?: number;
+      cacheGate: 'on' | 'off';
+      cachePriorOffset?: number;
+      wrongHitPenalty: number;
     }>();
+    if (selectsQueryStreams(o.workloadsDir, o.workload))
+      return runStreamCommand(
+        {
+          workloadsDir: o.workloadsDir,
+          names: o.workload,
+          cache: o.cache === 'on',
+          embedder: o.embeddingProvider ?? null,
+          delta: o.cacheDelta ?? null,
+          gate: o.cacheGate === 'on',
+          priorOffset: o.cachePriorOffset ?? null,
+          penalty: o.wrongHitPenalty,
+          seed: o.seed,
+          json: o.json ?? null,
+        },
+        io,
+      );
+    if (o.holdout && o.protocol !== 'a3') throw new SetupError('--holdout needs --protocol a3 (it re-runs Pass C out of sample)');
+    if (o.holdout && (o.shard || o.passes || o.resume)) throw new SetupError('--holdout runs in one invocation: drop --shard, --passes and --resume');
     const result = await runSuite(
       {
         workloadsDir: o.workloadsDir,
@@ -100,9 +145,18 @@ export const runCommandSpec: CommandSpec = {
         replayPath: o.replay ?? null,
         protocol: o.protocol,
         showProgress: io.isTTY && !o.quiet,
+        // Without a TTY (a CI log) a line per finished workload and pass, so the log shows the run advancing.
+        progressMode: o.quiet ? 'off' : io.isTTY ? 'tty' : 'lines',
+        shard: o.shard ?? null,
+        passes: o.passes ?? null,
+        runId: o.runId ?? null,
+        resumePath: o.resume ?? null,
+        retryErrors: o.retryErrors,
         ...(o.fingerprintVersion ? { fingerprintVersion: o.fingerprintVersion } : {}),
         embeddingProvider: o.embeddingProvider ?? null,
         routingConfigPath: o.routingConfig ?? null,
+        holdout: o.holdout ?? null,
+        oracleEpsilon: o.oracleEpsilon ?? null,
       },
       io,
     );
