@@ -62,13 +62,16 @@ describe('LLM judge in a run', () => {
     expect((judged[0]!.body as { model: string; tools?: unknown }).model).toBe('claude-haiku-4-5');
     const [ev] = workloadEvals(db);
     expect(ev!.judge_kind).toBe('llm');
-    expect(ev!.score).toBe(0.35);
+    // The hidden check failed (the fake model wrote nothing), so it gates the judge: 0.49 · its 0.35.
+    expect(ev!.signals.judge_score).toBe(0.35);
+    expect(ev!.score).toBeCloseTo(0.49 * 0.35, 12);
     expect(ev!.judge_model).toContain('claude-haiku-4-5');
     // 800 input + 40 output tokens at Haiku 4.5's prices ($1 / $5 per million).
     expect(ev!.judge_cost_usd).toBe('0.001');
     expect(ev!.signals.rationale_redacted).toBe('The design doc was never written.');
     const rep = report(db).workloads[0]!.reps[0]!;
-    expect(rep.score).toBe(0.35);
+    expect(rep.score).toBeCloseTo(0.49 * 0.35, 12);
+    expect(rep.outcome).toBe('unsolved');
     // The judge call is not one of the agent's priced rows.
     expect(report(db).aggregate.savings.rows_total).toBe(server.requests.length - judged.length);
   });
