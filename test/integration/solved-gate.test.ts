@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +7,8 @@ import type { SimScript } from '../../schemas/types/sim.ts';
 import { bench, tempDir } from '../support/cli.ts';
 import { REPO_ROOT } from '../support/temp.ts';
 import { competentOnly, copyWorkloads, rewriteSim } from '../support/workload-variants.ts';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
+import { main } from '../../harness/cli/main.ts';
 
 // Issue 11: the hidden check gates the verdict, and every counter of successes counts solved reps.
 
@@ -120,3 +121,45 @@ describe('every counter of successes equals the number of solved reps', () => {
     expect(r.stdout).toContain('=== Headline ===');
   }, 300_000);
 });
+
+describe('a check that could not run, and a rep that never reached its check, are their own states and never a pass', () => {
+  it('a check that times out is check_error and scores in the unsolved band, even when the work was right', async () => {
+    const dir = copyWorkloads(['fix-a-bug-small']);
+    rewriteSim(dir, 'fix-a-bug-small', competentOnly);
+    const file = join(dir, 'fix-a-bug-small', 'workload.yaml');
+    const spec = parse(readFileSync(file, 'utf8')) as { evaluate: { check: { command: string; timeout_seconds: number } } };
+    spec.evaluate.check = { command: 'sleep 30', timeout_seconds: 0.5 };
+    writeFileSync(file, stringify(spec, { lineWidth: 0 }));
+    const report = await run(dir, 'fix-a-bug-small');
+    const rep = reps(report)[0]!;
+    expect(rep.check?.timed_out).toBe(true);
+    expect(rep).toMatchObject({ outcome: 'check_error', solved: false });
+    expect(rep.score!).toBeLessThan(0.5);
+    expect(report.workloads[0]).toMatchObject({ solved: 0, outcomes: { check_error: 1 } });
+    expect(report.aggregate).toMatchObject({ successful_runs: 0, solved_runs: 0 });
+  }, 120_000);
+
+  it('an interrupted rep is not_reached and scores in the unsolved band', async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const db = join(tempDir(), 'int.db');
+    const code = await main(['run', '--workload', 'fix-a-bug-small', '--db-path', db, '--provider', 'sim', '--quiet'], {
+      out: () => {},
+      err: () => {},
+      isTTY: false,
+      progress: () => {},
+      env: { PATH: process.env.PATH },
+      cwd: REPO_ROOT,
+      interrupt: controller.signal,
+    });
+    expect(code).toBe(1);
+    const report = JSON.parse(readFileSync(db.replace(/\.db$/, '.json'), 'utf8')) as BenchReport;
+    for (const rep of reps(report)) {
+      expect(rep).toMatchObject({ outcome: 'not_reached', solved: false, check: null });
+      expect(rep.score!).toBeLessThan(0.5);
+    }
+    expect(report.aggregate.outcomes.not_reached).toBe(reps(report).length);
+    expect(report.aggregate.successful_runs).toBe(0);
+  }, 120_000);
+});
+
