@@ -4,15 +4,19 @@ import { join } from 'node:path';
 /** The environment variable naming the directory where the check's Python processes report. */
 export const CHECK_REPORT_ENV = 'METIS_CHECK_REPORT_DIR';
 
+/** Set only in the check command's own environment: the Python process that finds it is the check's main one. */
+export const CHECK_MAIN_ENV = 'METIS_CHECK_MAIN';
+
 /**
  * `sitecustomize.py` for checks, put first on PYTHONPATH from a directory outside the workspace.
  * In every Python process of the check it makes top-level standard-library imports (unittest,
  * subprocess, json …) resolve only from the interpreter's own directories, so a workspace
- * `unittest/` or `json.py` is never the one imported. In the check's top-level Python process it
- * also writes that process's own report: a `started` file at once, then, at a normal exit, how
- * many unittest tests ran and how they ended. A process that dies or `os._exit`s leaves the
- * report unfinished. The report location and PYTHONSAFEPATH are removed from the environment so
- * subprocesses (the workspace's own tests, re-run by a check) neither report nor lose their cwd.
+ * `unittest/` or `json.py` is never the one imported, and it writes that process's report: a
+ * `started` file at once, then, at a normal exit, `finished` and (in the main process) how many
+ * unittest tests ran and how they ended. A process that dies or `os._exit`s leaves its report
+ * unfinished — subprocesses included, so a workspace script the check runs cannot fake its exit
+ * status that way. The main process drops PYTHONSAFEPATH and the main marker from the environment
+ * so its subprocesses keep their usual sys.path and report as subprocesses.
  */
 export const PYTHON_REPORT_HOOK = String.raw`# Written by Metis bench for one check run; not part of any workload.
 import importlib.machinery as _machinery
@@ -55,14 +59,14 @@ def _install_guard():
     _sys.meta_path.insert(at, _StdlibFromStdlibOnly)
 
 
-def _install_report(report_dir):
+def _install_report(report_dir, main):
     import atexit
     import json
     from unittest.main import TestProgram
     from unittest.result import TestResult
 
-    path = _os.path.join(report_dir, "%d.json" % _os.getpid())
-    state = {"version": 1, "finished": False, "unittest": False, "tests_run": 0, "failures": 0,
+    path = _os.path.join(report_dir, "%d-%s.json" % (_os.getpid(), _os.urandom(4).hex()))
+    state = {"version": 1, "role": "main" if main else "sub", "finished": False, "unittest": False, "tests_run": 0, "failures": 0,
              "errors": 0, "skipped": 0, "expected_failures": 0, "unexpected_successes": 0}
 
     def write():
@@ -104,20 +108,22 @@ def _install_report(report_dir):
 
 
 _install_guard()
-_os.environ.pop("PYTHONSAFEPATH", None)
-_report_dir = _os.environ.pop("${CHECK_REPORT_ENV}", None)
+_main = _os.environ.pop("${CHECK_MAIN_ENV}", None) == "1"
+if _main:
+    _os.environ.pop("PYTHONSAFEPATH", None)
+_report_dir = _os.environ.get("${CHECK_REPORT_ENV}")
 if _report_dir:
-    _install_report(_report_dir)
-del _report_dir
+    _install_report(_report_dir, _main)
+del _report_dir, _main
 `;
 
-/** What the check's own Python processes reported, summed over them. */
+/** What the check's own Python processes reported: counts of tests from its main processes, completion from all. */
 export interface CheckReport {
-  /** Top-level Python processes of the check that reported. */
+  /** Python processes of the check that reported (its main ones and their Python subprocesses). */
   processes: number;
   /** Of those, how many never finished (killed, crashed, `os._exit`, or a report file that is not ours). */
   unfinished: number;
-  /** Whether any of them ran unittest. */
+  /** Whether a main process ran unittest. */
   unittest: boolean;
   tests_run: number;
   failures: number;
@@ -142,11 +148,13 @@ export function readCheckReports(dir: string): CheckReport | null {
       continue;
     }
     const counts = COUNTS.map((k) => r[k]);
-    if (r.version !== 1 || typeof r.finished !== 'boolean' || typeof r.unittest !== 'boolean' || !counts.every((c) => Number.isInteger(c) && (c as number) >= 0)) {
+    if (r.version !== 1 || (r.role !== 'main' && r.role !== 'sub') || typeof r.finished !== 'boolean' || typeof r.unittest !== 'boolean' || !counts.every((c) => Number.isInteger(c) && (c as number) >= 0)) {
       sum.unfinished += 1;
       continue;
     }
     if (!r.finished) sum.unfinished += 1;
+    // A subprocess's tests are the check's material (it may expect them to fail), not its verdict.
+    if (r.role !== 'main') continue;
     sum.unittest ||= r.unittest;
     COUNTS.forEach((k, i) => (sum[k] += counts[i] as number));
   }

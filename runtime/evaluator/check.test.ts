@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -90,6 +90,28 @@ describe.each(modes)('runCheck (sandbox=%s)', (mode) => {
     expect(result.output_tail).toMatch(/exited without finishing their report/);
   });
 
+  it('fails when a workspace script the check runs in a subprocess fakes exit 0 with os._exit; a subprocess\'s own test failures do not count', async () => {
+    const viaSub = {
+      'test_sub.py': `import os, subprocess, sys, unittest
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+class WorkspaceTestsPass(unittest.TestCase):
+    def test_runner_exits_0(self):
+        self.assertEqual(subprocess.run([sys.executable, "-B", "run_tests.py"], cwd=ROOT).returncode, 0)
+    def test_expected_failure_elsewhere(self):
+        self.assertNotEqual(subprocess.run([sys.executable, "-B", "-m", "unittest", "failing"], cwd=ROOT).returncode, 0)
+`,
+    };
+    const failing = { 'failing.py': 'import unittest\nclass F(unittest.TestCase):\n    def test_no(self):\n        self.fail()\n' };
+    const honest = await check({ 'run_tests.py': 'import sys\nsys.exit(0)\n', ...failing }, mode, UNITTEST, viaSub);
+    expect(honest.result.passed, honest.result.output_tail).toBe(true);
+    expect(honest.report).toMatchObject({ processes: 3, unfinished: 0, tests_run: 2, failures: 0 });
+    const faked = await check({ 'run_tests.py': 'import os\nos._exit(0)\n', ...failing }, mode, UNITTEST, viaSub);
+    expect(faked.result.exit_code).toBe(0);
+    expect(faked.result.passed).toBe(false);
+    expect(faked.report?.unfinished).toBe(1);
+  });
+
   it('ignores a .bench-check the agent pre-created, and a __pycache__ it left', async () => {
     const fake = { '.bench-check/test_hidden.py': 'import unittest\nclass T(unittest.TestCase):\n    def test_ok(self):\n        pass\n', '__pycache__/calc.cpython-311.pyc': 'junk' };
     const { result } = await check({ ...UNSOLVED, ...fake }, mode);
@@ -133,8 +155,19 @@ describe('judgeCheck', () => {
 });
 
 it('the staged copy is gone after the check', async () => {
-  const before = readdirSync(tmpdir()).filter((d) => d.startsWith('metis-check-') && !d.startsWith('metis-check-test-'));
-  await check(SOLVED, 'none');
-  const after = readdirSync(tmpdir()).filter((d) => d.startsWith('metis-check-') && !d.startsWith('metis-check-test-'));
-  expect(after.filter((d) => !before.includes(d)).filter((d) => existsSync(join(tmpdir(), d)))).toEqual([]);
+  // A private TMPDIR: other processes on the machine run checks too.
+  const privateTmp = mkdtempSync(join(tmpdir(), 'metis-check-test-tmp-'));
+  dirs.push(privateTmp);
+  const ws = tree(SOLVED);
+  const hidden = tree(HIDDEN);
+  const saved = process.env.TMPDIR;
+  process.env.TMPDIR = privateTmp;
+  try {
+    const run = await runCheckDetailed({ command: UNITTEST, timeoutSeconds: 60, workspaceRoot: ws, checkFilesDir: hidden, logger: createMemoryLogger(), hostPath, sandbox: 'none' });
+    expect(run.result.passed).toBe(true);
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  }
+  expect(readdirSync(privateTmp)).toEqual([]);
 });

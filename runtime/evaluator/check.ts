@@ -1,6 +1,6 @@
 import { runCommand, scrubWorkspacePaths, type SandboxMode } from '../sandbox/index.ts';
 import type { Logger } from '../core/logger.ts';
-import { CHECK_REPORT_ENV, judgeCheck, readCheckReports, type CheckReport } from './check-report.ts';
+import { CHECK_MAIN_ENV, CHECK_REPORT_ENV, judgeCheck, readCheckReports, type CheckReport } from './check-report.ts';
 import { stageCheck } from './check-stage.ts';
 
 /** Outcome of a workload's `evaluate.check` command (the report's `check` object). */
@@ -58,7 +58,7 @@ export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckR
       logger: options.logger,
       writable: [stage.reportDir],
       readable: [stage.hookDir],
-      extraEnv: { PYTHONPATH: stage.hookDir, PYTHONSAFEPATH: '1', [CHECK_REPORT_ENV]: stage.reportDir },
+      extraEnv: { PYTHONPATH: stage.hookDir, PYTHONSAFEPATH: '1', [CHECK_REPORT_ENV]: stage.reportDir, [CHECK_MAIN_ENV]: '1' },
       ...(options.hostPath !== undefined ? { hostPath: options.hostPath } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...(options.hide ? { hide: options.hide } : {}),

@@ -3,43 +3,86 @@ import { basename, dirname, resolve } from 'node:path';
 import { loadSimScript } from '../../../runtime/providers/sim/index.ts';
 import { DataFileError } from '../../../runtime/core/yaml-document.ts';
 import { EXIT, SetupError } from '../../errors.ts';
+import { loadGenericCheats, loadWorkloadRedTeam, WORKLOAD_CHEATS_FILE } from '../../redteam/cheat-data.ts';
+import { redTeamViolations, runRedTeam } from '../../redteam/red-team.ts';
+import { renderRedTeamTable } from '../../redteam/render-red-team.ts';
 import { loadWorkload, workloadDirs } from '../../workloads/load-workload.ts';
+import type { Workload } from '../../workloads/workload.ts';
 import { assertSelfContainedFixture } from '../../workspace/fixture-links.ts';
+import { decideRunSandbox } from '../../workspace/run-sandbox.ts';
 import type { CommandSpec } from '../command.ts';
 
-/** `bench validate [PATHS]`: check workload directories (or workload.yaml files) and their sim scripts. */
+const DEEP_HELP = `
+--deep runs each valid workload's hidden check on fresh copies of its fixture: after the competent
+sim plan (must pass; a workload's cheats.yaml may say competent_plan: fails for an evaluator
+control), after doing nothing (must fail), and after every scripted cheat (must fail): the generic
+ones in harness/data/cheats/*.yaml and the workload's own in <workload>/${WORKLOAD_CHEATS_FILE}
+(schema: schemas/cheat-set.schema.json). It prints a workload × variant table and exits 2 on any
+violation. Commands run in the sandbox (METIS_SANDBOX=auto|bwrap|none; default auto).`;
+
+/** `bench validate [PATHS]`: check workload directories (or workload.yaml files) and their sim scripts; `--deep` adds the red-team QA. */
 export const validateCommandSpec: CommandSpec = {
   name: 'validate',
-  description: 'Validate workload files (workload.yaml and sim.yaml); exit 2 on any error.',
+  description: 'Validate workload files (workload.yaml, sim.yaml, cheats.yaml, fixture links); --deep also red-teams the hidden checks; exit 2 on any error.',
   configure(cmd) {
-    cmd.argument('[paths...]', 'workload directories or workload.yaml files (default: every workload under --workloads-dir)').option('--workloads-dir <dir>', 'where workloads live', './workloads');
+    cmd
+      .argument('[paths...]', 'workload directories or workload.yaml files (default: every workload under --workloads-dir)')
+      .option('--workloads-dir <dir>', 'where workloads live', './workloads')
+      .option('--deep', 'also run the competent plan, a do-nothing run and every scripted cheat against each hidden check (slow: a check run each)', false)
+      .addHelpText('after', DEEP_HELP);
   },
   async run(cmd, args, io) {
     const paths = (args[0] as string[] | undefined) ?? [];
-    const o = cmd.opts<{ workloadsDir: string }>();
+    const o = cmd.opts<{ workloadsDir: string; deep: boolean }>();
+    const workloadsDir = resolve(io.cwd, o.workloadsDir);
     const dirs = paths.length
       ? paths.map((p) => {
           const abs = resolve(io.cwd, p);
           return existsSync(abs) && statSync(abs).isFile() && basename(abs) === 'workload.yaml' ? dirname(abs) : abs;
         })
-      : workloadDirs(resolve(io.cwd, o.workloadsDir));
+      : workloadDirs(workloadsDir);
     let failures = 0;
-    const check = (dir: string, load: () => void) => {
+    const valid: Workload[] = [];
+    let generic: ReturnType<typeof loadGenericCheats> = [];
+    try {
+      generic = loadGenericCheats();
+    } catch (e) {
+      if (!(e instanceof DataFileError)) throw e;
+      failures += 1;
+      io.err(`invalid ${e.message}`);
+    }
+    for (const d of dirs) {
       try {
-        load();
-        io.out(`ok      ${dir}`);
+        const w = loadWorkload(d);
+        if (w.simScriptPath) loadSimScript(w.simScriptPath);
+        assertSelfContainedFixture(w.workspaceDir);
+        loadWorkloadRedTeam(w.dir, generic);
+        valid.push(w);
+        io.out(`ok      ${d}`);
       } catch (e) {
         if (!(e instanceof SetupError || e instanceof DataFileError)) throw e;
         failures += 1;
         io.err(`invalid ${e.message}`);
       }
-    };
-    for (const d of dirs)
-      check(d, () => {
-        const w = loadWorkload(d);
-        if (w.simScriptPath) loadSimScript(w.simScriptPath);
-        assertSelfContainedFixture(w.workspaceDir);
-      });
-    return failures > 0 ? EXIT.setup : EXIT.ok;
+    }
+    if (!o.deep) return failures > 0 ? EXIT.setup : EXIT.ok;
+
+    const sandbox = await decideRunSandbox({ env: io.env, realProvider: false, unsandboxed: false });
+    if (sandbox.warning) io.err(`warning: ${sandbox.warning}`);
+    const rows = await runRedTeam({
+      workloads: valid,
+      generic,
+      sandbox: sandbox.mode,
+      ...(io.env.PATH !== undefined ? { hostPath: io.env.PATH } : {}),
+      hide: [...new Set(valid.map((w) => dirname(w.dir)))],
+      ...(io.isTTY ? { onCell: (w: string, c: { variant: string }) => io.progress(`red team: ${w} × ${c.variant}`) } : {}),
+    });
+    io.out('');
+    io.out(`red team (sandbox: ${sandbox.mode === 'none' ? 'none' : 'bwrap'}): what each hidden check said; !! marks a violation`);
+    io.out(renderRedTeamTable(rows));
+    const violations = redTeamViolations(rows);
+    for (const v of violations) io.err(`violation ${v}`);
+    if (violations.length === 0) io.out(`red team: ok, ${rows.reduce((n, r) => n + r.cells.length, 0)} check runs as required`);
+    return failures > 0 || violations.length > 0 ? EXIT.setup : EXIT.ok;
   },
 };
