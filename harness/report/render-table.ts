@@ -1,7 +1,8 @@
 import Table from 'cli-table3';
-import type { BenchReport, Headline, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
+import type { BenchReport, Headline, OracleMetrics, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
 import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, solvedCell, usd } from './format.ts';
 import { headlineRows, unforcedCell } from './report-sections.ts';
+import { ORACLE_ARM_HEAD, ORACLE_ROUTER_HEAD, oracleArmRows, oracleNote, oracleRouterRows } from './oracle-section.ts';
 
 /** The table style of every stdout rendering (run, report, compare). */
 export function plainTable(head: string[]): Table.Table {
@@ -95,7 +96,17 @@ function renderA3(m: ProtocolMetrics): string[] {
   if (!v1 && !v2) out.push('  cluster tightness: no patterns DB');
   for (const [version, t] of [['v1', v1], ['v2', v2]] as const)
     if (t) out.push(`  cluster tightness (${version}, ${t.fingerprints} fingerprints): intra ${num(t.intra)}  inter ${num(t.inter)}  separation ${num(t.separation)}`);
+  if (m.oracle) out.push(...oracleLines(m.oracle));
   return out;
+}
+
+/** The oracle rows of the A3 section: each arm's point, then each routed pass against the oracles and random. */
+function oracleLines(o: OracleMetrics): string[] {
+  const arms = plainTable(ORACLE_ARM_HEAD);
+  for (const r of oracleArmRows(o)) arms.push(r);
+  const routers = plainTable(ORACLE_ROUTER_HEAD);
+  for (const r of oracleRouterRows(o)) routers.push(r);
+  return [`  oracle and baselines: ${oracleNote(o)}`, arms.toString(), routers.toString()];
 }
 
 /** The headline block, last on stdout so it is what a terminal shows: the sentence, then its figures. */

@@ -1,5 +1,6 @@
 import type { BenchReport, Headline, ProtocolMetrics, Savings, Tightness } from '../../schemas/types/report.ts';
 import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, solvedCell, usd } from './format.ts';
+import { oracleBlocks } from './oracle-section.ts';
 
 /** One piece of a section: a table of formatted text, a bullet list, a paragraph or a shell command. */
 export type ReportBlock =
@@ -191,6 +192,7 @@ function a3(m: ProtocolMetrics): ReportSection {
       ? { kind: 'table', head: ['cluster tightness', 'fingerprints', 'intra', 'inter', 'separation', 'pairs intra / inter'], rows: tight, numeric: [1, 2, 3, 4] }
       : { kind: 'text', text: 'Cluster tightness: not computed (no patterns DB).' },
   );
+  if (m.oracle) blocks.push(...oracleBlocks(m.oracle));
   return { id: 'a3', title: 'A3 protocol', blocks };
 }
 
