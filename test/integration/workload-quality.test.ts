@@ -7,6 +7,8 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import { bench, tempDir } from '../support/cli.ts';
 import { REPO_ROOT } from '../support/temp.ts';
 import { competentOnly, copyWorkloads, doNothing, rewriteSim } from '../support/workload-variants.ts';
+import type { SimScript } from '../../schemas/types/sim.ts';
+import { parse } from 'yaml';
 
 // Every shipped workload, found on disk, so a new one is held to the same rules the day it lands.
 const SHIPPED = readdirSync(join(REPO_ROOT, 'workloads')).filter((n) => existsSync(join(REPO_ROOT, 'workloads', n, 'workload.yaml')));
@@ -77,5 +79,32 @@ describe.each(SHIPPED.filter(hasVisibleTests))('workload %s ships visible tests 
     expect(r.error).toBeUndefined();
     expect(r.status, `run_tests.py passes on the untouched fixture:\n${r.stdout}`).not.toBe(0);
     expect(r.status).not.toBeNull();
+  });
+});
+
+// A high-signal workload's gap rests on its mistakes: each one, played on its turn with every other
+// turn competent, must leave the hidden check failing (workloads/README.md, "High-signal workloads").
+const HIGH = SHIPPED.filter((n) => (parse(readFileSync(join(REPO_ROOT, 'workloads', n, 'workload.yaml'), 'utf8')) as { signal_strength?: string }).signal_strength === 'high');
+const mistakesOf = (name: string): [string, number, number, string][] => {
+  const sim = parse(readFileSync(join(REPO_ROOT, 'workloads', name, 'sim.yaml'), 'utf8')) as SimScript;
+  return sim.turns.flatMap((t, ti) => t.plans.filter((p) => !p.competent).map((p, pi): [string, number, number, string] => [name, ti, pi, p.id]));
+};
+
+/** Turn `t` plays its mistake `k` whatever the odds; every other turn plays its competent plan. */
+const playMistake =
+  (t: number, k: number) =>
+  (s: SimScript): SimScript => {
+    const c = competentOnly(s);
+    const mistake = s.turns[t]!.plans.filter((p) => !p.competent)[k]!;
+    return { ...c, turns: c.turns.map((turn, i) => (i === t ? { ...turn, plans: turn.plans.map((p) => ({ ...mistake, id: p.id, competent: p.competent ?? false })) } : turn)) };
+  };
+
+describe.each(HIGH.flatMap(mistakesOf))('high-signal workload %s: turn %i mistake %i (%s)', (name, turn, k) => {
+  it('fails the hidden check and scores below 0.5', async () => {
+    const dir = copyWorkloads([name]);
+    rewriteSim(dir, name, playMistake(turn, k));
+    const rep = (await runOne(dir, name)).report.workloads[0]!.reps[0]!;
+    expect(rep.check?.passed, rep.check?.output_tail).toBe(false);
+    expect(rep.score!).toBeLessThan(0.5);
   });
 });
