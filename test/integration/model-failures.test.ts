@@ -90,6 +90,17 @@ describe('a misbehaving model or provider ends the rep, not the suite', () => {
     expect(r.stdout).toMatch(/Reps that ended in an error \(1\):\n {2}fix-a-bug-small \[single rep 0\] context_overflow: turn 2:/);
   }, 120_000);
 
+  it('a model that never ends its turn is stopped by the iteration guard: iteration_limit, and the rep is still checked', async () => {
+    const server = await startFakeAnthropic();
+    servers.push(server);
+    server.enqueue(...Array.from({ length: 25 }, () => anthropicToolUse([{ name: 'list_files', input: { path: '.' } }])));
+    const r = await runTwo('anthropic', server);
+    const report = expectSuiteWentOn(r);
+    expect(firstRep(report).error_class).toBe('iteration_limit');
+    expect(firstRep(report).error).toContain('iteration guard: 25 LLM calls without end_turn');
+    expect(firstRep(report).check).not.toBeNull();
+  }, 120_000);
+
   it.each(['anthropic', 'openai'] as const)('%s: a 200 answering {} is malformed_response', async (provider) => {
     const server = provider === 'anthropic' ? await startFakeAnthropic() : await startFakeOpenAI();
     servers.push(server);
