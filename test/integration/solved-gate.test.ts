@@ -7,6 +7,7 @@ import type { SimScript } from '../../schemas/types/sim.ts';
 import { bench, tempDir } from '../support/cli.ts';
 import { REPO_ROOT } from '../support/temp.ts';
 import { competentOnly, copyWorkloads, rewriteSim } from '../support/workload-variants.ts';
+import Database from 'better-sqlite3';
 import { parse, stringify } from 'yaml';
 import { main } from '../../harness/cli/main.ts';
 
@@ -91,13 +92,33 @@ describe('every counter of successes equals the number of solved reps', () => {
   // says so); at difficulty 0.7 the cheap model mostly makes them and the strong one mostly does not.
   const hard = (s: SimScript): SimScript => ({ ...s, turns: s.turns.map((t) => ({ ...t, difficulty: 0.7 })) });
 
-  it('--protocol single, 4 seed passes', async () => {
+  it('--protocol single, 4 seed passes; the turn verdicts the pattern store folds in are gated too', async () => {
     const dir = copyWorkloads(['fix-a-bug-small']);
     rewriteSim(dir, 'fix-a-bug-small', hard);
-    const report = await run(dir, 'fix-a-bug-small', ['--seed-passes', '4']);
-    expect(reps(report).some((r) => r.outcome === 'unsolved')).toBe(true);
+    const db = join(tempDir(), 'r.db');
+    const r = await bench(['run', '--workloads-dir', dir, '--workload', 'fix-a-bug-small', '--db-path', db, '--provider', 'sim', '--quiet', '--seed-passes', '4'], { env: { PATH: process.env.PATH } });
+    expect(r.code, r.stderr).not.toBe(2);
+    const report = JSON.parse(readFileSync(db.replace(/\.db$/, '.json'), 'utf8')) as BenchReport;
+    expect(reps(report).some((x) => x.outcome === 'unsolved')).toBe(true);
     expectCountersAreSolved(report);
     expect(report.headline?.kind).toBe('actual_vs_repriced_baseline');
+    // Every turn of a rep gets the rep's check signal: the learning loop's success_score (the turn verdict,
+    // pattern-store.md §10.4) is below 0.5 for every turn of an unsolved rep and at least 0.5 for a solved one.
+    const conn = new Database(db, { readonly: true });
+    try {
+      const turnScores = (session: string) =>
+        (conn.prepare("SELECT payload_json FROM events WHERE type = 'eval.completed' AND session_id = ?").all(session) as { payload_json: string }[])
+          .map((e) => JSON.parse(e.payload_json) as { subject_kind: string; score: number })
+          .filter((e) => e.subject_kind === 'turn')
+          .map((e) => e.score);
+      for (const rep of reps(report)) {
+        const scores = turnScores(rep.session_ids[0]!);
+        expect(scores.length).toBe(rep.turns);
+        for (const sc of scores) (rep.solved ? expect(sc).toBeGreaterThanOrEqual(0.5) : expect(sc).toBeLessThan(0.5));
+      }
+    } finally {
+      conn.close();
+    }
   }, 120_000);
 
   it('--protocol a3, 3 seed passes: per pass too, and the headline pairs B and C', async () => {
