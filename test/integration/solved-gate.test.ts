@@ -114,7 +114,10 @@ describe('every counter of successes equals the number of solved reps', () => {
       for (const rep of reps(report)) {
         const scores = turnScores(rep.session_ids[0]!);
         expect(scores.length).toBe(rep.turns);
-        for (const sc of scores) (rep.solved ? expect(sc).toBeGreaterThanOrEqual(0.5) : expect(sc).toBeLessThan(0.5));
+        for (const sc of scores) {
+          if (rep.solved) expect(sc).toBeGreaterThanOrEqual(0.5);
+          else expect(sc).toBeLessThan(0.5);
+        }
       }
     } finally {
       conn.close();
