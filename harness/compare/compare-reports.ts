@@ -120,6 +120,29 @@ function routedRows(a: BenchReport, b: BenchReport, conf: number): CompareRow[] 
   ];
 }
 
+/** The oracle block's figures (issue 13) for each routed pass either report scored: capture, regret, APGR against random. */
+function oracleRows(a: BenchReport, b: BenchReport): CompareRow[] {
+  const oa = a.protocol_metrics?.oracle ?? null;
+  const ob = b.protocol_metrics?.oracle ?? null;
+  const why = 'from per-workload means of three passes against an oracle chosen per report; no paired interval';
+  const point = (o: typeof oa, arm: string) => o?.points.find((p) => p.arm === arm) ?? null;
+  const rows = [row('oracle_savings_vs_strong_rate', 'hindsight oracle', 'rate', point(oa, 'oracle')?.savings_vs_strong_rate ?? null, point(ob, 'oracle')?.savings_vs_strong_rate ?? null, why)];
+  const passes = [...new Set([...(oa?.routers ?? []), ...(ob?.routers ?? [])].map((r) => r.pass))];
+  for (const pass of passes) {
+    const ra = oa?.routers.find((r) => r.pass === pass) ?? null;
+    const rb = ob?.routers.find((r) => r.pass === pass) ?? null;
+    const scope = `pass ${pass}`;
+    rows.push(
+      row('oracle_capture_rate', scope, 'rate', ra?.oracle_capture_rate ?? null, rb?.oracle_capture_rate ?? null, why),
+      row('quality_regret_rate', scope, 'rate', ra?.quality_regret_rate ?? null, rb?.quality_regret_rate ?? null, why),
+      row('true_oracle_capture_rate', scope, 'rate', ra?.true_oracle_capture_rate ?? null, rb?.true_oracle_capture_rate ?? null, why),
+      row('true_quality_regret_rate', scope, 'rate', ra?.true_quality_regret_rate ?? null, rb?.true_quality_regret_rate ?? null, why),
+      row('apgr_vs_random', scope, 'score', ra?.apgr_vs_random ?? null, rb?.apgr_vs_random ?? null, why),
+    );
+  }
+  return rows;
+}
+
 /** Pass C's and Pass B's cost of each (workload, rep) of a report, as the numerator and denominator of B → C spend. */
 function measuredUnits(r: BenchReport): Map<string, Unit<UnitValue>> {
   const c = passUnits(r, 'C');
@@ -174,7 +197,7 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
   const rows = [
     ...runRows(ra, rb, null, confidence),
     ...passNames.flatMap((p) => runRows(ra, rb, p, confidence)),
-    ...(a3 ? [...routedRows(ra, rb, confidence), ...clusterRows(ra, rb)] : []),
+    ...(a3 ? [...routedRows(ra, rb, confidence), ...oracleRows(ra, rb), ...clusterRows(ra, rb)] : []),
   ];
   return {
     compare_version: 2,
