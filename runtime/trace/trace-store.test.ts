@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -70,7 +70,20 @@ describe('opening', () => {
     const raw = new Database(path);
     raw.pragma('user_version = 2');
     raw.close();
-    expect(() => openTraceStore(path, { logger: createMemoryLogger() })).toThrow(/version 2 in the file.*version 1/);
+    expect(() => openTraceStore(path, { logger: createMemoryLogger() })).toThrow(`${path}: trace schema version 2, but this Metis bench reads version 1`);
+  });
+
+  it('refuses a DB with corrupt pages, naming the file and what to do, before writing to it', () => {
+    const path = join(dir, 'damaged.db');
+    const store = openTraceStore(path, { logger: createMemoryLogger() });
+    store.close();
+    const size = statSync(path).size;
+    expect(size).toBeGreaterThan(4096);
+    const fd = openSync(path, 'r+');
+    for (let off = 4096; off < size; off += 4096) writeSync(fd, Buffer.alloc(4096, 0xab), 0, 4096, off);
+    closeSync(fd);
+    expect(() => openTraceStore(path, { logger: createMemoryLogger() })).toThrow(TraceStoreError);
+    expect(() => openTraceStore(path, { logger: createMemoryLogger() })).toThrow(/the trace DB is damaged .*Restore it from a copy/);
   });
 
   it('reopens its own DB and adopts a fresh SQLite file (user_version 0) the harness created first', () => {

@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import type { Logger } from '../core/logger.ts';
 import type { Actor, BusEvent, Sensitivity, Subscription } from '../events/index.ts';
 import { TraceStoreError } from './errors.ts';
+import { assertReadableTraceDb } from './check-trace-db.ts';
 import { TRACE_SCHEMA_SQL, TRACE_SCHEMA_VERSION } from './schema.ts';
 
 /** Options for `openTraceStore`. */
@@ -101,13 +102,8 @@ function assertSqliteOrAbsent(path: string): void {
 function openDatabase(path: string): Database.Database {
   const db = new Database(path);
   try {
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version !== 0 && version !== TRACE_SCHEMA_VERSION) {
-      throw new TraceStoreError(
-        path,
-        `trace schema version ${version} in the file, but this code uses version ${TRACE_SCHEMA_VERSION}; migrate it or use a new DB path`,
-      );
-    }
+    // Another schema version or corrupt pages (a DB reopened by --resume or merge): refused by name before any write.
+    assertReadableTraceDb(db, path);
     // WAL + NORMAL is what keeps a row write sub-millisecond on the fast path (catalog §7.2).
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
