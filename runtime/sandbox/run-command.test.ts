@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createMemoryLogger } from '../core/logger.ts';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import { probeBwrap } from './bwrap.ts';
-import { NO_SANDBOX_WARNING, runCommand, type RunCommandOptions } from './run-command.ts';
+import { NO_SANDBOX_WARNING, runCommand, SandboxUnavailableError, type RunCommandOptions } from './run-command.ts';
 
 // The test process is the edge: it may read the environment and hand PATH in.
 const hostPath = process.env.PATH ?? '';
@@ -162,6 +162,22 @@ describe(`bwrap confinement${bwrapNote}`, () => {
 });
 
 describe('without bwrap', () => {
+  it('sandbox: bwrap refuses to run anything, saying why and how to opt in; auto runs without it', async () => {
+    const fx2 = createWorkspaceFixture();
+    const none = () => Promise.resolve(null);
+    try {
+      const o = { cwd: fx2.ws, timeoutMs: 10_000, logger: createMemoryLogger(), hostPath, findBwrap: none };
+      const refused = runCommand('touch ran', { ...o, sandbox: 'bwrap', unavailableHint: 'pass --unsandboxed to run it anyway' });
+      await expect(refused).rejects.toBeInstanceOf(SandboxUnavailableError);
+      await expect(refused).rejects.toThrow(/bubblewrap \(bwrap\) was required .*; pass --unsandboxed to run it anyway$/);
+      expect(existsSync(join(fx2.ws, 'ran'))).toBe(false);
+      expect((await runCommand('touch ran', { ...o, sandbox: 'auto' })).sandbox).toBe('none');
+      expect(existsSync(join(fx2.ws, 'ran'))).toBe(true);
+    } finally {
+      fx2.cleanup();
+    }
+  });
+
   it('warns once per logger, naming the missing sandbox', async () => {
     const fx2 = createWorkspaceFixture();
     const logger = createMemoryLogger();

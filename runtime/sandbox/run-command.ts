@@ -37,6 +37,8 @@ export interface RunCommandOptions {
    * replace the allow-listed ones, so no caller can re-open the harness's environment.
    */
   extraEnv?: Readonly<Record<string, string>>;
+  /** Finds a working bwrap; default probeBwrap(hostPath). Tests pass one that finds none to take the no-bwrap path. */
+  findBwrap?: () => Promise<string | null>;
   /** Appended to the message of the SandboxUnavailableError thrown when `sandbox: 'bwrap'` cannot be had. */
   unavailableHint?: string;
 }
@@ -92,7 +94,7 @@ function createScratch(): { dir: string; home: string; tmp: string } {
 async function chooseSandbox(opts: RunCommandOptions): Promise<{ kind: 'bwrap'; bwrap: string } | { kind: 'none' }> {
   const mode = opts.sandbox ?? 'auto';
   if (mode !== 'none') {
-    const bwrap = await probeBwrap(opts.hostPath);
+    const bwrap = await (opts.findBwrap ?? (() => probeBwrap(opts.hostPath)))();
     if (bwrap) return { kind: 'bwrap', bwrap };
     if (mode === 'bwrap') throw new SandboxUnavailableError(opts.unavailableHint);
   }
