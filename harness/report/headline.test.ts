@@ -37,6 +37,17 @@ describe('the headline (issue 11 item 3)', () => {
     expect(buildHeadline(r)).toMatchObject({ units: 5, unmatched_units: 1 });
   });
 
+  it('Pass D, when run, gets its own comparison with B on its own workloads only', () => {
+    const r = fixture('a3');
+    const c = r.workloads.find((w) => w.pass === 'C')!;
+    r.workloads.push({ ...structuredClone(c), pass: 'D' });
+    const h = buildHeadline(r)!;
+    expect(h.pass_d).toMatchObject({ routed_pass: 'D', strong_pass: 'B', units: c.reps.length, clusters: 1, unmatched_units: 0, pass_d: null });
+    expect(h.pass_d!.savings_pct.ci_low).toBeNull();
+    expect(h.pass_d!.verdict).toMatch(/^delegation \(Pass D\) .*\(no interval: fewer than 2 workloads\)/);
+    expect(buildHeadline(fixture('a3'))!.pass_d).toBeNull();
+  });
+
   it('single protocol: against the re-priced baseline, and the verdict says no strong arm was measured', () => {
     const h = buildHeadline(fixture('single'))!;
     expect(h).toMatchObject({ kind: 'actual_vs_repriced_baseline', strong_pass: null, solved_rate: { strong: null }, solved_rate_diff_pts: null });

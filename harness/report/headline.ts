@@ -32,14 +32,14 @@ const fixed = (x: number, digits: number) => (Object.is(Math.round(x * 10 ** dig
 const signedPts = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${fixed(Math.abs(x), 0)}`;
 
 function interval(e: Estimate, f: (x: number) => string): string {
-  return e.ci_low === null || e.ci_high === null ? 'no interval: fewer than 2 workloads' : `[${f(e.ci_low)}, ${f(e.ci_high)}]`;
+  return e.ci_low === null || e.ci_high === null ? '(no interval: fewer than 2 workloads)' : `[${f(e.ci_low)}, ${f(e.ci_high)}]`;
 }
 
 /** The headline sentence: savings with its interval, then what happened to the solved rate. */
 export function headlineVerdict(h: Omit<Headline, 'verdict'>): string {
   const s = h.savings_pct;
   const pctF = (x: number) => fixed(x, 0);
-  const arm = h.kind === 'routed_vs_measured_strong' ? `routing (Pass ${h.routed_pass})` : `${short(h.routed_model)}`;
+  const arm = h.kind === 'routed_vs_measured_strong' ? `${h.routed_pass === 'D' ? 'delegation' : 'routing'} (Pass ${h.routed_pass})` : `${short(h.routed_model)}`;
   const ref = h.kind === 'routed_vs_measured_strong' ? `always-${short(h.strong_model)} (Pass ${h.strong_pass}, measured)` : `${short(h.strong_model)} re-priced on the same tokens`;
   const saving =
     s.estimate === null
@@ -73,40 +73,56 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>): string {
  */
 export function buildHeadline(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>): Headline | null {
   const p = report.provenance;
-  const conf = HEADLINE_CONFIDENCE;
   if (p.protocol === 'a3') {
-    const strong = unitsOf(report.workloads, 'B', (r) => r.savings.actual_repriced_usd);
-    const routed = unitsOf(report.workloads, 'C', (r) => r.savings.actual_repriced_usd);
-    const keys = [...routed.keys()].filter((k) => strong.has(k)).sort();
-    if (keys.length === 0) return null;
-    const unmatched = strong.size + routed.size - 2 * keys.length;
-    const pair = (f: (u: UnitFacts) => number): PairedUnit[] =>
-      keys.map((k) => ({ cluster: strong.get(k)!.workload, a: { num: f(strong.get(k)!.facts), den: 1 }, b: { num: f(routed.get(k)!.facts), den: 1 } }));
-    const solvedUnits = pair((u) => u.solved);
-    const costUnits = pair((u) => u.cost);
-    const savings = pairedSavingsPct(costUnits, conf);
-    const h: Omit<Headline, 'verdict'> = {
-      kind: 'routed_vs_measured_strong',
-      routed_pass: 'C',
-      strong_pass: 'B',
-      routed_model: 'routed',
-      strong_model: report.protocol_metrics?.strong_model ?? p.strong_model ?? p.baseline_model,
-      confidence: conf,
-      units: keys.length,
-      clusters: savings.clusters,
-      unmatched_units: unmatched,
-      savings_pct: est(savings),
-      solved_rate: {
-        routed: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.b })), 'ratio', conf, 1, RATE)),
-        strong: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.a })), 'ratio', conf, 1, RATE)),
-      },
-      solved_rate_diff_pts: est(pairedDifference(solvedUnits, 'ratio', conf, 100, [-100, 100])),
-      correlation: { solved: unitCorrelation(solvedUnits), cost: unitCorrelation(costUnits) },
-      method: METHOD,
-    };
-    return { ...h, verdict: headlineVerdict(h) };
+    const c = routedAgainstStrong(report, 'C');
+    return c ? { ...c, pass_d: routedAgainstStrong(report, 'D') } : null;
   }
-  if (p.protocol !== 'single') return null;
+  return p.protocol === 'single' ? againstRepriced(report) : null;
+}
+
+/** A routed pass against Pass B on the (workload, rep) units both ran; null when they share none. */
+function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>, routedPass: string): Headline | null {
+  const p = report.provenance;
+  const conf = HEADLINE_CONFIDENCE;
+  const strong = unitsOf(report.workloads, 'B', (r) => r.savings.actual_repriced_usd);
+  const routed = unitsOf(report.workloads, routedPass, (r) => r.savings.actual_repriced_usd);
+  const keys = [...routed.keys()].filter((k) => strong.has(k)).sort();
+  if (keys.length === 0) return null;
+  // Pass D runs the delegation workloads only: B's other workloads are not its partners, and not "unmatched".
+  const workloads = new Set(keys.map((k) => routed.get(k)!.workload));
+  const unmatched = [...strong.values()].filter((u) => workloads.has(u.workload)).length + routed.size - 2 * keys.length;
+  const pair = (f: (u: UnitFacts) => number): PairedUnit[] =>
+    keys.map((k) => ({ cluster: strong.get(k)!.workload, a: { num: f(strong.get(k)!.facts), den: 1 }, b: { num: f(routed.get(k)!.facts), den: 1 } }));
+  const solvedUnits = pair((u) => u.solved);
+  const costUnits = pair((u) => u.cost);
+  const savings = pairedSavingsPct(costUnits, conf);
+  const h: Omit<Headline, 'verdict'> = {
+    kind: 'routed_vs_measured_strong',
+    routed_pass: routedPass,
+    strong_pass: 'B',
+    routed_model: 'routed',
+    strong_model: report.protocol_metrics?.strong_model ?? p.strong_model ?? p.baseline_model,
+    confidence: conf,
+    units: keys.length,
+    clusters: savings.clusters,
+    unmatched_units: unmatched,
+    savings_pct: est(savings),
+    solved_rate: {
+      routed: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.b })), 'ratio', conf, 1, RATE)),
+      strong: est(clusteredFigure(solvedUnits.map((u) => ({ cluster: u.cluster, value: u.a })), 'ratio', conf, 1, RATE)),
+    },
+    solved_rate_diff_pts: est(pairedDifference(solvedUnits, 'ratio', conf, 100, [-100, 100])),
+    correlation: { solved: unitCorrelation(solvedUnits), cost: unitCorrelation(costUnits) },
+    method: METHOD,
+    pass_d: null,
+  };
+  return { ...h, verdict: headlineVerdict(h) };
+}
+
+/** The single protocol: the run against its baseline re-priced on the same tokens. */
+function againstRepriced(report: Pick<BenchReport, 'provenance' | 'workloads'>): Headline | null {
+  const p = report.provenance;
+  const conf = HEADLINE_CONFIDENCE;
   const units = report.workloads.flatMap((w) =>
     w.reps.map((r) => ({ cluster: w.workload, a: { num: Number(r.savings.baseline_repriced_usd), den: 1 }, b: { num: Number(r.savings.actual_repriced_usd), den: 1 }, solved: r.solved ? 1 : 0 })),
   );
@@ -127,6 +143,7 @@ export function buildHeadline(report: Pick<BenchReport, 'provenance' | 'workload
     solved_rate_diff_pts: null,
     correlation: { solved: null, cost: unitCorrelation(units) },
     method: `${METHOD} Against the baseline re-priced on the run's own tokens: both costs come from the same calls.`,
+    pass_d: null,
   };
   return { ...h, verdict: headlineVerdict(h) };
 }

@@ -113,7 +113,8 @@ function oracleLines(o: OracleMetrics): string[] {
 function renderHeadline(h: Headline): string[] {
   const rows = headlineRows(h);
   const width = Math.max(...rows.map(([k]) => k.length));
-  return ['=== Headline ===', h.verdict, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), `  (${h.method})`];
+  const d = h.pass_d ? [`Pass D (delegation workloads only): ${h.pass_d.verdict}`] : [];
+  return ['=== Headline ===', h.verdict, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), ...d, `  (${h.method})`];
 }
 
 /** Why an incomplete run stopped (`--max-cost`: which bound, the spend so far; Ctrl-C), from the rep it stopped in. */

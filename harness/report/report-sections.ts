@@ -56,7 +56,12 @@ function headline(h: Headline): ReportSection {
   return {
     id: 'headline',
     title: h.kind === 'routed_vs_measured_strong' ? 'Headline: routed vs measured strong arm' : 'Headline: run vs re-priced baseline',
-    blocks: [{ kind: 'text', text: h.verdict }, keyValues(['metric', 'value'], headlineRows(h)), { kind: 'text', text: h.method }],
+    blocks: [
+      { kind: 'text', text: h.verdict },
+      keyValues(['metric', 'value'], headlineRows(h)),
+      ...(h.pass_d ? [{ kind: 'text' as const, text: `Pass D (delegation workloads only): ${h.pass_d.verdict}` }, keyValues(['metric (Pass D vs B)', 'value'], headlineRows(h.pass_d))] : []),
+      { kind: 'text', text: h.method },
+    ],
   };
 }
 

@@ -535,6 +535,10 @@ export interface Headline {
    * The headline in words.
    */
   verdict: string;
+  /**
+   * A3 with Pass D run: the delegation pass against Pass B on the same (workload, rep) units, in the same shape (its own pass_d null); null otherwise.
+   */
+  pass_d: null | Headline;
 }
 /**
  * A figure with its 95% interval, paired on the same (workload, rep) units with standard errors clustered by workload; the bounds are null when there is no interval (fewer than 2 workloads).
