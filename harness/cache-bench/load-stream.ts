@@ -31,8 +31,9 @@ interface GptCachePair {
 
 /**
  * GPTCache pairs → queries. Classes are pairs joined by a shared origin or similar text (the file repeats
- * 35 origins and 11 similars), so a repeated text is never counted as a wrong hit. Every origin is asked
- * first, then every similar, as GPTCache's own replay does; the reference answer names the class.
+ * 35 origins and 11 similars), so a repeated text is never counted as a wrong hit. As GPTCache's own replay
+ * does, every origin is written to the cache first (warm, no lookup), then every similar is asked; the
+ * reference answer names the class.
  */
 export function gptCacheQueries(file: string, pairs: unknown): Query[] {
   if (!Array.isArray(pairs) || pairs.some((p) => typeof (p as GptCachePair)?.origin !== 'string' || typeof (p as GptCachePair)?.similar !== 'string'))
@@ -50,7 +51,7 @@ export function gptCacheQueries(file: string, pairs: unknown): Query[] {
   });
   const cls = (i: number) => `pair-${find(i)}`;
   const q = (kind: 'origin' | 'similar') =>
-    list.map((p, i): Query => ({ id: `${kind}-${i}`, class: cls(i), text: p[kind], answer: `reference answer of ${cls(i)}` }));
+    list.map((p, i): Query => ({ id: `${kind}-${i}`, class: cls(i), text: p[kind], answer: `reference answer of ${cls(i)}`, ...(kind === 'origin' ? { warm: true } : {}) }));
   return [...q('origin'), ...q('similar')];
 }
 

@@ -86,6 +86,11 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
     const cost = priced(await counterfactual.complete(request));
     const repeat = seen.has(q.class);
     seen.add(q.class);
+    if (q.warm) {
+      if (cache) await cache.warm(request, () => provider.complete(request));
+      else await provider.complete(request);
+      continue;
+    }
     if (!cache) {
       const r = await provider.complete(request);
       records.push({ id: q.id, class: q.class, repeat, expectMiss: q.expect === 'miss', servedBy: null, correct: null, explored: false, similarity: null, matchedQuery: null, missReason: 'cache_off', costUsd: cost.toFixed(), spentUsd: priced(r).toFixed(), lookupUs: 0, exactLookupUs: 0, embedUs: 0, searchUs: 0, tier2Consulted: false });

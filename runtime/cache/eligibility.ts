@@ -61,16 +61,15 @@ function queryShape(request: CanonicalRequest, options: EligibilityOptions): Eli
 }
 
 /**
- * Tier 1 (exact): never a tool-result continuation (the world the tools saw may have changed), never an
- * empty query, and only at temperature 0 unless the caller opted in.
+ * Tier 1 (exact): the Tier 2 rules (below) and, in addition, temperature 0 unless the caller opted in. A
+ * verbatim repeat is no safer than a paraphrase when the world moved: the tools' workspace changed since,
+ * "ok" approves a different step, "latest" means something else tomorrow.
  */
-export function exactTierEligibility(request: CanonicalRequest, callerOptIn: boolean): Eligibility {
-  if (isToolResultContinuation(request)) return { eligible: false, reason: 'tool_result_continuation' };
-  const query = lastUserQuery(request);
-  if (query === null) return { eligible: false, reason: 'no_user_query' };
-  if (!query.trim()) return { eligible: false, reason: 'empty_query' };
+export function exactTierEligibility(request: CanonicalRequest, callerOptIn: boolean, options: EligibilityOptions = DEFAULT_ELIGIBILITY): Eligibility {
+  const shared = semanticTierEligibility(request, options);
+  if (!shared.eligible) return shared;
   if (request.temperature !== 0 && !callerOptIn) return { eligible: false, reason: 'sampling_not_deterministic' };
-  return { eligible: true, query: query.trim() };
+  return shared;
 }
 
 /**

@@ -30,7 +30,9 @@ const STOP_CAPITALISED = new Set([
   'can', 'could', 'should', 'would', 'will', 'please', 'tell', 'give', 'list', 'explain', 'describe', 'show', 'write', 'and', 'or', 'but', 'in', 'on',
   'for', 'of', 'to', 'from', 'with', 'by', 'at', 'it', 'this', 'that', 'these', 'those', 'there', 'if', 'then', 'yes', 'no', 'not',
 ]);
-const DIRECTION = /\b(?:from\s+)?([\p{L}\p{N}_.$€£%-]+)\s+(?:to|into|than|->|→)\s+([\p{L}\p{N}_.$€£%-]+)/giu;
+const CONNECTOR = new Set(['to', 'into', 'than', 'vs', 'versus', '->', '→']);
+/** Words looked at on each side of a connector for the pair's ends. */
+const DIRECTION_WINDOW = 3;
 
 function normaliseNumber(raw: string): string {
   const n = raw.replace(/,(?=\d{3}\b)/g, '').replace(/^\+/, '');
@@ -61,10 +63,7 @@ export function gateSignature(text: string): GateSignature {
   const unquoted = text.replace(QUOTED, ' ');
   const numbers = (unquoted.match(NUMBER) ?? []).map(normaliseNumber);
   const identifiers = (unquoted.match(IDENTIFIER) ?? []).filter((t) => !/^\d/.test(t)).map((t) => t.toLowerCase());
-  const directions = [...unquoted.matchAll(DIRECTION)]
-    .map((m) => [m[1]!.toLowerCase(), m[2]!.toLowerCase()] as const)
-    .filter(([a, b]) => isDeterminer(a) && isDeterminer(b))
-    .map(([a, b]) => `${a}>${b}`);
+  const directions = directionsOf(unquoted, new Set([...entitiesOf(unquoted), ...numbers, ...(unquoted.match(IDENTIFIER) ?? []).map((t) => t.toLowerCase())]));
   return {
     lower: text.toLowerCase().replace(/[’‘]/g, "'"),
     numbers: uniqSorted(numbers),
@@ -75,22 +74,24 @@ export function gateSignature(text: string): GateSignature {
     directions: uniqSorted(directions),
   };
 
-  function isDeterminer(tok: string): boolean {
-    // A direction only counts between tokens that themselves decide the answer (entities, numbers, codes).
-    return /\d/.test(tok) || new RegExp(`(?:^|\\W)${escapeRe(tok)}(?:\\W|$)`, 'i').test(entityText()) || /^[A-Z]{2,}$/.test(originalCase(tok));
-  }
-  function entityText(): string {
-    return entitiesOf(unquoted).join(' ');
-  }
-  function originalCase(tok: string): string {
-    const m = new RegExp(`\\b${escapeRe(tok)}\\b`, 'i').exec(unquoted);
-    return m ? m[0] : tok;
-  }
 }
 
-function escapeRe(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * Ordered pairs around a connector ("from A to B", "A is faster than B", "A vs B"): the nearest
+ * answer-determining token (entity, number, identifier) within three words before and after it.
+ */
+function directionsOf(text: string, determiners: ReadonlySet<string>): string[] {
+  const words = (text.match(/->|→|[\p{L}\p{N}_$€£%][\p{L}\p{N}_.$€£%-]*/gu) ?? []).map((w) => w.toLowerCase().replace(/[.]+$/, ''));
+  const out: string[] = [];
+  words.forEach((w, i) => {
+    if (!CONNECTOR.has(w)) return;
+    const before = words.slice(Math.max(0, i - DIRECTION_WINDOW), i).reverse().find((x) => determiners.has(x));
+    const after = words.slice(i + 1, i + 1 + DIRECTION_WINDOW).find((x) => determiners.has(x));
+    if (before && after && before !== after) out.push(`${before}>${after}`);
+  });
+  return uniqSorted(out);
 }
+
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);

@@ -134,6 +134,26 @@ export class SemanticCache {
     return { exact: this.exact.size, semantic: this.semantic.size };
   }
 
+  /** Computes `request` and keeps the answer in every tier it is eligible for, without a lookup (warm-up). */
+  async warm(request: CanonicalRequest, compute: () => Promise<CanonicalResponse>): Promise<CanonicalResponse> {
+    const exactOk = this.o.tiers.exact && exactTierEligibility(request, this.o.exactOptIn, this.o.eligibility).eligible;
+    const semOk = this.o.tiers.semantic && this.o.embeddings ? semanticTierEligibility(request, this.o.eligibility) : null;
+    const response = await compute();
+    let semantic = null;
+    if (semOk?.eligible) {
+      const text = this.o.embeddingText ? await this.o.embeddingText(semOk.query, request) : semOk.query;
+      semantic = {
+        partition: partitionKey(request, this.scopeOf(request), this.o.partitionTurns),
+        vector: await this.o.embeddings!.embedText(text),
+        taskType: this.detector.detect(semOk.query).task_type,
+        signature: gateSignature(semOk.query),
+        query: semOk.query,
+      };
+    }
+    this.keep(request, response, exactOk ? exactRequestKey(request, this.scopeOf(request)) : null, semantic);
+    return response;
+  }
+
   /**
    * Answers `request` from a tier or by calling `compute`, keeping a computed final answer for later.
    * `compute` is the provider call; its errors propagate unchanged.
@@ -143,7 +163,7 @@ export class SemanticCache {
     const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0 };
     let nearest: { similarity: number; query: string } | null = null;
     // Tier 1.
-    const exactOk = this.o.tiers.exact ? exactTierEligibility(request, this.o.exactOptIn) : ({ eligible: false, reason: 'tier_off' } as const);
+    const exactOk = this.o.tiers.exact ? exactTierEligibility(request, this.o.exactOptIn, this.o.eligibility) : ({ eligible: false, reason: 'tier_off' } as const);
     const scope = this.scopeOf(request);
     const exactKey = exactOk.eligible ? exactRequestKey(request, scope) : null;
     const exactHit = exactKey ? this.exact.get(exactKey) : undefined;
@@ -156,7 +176,7 @@ export class SemanticCache {
     }
     // Tier 2.
     const semOk = this.o.tiers.semantic && this.vectors && this.o.embeddings ? semanticTierEligibility(request, this.o.eligibility) : ({ eligible: false, reason: 'tier_off' } as const);
-    let missReason: string = exactOk.eligible ? 'no_entry' : `exact_${exactOk.reason}`;
+    let missReason: string;
     let embedUs = 0;
     let searchUs = 0;
     let vector: Float32Array | null = null;

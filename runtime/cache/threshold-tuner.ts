@@ -23,7 +23,7 @@ export const DEFAULT_PRIOR_THRESHOLDS: Readonly<Record<string, readonly [number,
 const SENSITIVITY_INDEX: Record<CostSensitivity, number> = { high: 0, medium: 1, low: 2 };
 
 export interface ThresholdTunerConfig {
-  /** Largest tolerated wrong-hit rate; the bound must stay at or below it (default 0.01). */
+  /** Largest tolerated wrong-hit rate; the bound must stay at or below it (default 0.01). 1 switches the bound off: a fixed threshold at the prior. */
   delta: number;
   /** Fraction of allowed hits recomputed anyway, to keep learning (default 0.02). */
   exploreRate: number;
@@ -77,7 +77,7 @@ export class AdaptiveThresholdTuner {
   constructor(config: Partial<ThresholdTunerConfig> = {}) {
     this.config = { ...DEFAULT_TUNER_CONFIG, ...config, priors: { ...DEFAULT_PRIOR_THRESHOLDS, ...(config.priors ?? {}) } };
     const { delta, exploreRate, z } = this.config;
-    if (!(delta > 0 && delta < 1)) throw new RangeError(`delta must be in (0, 1), got ${delta}`);
+    if (!(delta > 0 && delta <= 1)) throw new RangeError(`delta must be in (0, 1], got ${delta}`);
     if (!(exploreRate >= 0 && exploreRate <= 1)) throw new RangeError(`exploreRate must be in [0, 1], got ${exploreRate}`);
     if (!(z > 0)) throw new RangeError(`z must be > 0, got ${z}`);
   }
@@ -113,6 +113,7 @@ export class AdaptiveThresholdTuner {
     const floor = this.getThreshold(taskType, sensitivity);
     if (similarity < floor) return { action: 'reject', floor, errorBound: 1, reason: 'below_prior' };
     if (similarity <= entry.wrongAbove) return { action: 'reject', floor, errorBound: 1, reason: 'below_entry_threshold' };
+    if (this.config.delta >= 1) return { action: 'serve', floor, errorBound: 1, reason: 'bound_met' };
     const errorBound = this.errorBound(taskType, similarity);
     if (errorBound > this.config.delta) return { action: 'explore', floor, errorBound, reason: 'bound_above_delta' };
     if (draw < this.config.exploreRate) return { action: 'explore', floor, errorBound, reason: 'sampled_exploration' };

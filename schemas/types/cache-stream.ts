@@ -28,7 +28,7 @@ export interface CacheStreamFile {
    */
   source?: {
     /**
-     * A JSON array of {origin, similar}: every origin is asked, then every similar.
+     * A JSON array of {origin, similar}: every origin is written to the cache (warm), then every similar is asked.
      */
     format: 'gptcache_pairs';
     file: string;
@@ -71,6 +71,10 @@ export interface Query {
    */
   expect?: 'miss';
   note?: string;
+  /**
+   * Written to the cache without a lookup and left out of the figures (the insert phase of GPTCache's own replay).
+   */
+  warm?: boolean;
 }
 export interface Message {
   role: 'user' | 'assistant';

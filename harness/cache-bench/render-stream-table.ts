@@ -1,0 +1,52 @@
+// The per-tier table `bench run --workload <a cache stream>` prints.
+import { plainTable } from '../report/render-table.ts';
+import type { Rate, StreamFigures } from './stream-metrics.ts';
+
+function pctCi(r: Rate): string {
+  if (r.n === 0) return 'n/a';
+  const f = (x: number) => (x * 100).toFixed(x < 0.1 && x > 0 ? 2 : 1);
+  return `${f(r.k / r.n)}% [${f(r.ci.lo)}, ${f(r.ci.hi)}]`;
+}
+
+function us(x: number | null): string {
+  return x === null ? 'n/a' : x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} µs`;
+}
+
+export interface StreamTableHeader {
+  name: string;
+  set: string;
+  embedder: string;
+  delta: number;
+  gate: boolean;
+  cache: boolean;
+  warm: number;
+}
+
+/** One stream's figures as text: a header line, the per-tier table, latency and must-miss lines. */
+export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): string {
+  const lines = [
+    `${h.name} (${h.set}): ${f.queries} queries (${f.repeats} repeats of an answered class${h.warm ? `, after ${h.warm} warm-up writes` : ''}); cache ${h.cache ? 'on' : 'off'}, embedder ${h.embedder}, delta ${h.delta >= 1 ? 'off (fixed prior threshold)' : h.delta}, gate ${h.gate ? 'on' : 'off'}`,
+    'sim: answers are the stream\'s reference answers priced as the stream model (simulated provider, no model called)',
+  ];
+  const t = plainTable(['tier', 'hits', 'hit rate [95% CI]', 'hit rate on repeats', 'wrong', 'false-hit rate [95% CI]', 'precision [95% CI]', 'net savings', 'lookup p50', 'lookup p95']);
+  for (const r of f.tiers)
+    t.push([
+      r.tier,
+      String(r.hits),
+      pctCi(r.hit_rate),
+      pctCi(r.hit_rate_on_repeats),
+      String(r.wrong_hits),
+      pctCi(r.false_hit_rate),
+      pctCi(r.precision),
+      `$${r.net_savings_usd}${r.net_savings_pct === null ? '' : ` (${r.net_savings_pct.toFixed(1)}%)`}`,
+      us(r.lookup_us_p50),
+      us(r.lookup_us_p95),
+    ]);
+  lines.push(t.toString());
+  lines.push(
+    `cost: cache off $${f.cost_off_usd}, cache on $${f.cost_on_usd}; net savings charge each wrong hit ${f.wrong_hit_penalty}x its query's cost; ${f.explored} would-be hits recomputed to learn`,
+    `latency: tier 1 = exact-key lookup; tier 2 = vector search, embedding excluded (embedding p50 ${us(f.embed_us_p50)}, p95 ${us(f.embed_us_p95)}); all = whole lookup; all-tiers-miss overhead p50 ${us(f.all_miss_overhead_us_p50)}, p95 ${us(f.all_miss_overhead_us_p95)}`,
+    f.must_miss_classes_hit.length ? `must-miss classes served (each a wrong hit): ${f.must_miss_classes_hit.join(', ')}` : 'must-miss classes served: none',
+  );
+  return lines.join('\n');
+}

@@ -1,0 +1,84 @@
+// `bench run --workload <cache-*>`: replays each named query stream through the cache and prints the
+// per-tier table; with --cache off, the cache-off arm (every query computed) for a paired comparison.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createEmbeddingProvider } from '../../runtime/patterns/embeddings/create-embedding-provider.ts';
+import { loadPriceTable } from '../../runtime/pricing/index.ts';
+import { DEFAULT_TUNER_CONFIG } from '../../runtime/cache/threshold-tuner.ts';
+import type { CliIO } from '../cli/command.ts';
+import { EXIT, SetupError } from '../errors.ts';
+import { isQueryStreamDir, loadQueryStream } from './load-stream.ts';
+import { renderStreamTable } from './render-stream-table.ts';
+import { runStream } from './run-stream.ts';
+import { streamFigures, type StreamFigures } from './stream-metrics.ts';
+
+/** The default Tier 2 embedder of a stream run. */
+export const DEFAULT_CACHE_EMBEDDER = 'local:use-lite';
+
+export interface StreamCommandOptions {
+  workloadsDir: string;
+  names: string[];
+  cache: boolean;
+  embedder: string | null;
+  delta: number | null;
+  gate: boolean;
+  priorOffset: number | null;
+  penalty: number;
+  seed: number;
+  json: string | null;
+}
+
+/** True when every selected name is a query-stream workload (and there is at least one). */
+export function selectsQueryStreams(workloadsDir: string, names: readonly string[]): boolean {
+  const streams = names.filter((n) => isQueryStreamDir(join(workloadsDir, n)));
+  if (streams.length && streams.length !== names.length)
+    throw new SetupError(`--workload mixes query streams (${streams.join(', ')}) with agent workloads: run them in separate invocations`);
+  return streams.length > 0;
+}
+
+export interface StreamReportEntry {
+  name: string;
+  set: string;
+  embedder: string;
+  delta: number;
+  gate: boolean;
+  cache: boolean;
+  figures: StreamFigures;
+}
+
+/** Runs the streams; exit 1 when a must-miss query was served, else 0. */
+export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Promise<number> {
+  const prices = loadPriceTable();
+  const embedderId = o.embedder ?? DEFAULT_CACHE_EMBEDDER;
+  const delta = o.delta ?? DEFAULT_TUNER_CONFIG.delta;
+  if (!(delta > 0)) throw new SetupError(`--cache-delta must be above 0 (a bound of 0 serves nothing); got ${delta}`);
+  const entries: StreamReportEntry[] = [];
+  let failed = false;
+  for (const name of o.names) {
+    const stream = loadQueryStream(join(o.workloadsDir, name));
+    const embedder = createEmbeddingProvider(embedderId, { env: io.env });
+    try {
+      const run = await runStream(stream, {
+        cache: o.cache,
+        embedder,
+        prices,
+        gate: o.gate,
+        seed: o.seed,
+        tuner: { delta, ...(o.priorOffset !== null ? { priorOffset: o.priorOffset } : {}) },
+      });
+      const figures = streamFigures(run.records, o.penalty);
+      const warm = stream.queries.filter((q) => q.warm).length;
+      io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm }, figures));
+      io.out('');
+      if (figures.must_miss_classes_hit.length) failed = true;
+      entries.push({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, figures });
+    } finally {
+      await embedder.close();
+    }
+  }
+  const out = resolve(io.cwd, o.json ?? join('reports', '.runs', `cache-streams-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({ kind: 'cache_streams', provider: 'sim', streams: entries }, null, 2)}\n`);
+  io.out(`JSON: ${out}`);
+  return failed ? EXIT.assertionFailed : EXIT.ok;
+}
