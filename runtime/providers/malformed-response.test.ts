@@ -1,9 +1,9 @@
-import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { createIdFactory } from "../core/ids.ts";
-import { fromAnthropicMessage } from "./anthropic/anthropic-response.ts";
-import { fromOpenAICompletion } from "./openai/openai-response.ts";
-import { ProviderError } from "./provider.ts";
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createIdFactory } from '../core/ids.ts';
+import { fromAnthropicMessage } from './anthropic/anthropic-response.ts';
+import { fromOpenAICompletion } from './openai/openai-response.ts';
+import { ProviderError } from './provider.ts';
 
 // Both parsers take whatever a 2xx body held: they return canonical parts or throw a classified
 // malformed_response, never a TypeError that would escape as a crash.
@@ -16,40 +16,34 @@ const parsers = {
 const outcome = (parse: (b: unknown) => unknown, body: unknown): string => {
   try {
     parse(body);
-    return "ok";
+    return 'ok';
   } catch (e) {
     return e instanceof ProviderError ? e.errorClass : `raw ${String(e)}`;
   }
 };
 
-describe.each(Object.entries(parsers))("%s response parser", (name, parse) => {
-  it.each([
-    {},
-    null,
-    "text",
-    [],
-    { content: {} },
-    { choices: [{}] },
-    { choices: [{ message: { content: 5 } }] },
-    { content: [{ type: "text", text: 5 }] },
-  ])("%j is malformed_response", (body) => {
-    expect(outcome(parse, body)).toBe("malformed_response");
-  });
+describe.each(Object.entries(parsers))('%s response parser', (name, parse) => {
+  it.each([{}, null, 'text', [], { content: {} }, { choices: [{}] }, { choices: [{ message: { content: 5 } }] }, { content: [{ type: 'text', text: 5 }] }])(
+    '%j is malformed_response',
+    (body) => {
+      expect(outcome(parse, body)).toBe('malformed_response');
+    },
+  );
 
-  it("never throws anything but a classified ProviderError", () => {
+  it('never throws anything but a classified ProviderError', () => {
     const shaped =
-      name === "anthropic"
+      name === 'anthropic'
         ? fc.record(
             {
               content: fc.array(
                 fc.record(
                   {
-                    type: fc.constantFrom("text", "tool_use", "thinking"),
+                    type: fc.constantFrom('text', 'tool_use', 'thinking'),
                     text: fc.anything(),
                     name: fc.anything(),
                     input: fc.anything(),
                   },
-                  { requiredKeys: ["type"] },
+                  { requiredKeys: ['type'] },
                 ),
               ),
               stop_reason: fc.anything(),
@@ -83,28 +77,26 @@ describe.each(Object.entries(parsers))("%s response parser", (name, parse) => {
           );
     fc.assert(
       fc.property(fc.oneof(fc.anything(), shaped), (body) => {
-        expect(["ok", "malformed_response"]).toContain(outcome(parse, body));
+        expect(['ok', 'malformed_response']).toContain(outcome(parse, body));
       }),
       { numRuns: 500 },
     );
   });
 });
 
-describe("tool inputs that are not objects", () => {
-  it("anthropic keeps them as raw text, so the dispatcher answers tool.input_invalid", () => {
+describe('tool inputs that are not objects', () => {
+  it('anthropic keeps them as raw text, so the dispatcher answers tool.input_invalid', () => {
     const r = fromAnthropicMessage(
       {
-        content: [
-          { type: "tool_use", id: "x", name: "read_file", input: [1, 2] },
-        ],
-        stop_reason: "tool_use",
+        content: [{ type: 'tool_use', id: 'x', name: 'read_file', input: [1, 2] }],
+        stop_reason: 'tool_use',
       } as never,
       ids,
     );
     expect(r.content[0]).toMatchObject({
-      type: "tool_use",
-      name: "read_file",
-      input: { __invalid_json_arguments: "[1,2]" },
+      type: 'tool_use',
+      name: 'read_file',
+      input: { __invalid_json_arguments: '[1,2]' },
     });
   });
 });

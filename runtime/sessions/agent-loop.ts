@@ -51,7 +51,15 @@ export interface TurnLoopDeps {
   spend?: SpendGuard;
   /** The most characters of text and tool input one answer may carry before it fails as `response_too_large`. Default MAX_RESPONSE_BYTES. */
   maxResponseBytes?: number;
+  /** Tool calls of one answer that run; the rest get an error result. Default MAX_TOOL_CALLS_PER_ANSWER. */
+  maxToolCallsPerAnswer?: number;
 }
+
+/**
+ * Tool calls run per answer: 64. Models make a handful of parallel calls; an answer asking for
+ * thousands (8 MiB of tool_use blocks is ~100k reads of up to 32 KB each) would exhaust memory.
+ */
+export const MAX_TOOL_CALLS_PER_ANSWER = 64;
 
 /**
  * Runs LLM calls and tool cycles until the model ends its turn (catalog §8.1): each call is
@@ -186,7 +194,15 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     if (response.stop_reason !== 'tool_use' || uses.length === 0) break;
 
     const results: ToolResultBlock[] = [];
-    for (const call of uses) {
+    const cap = deps.maxToolCallsPerAnswer ?? MAX_TOOL_CALLS_PER_ANSWER;
+    for (const [k, call] of uses.entries()) {
+      if (k >= cap) {
+        // Not run: the model learns the bound, and memory stays bounded whatever one answer asks for.
+        results.push({ type: 'tool_result', tool_use_id: call.id, content: `not run: this answer asked for ${uses.length} tool calls; at most ${cap} run per answer`, is_error: true });
+        toolCalls += 1;
+        failedTools += 1;
+        continue;
+      }
       const r = await tools.dispatch(call, {
         workspaceRoot: input.workspaceRoot,
         ...base,
