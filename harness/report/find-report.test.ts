@@ -65,6 +65,15 @@ describe('findReport', () => {
     expect(() => loadReport(join(dir, 'junk.json'))).toThrow(new RegExp(`^${join(dir, 'junk.json')}: not JSON`));
   });
 
+  it('a report written before the solved-rate fields says how to rebuild it from its trace DB', () => {
+    const dir = tempDir();
+    const old = fixture() as unknown as Record<string, unknown>;
+    delete old.headline;
+    for (const w of (old as unknown as BenchReport).workloads) for (const r of w.reps) delete (r as Partial<typeof r>).outcome;
+    writeFileSync(join(dir, 'old.json'), JSON.stringify(old));
+    expect(() => loadReport(join(dir, 'old.json'))).toThrow(/predates the solved-rate fields: rebuild it from its trace DB with `npx analyze --skip-execute/);
+  });
+
   it('accepts the stored fixtures as valid reports', () => {
     for (const name of ['single', 'a3']) expect(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report.report_version).toBe(1);
   });

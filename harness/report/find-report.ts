@@ -35,7 +35,10 @@ export function loadReport(path: string): FoundReport {
   const validate = validatorFor<BenchReport>('report.schema.json');
   if (!validate(data)) {
     const first = formatAjvErrors(validate.errors)[0] ?? 'does not match';
-    throw new SetupError(`${path}: not a valid bench report (schemas/report.schema.json): ${first}`);
+    // Reports written before the gated verdict (issue 11) lack its fields; their DB still rebuilds them.
+    const stale = /headline|outcome|solved|strong_call_rate|unforced_turns|pass_d/.test(JSON.stringify(validate.errors));
+    const hint = stale ? '; it predates the solved-rate fields: rebuild it from its trace DB with `npx analyze --skip-execute --db-path <run>.db --json <path>`' : '';
+    throw new SetupError(`${path}: not a valid bench report (schemas/report.schema.json): ${first}${hint}`);
   }
   return { path, report: data };
 }
