@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
@@ -158,7 +158,9 @@ describe('bench run refuses bad input with exit 2 and a message that names the p
   });
 
   it('no high-signal workload and no --include-marginal', async () => {
-    const r = await bench(['run', '--db-path', join(tempDir(), 'x.db')], { env: ENV });
+    const onlyMarginal = tempDir();
+    cpSync(join(REPO_ROOT, 'workloads', 'fix-a-bug-small'), join(onlyMarginal, 'fix-a-bug-small'), { recursive: true });
+    const r = await bench(['run', '--workloads-dir', onlyMarginal, '--db-path', join(tempDir(), 'x.db')], { env: ENV });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--include-marginal');
   });

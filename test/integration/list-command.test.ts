@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { foldName, renderList } from '../../harness/cli/commands/list.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 
+/** A workload.yaml's text without its recorded signal block. */
+const withoutSignal = (text: string) => text.replace(/^signal:\n(?: {2}.*\n)+/m, '');
+
 const widest = (text: string) => Math.max(...text.split('\n').map((l) => [...l].length));
 
 describe('bench list', () => {
@@ -36,7 +39,9 @@ describe('bench list', () => {
     const block =
       'signal:\n  score_gap: 0.512\n  solved_gap: 0.75\n  reps: 4\n  provider: sim\n  simulated: true\n' +
       '  cheap_model: anthropic:claude-haiku-4-5\n  strong_model: anthropic:claude-sonnet-4-6\n  measured_at: 2026-11-24T12:00:00Z\n';
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^signal_strength: marginal\n/m, `signal_strength: high\n${block}`));
+    writeFileSync(file, withoutSignal(readFileSync(file, 'utf8')).replace(/^signal_strength: marginal\n/m, `signal_strength: high\n${block}`));
+    const other = join(dir, 'regex-with-edge-cases', 'workload.yaml');
+    writeFileSync(other, withoutSignal(readFileSync(other, 'utf8')));
     const r = await bench(['list', '--workloads-dir', dir, '--wide']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/fix-a-bug-small +high +sim +0\.51 \/ 0\.75/);

@@ -21,7 +21,8 @@ const block = (provider: string, simulated: boolean) =>
 function highCopy(dir: string, from: string, signal: string | null) {
   cpSync(join(REPO_ROOT, 'workloads', from), join(dir, from), { recursive: true });
   const file = join(dir, from, 'workload.yaml');
-  writeFileSync(file, readFileSync(file, 'utf8').replace(/^signal_strength: marginal\n/m, `signal_strength: high\n${signal ?? ''}`));
+  const text = readFileSync(file, 'utf8').replace(/^signal:\n(?: {2}.*\n)+/m, '');
+  writeFileSync(file, text.replace(/^signal_strength: marginal\n/m, `signal_strength: high\n${signal ?? ''}`));
 }
 
 const wl = (name: string, strength: 'high' | 'marginal', signal?: { provider: string; simulated: boolean }) =>

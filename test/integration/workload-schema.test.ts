@@ -97,7 +97,12 @@ describe('workload schema (benchmark.md §10.1 tests 1-3)', () => {
 
   it('marginal workloads need --include-marginal; a name bypasses the filter', () => {
     const all = discoverWorkloads(WORKLOADS);
-    expect(setupError(() => selectWorkloads(all, { names: [], includeMarginal: false })).message).toContain('--include-marginal');
+    const marginal = all.filter((w) => w.spec.signal_strength === 'marginal');
+    expect(setupError(() => selectWorkloads(marginal, { names: [], includeMarginal: false })).message).toContain('--include-marginal');
+    // With high-signal workloads on disk, no flag selects exactly those.
+    const high = all.filter((w) => (w.spec.signal_strength ?? 'high') === 'high').map((w) => w.spec.name);
+    expect(high.length).toBeGreaterThanOrEqual(3);
+    expect(selectWorkloads(all, { names: [], includeMarginal: false }).map((w) => w.spec.name)).toEqual(high);
     expect(selectWorkloads(all, { names: ['fix-a-bug-small'], includeMarginal: false }).map((w) => w.spec.name)).toEqual(['fix-a-bug-small']);
     expect(setupError(() => selectWorkloads(all, { names: ['nope'], includeMarginal: false })).message).toMatch(/unknown workload 'nope'/);
   });
