@@ -156,20 +156,43 @@ const wireBody = fc.oneof(
   fc.anything(),
 );
 
+const openaiBody = fc.oneof(
+  fc.constantFrom<unknown>({}, { choices: [] }, { choices: [{ message: null }] }, { choices: [{ message: { content: 7 } }] }, { choices: [{ message: { tool_calls: 'x' } }] }),
+  fc.record(
+    {
+      choices: fc.array(
+        fc.record(
+          {
+            message: fc.record({ content: fc.oneof(fc.string(), fc.constant(null), fc.integer()), tool_calls: fc.array(fc.record({ type: fc.constantFrom('function', 'custom', undefined), function: fc.record({ name: fc.constantFrom('read_file', 'write_file', '', 'zz'), arguments: fc.oneof(fc.string(), fc.json(), fc.anything()) }, { requiredKeys: [] }) }, { requiredKeys: [] })) }, { requiredKeys: [] }),
+            finish_reason: fc.constantFrom('stop', 'tool_calls', 'length', null),
+          },
+          { requiredKeys: [] },
+        ),
+        { maxLength: 2 },
+      ),
+    },
+    { requiredKeys: [] },
+  ),
+  fc.anything(),
+);
+
 describe('property: any answer from the provider, the run finishes with a report', () => {
-  it('exit 0 or 1 and a schema-valid report for random 200 bodies and random tool calls', async () => {
+  it.each([
+    ['anthropic', wireBody],
+    ['openai', openaiBody],
+  ] as const)('%s: exit 0 or 1 and a schema-valid report for random 200 bodies and random tool calls', async (provider, bodyArb) => {
     await fc.assert(
-      fc.asyncProperty(fc.array(wireBody, { minLength: 1, maxLength: 4 }), async (bodies) => {
-        const server = await startFakeAnthropic();
+      fc.asyncProperty(fc.array(bodyArb, { minLength: 1, maxLength: 4 }), async (bodies) => {
+        const server = provider === 'anthropic' ? await startFakeAnthropic() : await startFakeOpenAI();
         servers.push(server);
         server.enqueue(...bodies.map((body): ScriptedReply => ({ kind: 'json', body })));
-        const r = await runTwo('anthropic', server);
+        const r = await runTwo(provider, server);
         expect([0, 1]).toContain(r.code);
         expectSuiteWentOn(r);
         await server.close();
         servers.splice(servers.indexOf(server), 1);
       }),
-      { numRuns: 8 },
+      { numRuns: 6 },
     );
   }, 240_000);
 });
