@@ -18,14 +18,17 @@ export interface CheckStage {
 /**
  * True for what the agent left that the check must not see: the check's own mount (the agent may
  * have pre-created it, its contents are not the check's), bytecode caches (a `.pyc` can stand in
- * for a source file), and symlinks that lead out of the workspace.
+ * for a source file), special files, and symlinks that lead out of the workspace.
  */
 function leftOut(workspace: string, mount: string | null, src: string): boolean {
   const rel = relative(workspace, src);
   if (mount !== null && (rel === mount || rel.startsWith(mount + sep))) return true;
   const name = basename(src);
   if (name === '__pycache__' || name.endsWith('.pyc')) return true;
-  if (lstatSync(src).isSymbolicLink()) {
+  const st = lstatSync(src);
+  // A FIFO, socket or device would make the copy throw (a check error, not the agent's failure) or block.
+  if (!st.isFile() && !st.isDirectory() && !st.isSymbolicLink()) return true;
+  if (st.isSymbolicLink()) {
     try {
       return !isWithin(workspace, realpathSync(src));
     } catch {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -110,6 +111,14 @@ class WorkspaceTestsPass(unittest.TestCase):
     expect(faked.result.exit_code).toBe(0);
     expect(faked.result.passed).toBe(false);
     expect(faked.report?.unfinished).toBe(1);
+  });
+
+  it('copies no FIFO the agent made (the copy would fail or block): the check still runs and judges', async () => {
+    const ws = tree(UNSOLVED);
+    execFileSync('mkfifo', [join(ws, 'pipe')]);
+    const run = await runCheckDetailed({ command: UNITTEST, timeoutSeconds: 60, workspaceRoot: ws, checkFilesDir: tree(HIDDEN), logger: createMemoryLogger(), hostPath, sandbox: mode });
+    expect(run.result.passed).toBe(false);
+    expect(run.report?.failures).toBe(1);
   });
 
   it('ignores a .bench-check the agent pre-created, and a __pycache__ it left', async () => {
