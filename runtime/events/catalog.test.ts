@@ -31,6 +31,10 @@ const SPEC: Record<string, [string, string]> = {
   'pattern.matched': ['pseudonymous', 'system'],
   'pattern.evicted': ['pseudonymous', 'system'],
   'skill.loaded': ['pseudonymous', 'system'],
+  'cache.hit': ['pseudonymous', 'system'],
+  'cache.miss': ['pseudonymous', 'system'],
+  'cache.set': ['pseudonymous', 'system'],
+  'cache.evicted': ['pseudonymous', 'system'],
 };
 
 const MONEY_FIELDS: [string, string][] = [
@@ -38,6 +42,9 @@ const MONEY_FIELDS: [string, string][] = [
   ['delegate.completed', 'worker_total_cost_usd'],
   ['delegate.failed', 'worker_total_cost_usd'],
   ['llm.call_completed', 'cost_usd'],
+  ['cache.hit', 'avoided_cost_usd'],
+  ['cache.hit', 'served_cost_usd'],
+  ['cache.set', 'cost_usd'],
   ['turn.completed', 'total_cost_usd'],
   ['session.ended', 'total_cost_usd'],
   ['eval.completed', 'judge_cost_usd'],

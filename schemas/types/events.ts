@@ -60,6 +60,10 @@ export interface EventPayloads {
   'delegate.failed': DelegateFailedPayload;
   'pattern.evicted': PatternEvictedPayload;
   'skill.loaded': SkillLoadedPayload;
+  'cache.hit': CacheHitPayload;
+  'cache.miss': CacheMissPayload;
+  'cache.set': CacheSetPayload;
+  'cache.evicted': CacheEvictedPayload;
 }
 /**
  * A session began (catalog §6.1).
@@ -571,6 +575,74 @@ export interface SkillLoadedPayload {
    * The skill_load tool_use for on_demand loads; null for pre-activation.
    */
   triggered_by_tool_use_id: string | null;
+}
+/**
+ * A cache tier served a request; no provider was called. The request's llm-call row is priced at served_cost_usd.
+ */
+export interface CacheHitPayload {
+  tier: 'exact' | 'semantic' | 'intermediate';
+  entry_id: string;
+  /**
+   * Cosine to the cached query (Tier 2); null for Tier 1.
+   */
+  similarity: number | null;
+  /**
+   * Upper bound on the wrong-hit rate at this similarity when served (Tier 2); null for Tier 1.
+   */
+  error_bound: number | null;
+  lookup_us: number;
+  embed_us: number;
+  /**
+   * What computing the answer cost when it was cached.
+   */
+  avoided_cost_usd: string;
+  /**
+   * What serving cost (0, or the embedding's price).
+   */
+  served_cost_usd: string;
+}
+/**
+ * No tier served a request: it was ineligible, had no neighbour, failed the exact-token gate or the threshold, or was a would-be hit recomputed to learn (explored).
+ */
+export interface CacheMissPayload {
+  /**
+   * The last tier consulted.
+   */
+  tier: 'exact' | 'semantic';
+  /**
+   * e.g. no_neighbour, gate_numbers, below_prior, bound_above_delta, semantic_tool_result_continuation, explore_sampled_exploration.
+   */
+  reason: string;
+  similarity: number | null;
+  error_bound: number | null;
+  explored: boolean;
+  /**
+   * For an exploration: did the fresh answer agree with the cached one.
+   */
+  explore_agreed: boolean | null;
+  lookup_us: number;
+  embed_us: number;
+}
+/**
+ * A computed final answer was kept by a cache tier.
+ */
+export interface CacheSetPayload {
+  tier: 'exact' | 'semantic' | 'intermediate';
+  entry_id: string;
+  task_type: string;
+  cost_usd: string;
+  entries_after: number;
+}
+/**
+ * A cache tier dropped an entry to stay within its capacity (LRU, or LRU weighted by recompute cost).
+ */
+export interface CacheEvictedPayload {
+  tier: 'exact' | 'semantic' | 'intermediate';
+  entry_id: string;
+  policy: 'lru' | 'lru_cost';
+  age_us: number;
+  hits: number;
+  entries_after: number;
 }
 
 /** A type the catalog knows. */

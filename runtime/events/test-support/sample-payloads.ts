@@ -115,6 +115,10 @@ export const samplePayloads: { [K in KnownEventType]: EventPayloads[K] } = {
   'pattern.matched': { fingerprint_id: '01JZ0000000000000000000000', fingerprint_kind: 'structural', chosen_model: 'anthropic:claude-sonnet-4-6', confidence: 0.31, sample_size: 12, k_cluster_size: 10, alternatives_count: 2 },
   'pattern.evicted': { trigger: 'hard_cap_evict', fingerprints_before: 3001, fingerprints_after: 3000, outcomes_before: 10001, outcomes_after: 10000, entries_evicted: 1, oldest_evicted_age_days: 12.5 },
   'skill.loaded': { skill_id: 'pdf-processing', skill_version: '1.2.0', load_reason: 'on_demand', load_size_tokens: 1800, source: 'workspace', triggered_by_tool_use_id: 'tu_01' },
+  'cache.hit': { tier: 'semantic', entry_id: '01JZ0000000000000000000001', similarity: 0.97, error_bound: 0.008, lookup_us: 310, embed_us: 250, avoided_cost_usd: '0.0021', served_cost_usd: '0' },
+  'cache.miss': { tier: 'semantic', reason: 'gate_numbers', similarity: 0.95, error_bound: null, explored: false, explore_agreed: null, lookup_us: 280, embed_us: 240 },
+  'cache.set': { tier: 'exact', entry_id: '01JZ0000000000000000000002', task_type: 'faq', cost_usd: '0.0021', entries_after: 12 },
+  'cache.evicted': { tier: 'semantic', entry_id: '01JZ0000000000000000000003', policy: 'lru_cost', age_us: 86400000000, hits: 3, entries_after: 9999 },
 };
 
 /** A payload typed both precisely and as a plain record, so emitted events are also plain `BusEvent`s. */
