@@ -64,7 +64,7 @@ export class SandboxUnavailableError extends Error {
 }
 
 /** The WARN text logged when commands run without bwrap. */
-export const NO_SANDBOX_WARNING = 'bubblewrap (bwrap) not found: run_shell and checks are confined by cwd, a scrubbed environment and an empty home only';
+export const NO_SANDBOX_WARNING = 'running without bubblewrap (bwrap): run_shell and checks are confined by cwd, a scrubbed environment and an empty home only';
 
 // Once per logger: a process has one logger in practice, and tests can still observe the warning.
 const warned = new WeakSet<Logger>();
