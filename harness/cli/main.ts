@@ -8,10 +8,11 @@ import { analyzeCommandSpec } from './commands/analyze.ts';
 import { signalCommandSpec } from './commands/signal.ts';
 import { reportCommandSpec } from './commands/report.ts';
 import { compareCommandSpec } from './commands/compare.ts';
+import { mergeCommandSpec } from './commands/merge.ts';
 import { viewCommandSpec } from './commands/view.ts';
 import type { CommandSpec, CliIO } from './command.ts';
 
-const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec];
+const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec, mergeCommandSpec];
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 function exitCodeFor(e: unknown, io: CliIO): number {
