@@ -169,7 +169,8 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       resolveRun({
         exitCode: timedOut || cancelled ? null : code,
         signal: sig,
-        output: out.text,
+        // The scratch dirs have random names: show them as ~ and $TMPDIR so output is the same run to run.
+        output: out.text.replaceAll(scratch.home, '~').replaceAll(scratch.tmp, '$TMPDIR'),
         truncated: out.truncated,
         timedOut,
         cancelled,
