@@ -69,8 +69,9 @@ export const MAX_TOOL_CALLS_PER_ANSWER = 64;
  * Whatever the provider answers, the turn ends normally: a thrown ProviderError, any other throw
  * from the adapter, a response with missing or mistyped fields (`malformed_response`) or one past
  * the size cap (`response_too_large`) becomes llm.call_failed and the turn's `error_class`. Only a
- * replay miss (the run is not what was recorded) and `--max-cost` still throw. Before each call the
- * oldest tool results are elided when the history would not fit the model's window (context-fit.ts).
+ * replay miss (the run is not what was recorded) and `--max-cost` still throw. At the start, after
+ * each batch of tool results and at the end, the oldest tool results are elided when the history
+ * would not fit the model's window (context-fit.ts).
  */
 export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Promise<TurnResult> {
   const { bus, provider, tools, prices, clock } = deps;
@@ -94,9 +95,9 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     // An unknown model: the call below fails with the provider's own classified error.
   }
   const budget = window ? contextBudget(window, input.maxTokens) : null;
-  const tools_ = input.allowedTools ? tools.specs().filter((t) => input.allowedTools!.has(t.name)) : tools.specs();
+  const offered = input.allowedTools ? tools.specs().filter((t) => input.allowedTools!.has(t.name)) : tools.specs();
   const fit = (): void => {
-    if (budget !== null) fitToolResults({ ...input.system, tools: tools_, messages: input.history }, budget);
+    if (budget !== null) fitToolResults({ ...input.system, tools: offered, messages: input.history }, budget);
   };
   fit();
 
@@ -129,7 +130,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
       model: input.model,
       system: input.system.system,
       system_volatile: input.system.system_volatile,
-      tools: tools_,
+      tools: offered,
       messages: input.history,
       temperature: input.temperature,
       max_tokens: input.maxTokens,
