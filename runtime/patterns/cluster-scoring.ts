@@ -40,9 +40,10 @@ export function neighborWeight(similarity: number, scoring: RecommendOptions['sc
  * sample_size once every verdict is in): a row whose verdicts have not arrived holds no quality
  * evidence, so a model with none in the cluster is not scored. Cost is the sample-weighted mean.
  *
- * Two routing.yaml deviations from the spec, both off by default: `min_similarity` drops neighbours
- * below the floor before anything is counted, and `scoring: similarity_weighted` multiplies each row's
- * counts by `neighborWeight` in both means (the gate still counts raw samples).
+ * Two deviations from the spec, both off when the options are omitted (routing.yaml turns both on by
+ * default, chosen by measurement, docs/decisions.md): `min_similarity` drops neighbours below the floor
+ * before anything is counted, and `scoring: similarity_weighted` multiplies each row's counts by
+ * `neighborWeight` in both means (the gate still counts raw samples).
  */
 export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptions): ClusterVerdict {
   const floor = opts.min_similarity ?? 0;

@@ -105,9 +105,9 @@ export interface RecommendOptions {
   min_sample_size: number;
   /** Neighbours to consider; default 10. */
   k?: number;
-  /** How neighbours weigh in each model's means: `uniform` (§8.3-8.4, the default) or `similarity_weighted`. */
+  /** How neighbours weigh in each model's means: `uniform` (§8.3-8.4; when omitted) or `similarity_weighted` (routing.yaml's default). */
   scoring?: ClusterScoring;
-  /** Neighbours below this similarity leave the cluster before scoring; default 0 (none leave). */
+  /** Neighbours below this similarity leave the cluster before scoring; omitted = 0 (none leave; routing.yaml's default is 0.5). */
   min_similarity?: number;
 }
 

@@ -11,9 +11,10 @@ const SPEC_PATTERN_DEFAULTS = {
   min_confidence: 0.05,
   min_sample_size: 5,
   min_eval_confidence: 0.5,
-  // Not in the spec: the K-NN options of issue 13 (docs/decisions.md); uniform with no floor is the spec's math.
-  scoring: 'uniform',
-  min_similarity: 0,
+  // Not in the spec: the K-NN options of issue 13, defaults chosen by bench compare --arm (docs/decisions.md);
+  // scoring uniform with min_similarity 0 is the spec's math.
+  scoring: 'similarity_weighted',
+  min_similarity: 0.5,
   fingerprint_version: 'v1',
   embedding_provider: null,
   embedding_alpha: 0.6,

@@ -61,11 +61,11 @@ export interface PatternSettings {
   min_sample_size?: number;
   min_eval_confidence?: number;
   /**
-   * How K-cluster neighbours weigh in each model's success and cost means: uniform = pattern-store.md §8.3-8.4 (sample-size weights); similarity_weighted also multiplies each neighbour by exp(-(1 - similarity)/0.1), so far neighbours (e.g. other workloads) cannot outvote near ones.
+   * How K-cluster neighbours weigh in each model's success and cost means: uniform = pattern-store.md §8.3-8.4 (sample-size weights); similarity_weighted (the default, a deviation from the spec) also multiplies each neighbour by exp(-(1 - similarity)/0.1), so far neighbours (e.g. other workloads) cannot outvote near ones.
    */
   scoring?: 'uniform' | 'similarity_weighted';
   /**
-   * Floor for cluster membership: K-NN neighbours less similar than this are dropped before scoring (0 keeps all K, the spec's behaviour).
+   * Floor for cluster membership: K-NN neighbours less similar than this are dropped before scoring (0 keeps all K, the spec's behaviour). The default 0.5 and scoring similarity_weighted were chosen by bench compare --arm (docs/decisions.md).
    */
   min_similarity?: number;
   fingerprint_version?: 'v1' | 'v2';
