@@ -13,6 +13,7 @@ import {
   type SharedRunOptions,
 } from '../../compare/index.ts';
 import { loadConfigArms, runConfigAb } from '../../compare/config-arms.ts';
+import { DEFAULT_REGRESSION_METRICS, DEFAULT_REGRESSION_SCOPES, findRegressions, renderRegressionLines, unknownMetrics } from '../../compare/regression.ts';
 import { loadReport } from '../../report/find-report.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import { SetupError } from '../../errors.ts';
@@ -36,7 +37,12 @@ reports hold, with standard errors clustered by workload (a report against itsel
 v2 intra >= v1 intra + 0.10 and v2 inter <= v1 inter - 0.05.
 
 The JSON artifact (schemas/compare.schema.json) goes to --json, else beside the reports.
-Exit codes: 0 compared; 2 a report is missing or invalid (the message names the file), or a run setup error.
+--fail-on-regression: exit 1 when B is worse than A on a watched metric by more than its 95% paired
+interval (the whole interval of B - A on the worse side of 0); a change whose interval holds 0 is
+noise and passes. Watched: --regression-metrics (default ${DEFAULT_REGRESSION_METRICS.join(',')}) in
+--regression-scopes (default ${DEFAULT_REGRESSION_SCOPES.join(',')}; e.g. 'aggregate,pass C').
+
+Exit codes: 0 compared (and, with --fail-on-regression, no regression); 1 a regression; 2 a report is missing or invalid (the message names the file), or a run setup error.
 Examples:
   npx bench compare reports/.runs/last-night.json reports/.runs/tonight.json
   npx bench compare v1 v2 --seed-passes 3 --include-marginal
@@ -55,6 +61,9 @@ interface CompareFlags {
   outDir?: string;
   json?: string;
   quiet: boolean;
+  failOnRegression: boolean;
+  regressionMetrics: string;
+  regressionScopes: string;
 }
 
 /** What the command reads from outside: the runner and the clock (tests pass stand-ins). */
@@ -142,6 +151,9 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
         .option('--json <path>', 'write the compare artifact here')
         .option('--quiet', '(v1 v2, --arm) no progress output', false)
+        .option('--fail-on-regression', 'exit 1 when B is worse than A by more than the 95% CI on a watched metric', false)
+        .option('--regression-metrics <list>', 'comma list of metrics --fail-on-regression watches', DEFAULT_REGRESSION_METRICS.join(','))
+        .option('--regression-scopes <list>', "comma list of row scopes it watches ('aggregate', 'pass C', ...)", DEFAULT_REGRESSION_SCOPES.join(','))
         .addHelpText('after', HELP);
     },
     async run(cmd, args, io) {
@@ -151,7 +163,18 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
       const jsonPath = o.json ? resolve(io.cwd, o.json) : ran ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);
       writeCompareArtifact(jsonPath, artifact);
       io.out(renderCompareTable(artifact, { json: jsonPath }));
-      return 0;
+      if (!o.failOnRegression) return 0;
+      const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
+      const metrics = list(o.regressionMetrics);
+      const unknown = unknownMetrics(artifact, metrics);
+      if (unknown.length) throw new SetupError(`--regression-metrics: no such metric in this comparison: ${unknown.join(', ')} (metrics: ${[...new Set(artifact.rows.map((r) => r.metric))].join(', ')})`);
+      const findings = findRegressions(artifact, metrics, list(o.regressionScopes));
+      io.out('');
+      io.out(`Regression check (${metrics.join(', ')} in ${list(o.regressionScopes).join(', ')}):`);
+      for (const line of renderRegressionLines(findings)) io.out(`  ${line}`);
+      const regressions = findings.filter((f) => f.verdict === 'regression');
+      io.out(regressions.length ? `FAIL: ${regressions.length} regression(s) beyond the 95% CI` : 'OK: no regression beyond the 95% CI');
+      return regressions.length ? 1 : 0;
     },
   };
 }
