@@ -1,6 +1,5 @@
 // Keeps a session's history inside the model's window by dropping the oldest tool results first.
-import type { CanonicalRequest } from '../types/request.ts';
-import { estimateTokens } from './estimate-tokens.ts';
+import { estimateChars, type EstimatedRequest } from './estimate-tokens.ts';
 
 /** What an elided tool result says instead of its content. */
 export function elidedMarker(bytes: number): string {
@@ -25,18 +24,20 @@ export function contextBudget(window: number, maxTokens: number): number {
  * the request is still over, it is left as is (the router or the provider then reports
  * `context_overflow`).
  */
-export function fitToolResults(request: Pick<CanonicalRequest, 'system' | 'system_volatile' | 'tools' | 'messages'>, budgetTokens: number): number {
-  let tokens = estimateTokens(request);
+export function fitToolResults(request: EstimatedRequest, budgetTokens: number): number {
+  // Counted once, then kept exact as results shrink: the estimate is ceil(chars / 4).
+  let chars = estimateChars(request);
+  const fits = (): boolean => Math.ceil(chars / 4) <= budgetTokens;
   let elided = 0;
   for (const message of request.messages) {
-    if (tokens <= budgetTokens) break;
+    if (fits()) break;
     for (const [i, block] of message.content.entries()) {
-      if (tokens <= budgetTokens) break;
+      if (fits()) break;
       if (block.type !== 'tool_result' || block.content.startsWith(ELIDED_PREFIX)) continue;
       const marker = elidedMarker(block.content.length);
       if (marker.length >= block.content.length) continue;
       message.content[i] = { ...block, content: marker };
-      tokens = estimateTokens(request);
+      chars -= block.content.length - marker.length;
       elided += 1;
     }
   }
