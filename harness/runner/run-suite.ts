@@ -42,9 +42,12 @@ import { dropAllCheckpoints, dropCheckpoint, restoreCheckpoint, writeCheckpoint 
 import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
+import { withRunCache } from '../cache-bench/cached-reps.ts';
 
 /** Everything `bench run` needs, already parsed. */
 export interface RunSuiteOptions {
+  /** `--cache on`: every model call goes through a run-wide semantic cache per workload (runtime/cache). */
+  cache?: boolean;
   workloadsDir: string;
   workloadNames: string[];
   includeMarginal: boolean;
@@ -249,7 +252,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const todo = myJobs.filter((j) => !committed.has(jobKey(j)));
     const total = myJobs.length;
     let done = total - todo.length;
-    const providerFor = providers.forRep;
+    const cached = opts.cache ? withRunCache(providers.forRep, prices) : null;
+    const providerFor = cached ?? providers.forRep;
     const judges = new Map<string, JudgeAvailability>();
     const judgeFor = (w: Workload) => {
       let j = judges.get(w.spec.name);
@@ -344,7 +348,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
 
     // ---- score and record
     const budget = budgetWarning(spend.spent(), costModeOf(workloads.length, actual.id), done, workloads.length);
-    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : [])];
+    const cacheNote = cached ? [`semantic cache on: ${cached.outcomes().served} of ${cached.outcomes().calls} model calls served from the cache`] : [];
+    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...cacheNote];
     runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
     // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
     if (!stopped) dropAllCheckpoints(patternsDbPath);

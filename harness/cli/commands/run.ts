@@ -60,7 +60,7 @@ export const runCommandSpec: CommandSpec = {
       .addOption(new Option('--holdout <kind>', 'a3: also run Pass C leave-one-workload-out (pass C-oos): each workload routed by a store seeded only from the other workloads, workload_id null').choices(['workload']))
       .option('--oracle-epsilon <e>', 'a3 oracles: a model within e of the best mean gated score counts as as good (default 0.02)', numberArg('--oracle-epsilon', 0, 1))
       .option('--quiet', 'no progress output', false)
-      .addOption(new Option('--cache <mode>', 'query streams (workloads/cache-*): the semantic cache on, or off for the paired cache-off arm').choices(['on', 'off']).default('on'))
+      .addOption(new Option('--cache <mode>', 'the semantic cache (runtime/cache): query streams (workloads/cache-*) default to on, off gives the cache-off arm; agent workloads run without it unless --cache on is given').choices(['on', 'off']).default('on'))
       .option('--cache-delta <d>', 'query streams: largest tolerated wrong-hit rate of Tier 2 (the learned bound); 1 = fixed prior threshold, no bound (default 0.01)', numberArg('--cache-delta', 0, 1))
       .addOption(new Option('--cache-gate <mode>', 'query streams: the exact-token gate (numbers, identifiers, quotes, entities, negation, direction)').choices(['on', 'off']).default('on'))
       .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold of semantic-cache-phase2.md §5.4 (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
@@ -157,6 +157,8 @@ export const runCommandSpec: CommandSpec = {
         routingConfigPath: o.routingConfig ?? null,
         holdout: o.holdout ?? null,
         oracleEpsilon: o.oracleEpsilon ?? null,
+        // Agent workloads run without the cache unless --cache on is given explicitly.
+        cache: o.cache === 'on' && cmd.getOptionValueSource('cache') === 'cli',
       },
       io,
     );

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { createVirtualClock } from '../core/clock.ts';
+import { createMemoryLogger } from '../core/logger.ts';
+import { createEventBus } from '../events/index.ts';
+import type { BusEvent } from '../events/event.ts';
+import { createHashingProvider } from '../patterns/embeddings/hashing-provider.ts';
+import type { Provider } from '../providers/provider.ts';
+import type { CanonicalRequest } from '../types/request.ts';
+import { busCacheSink, createCachedProvider } from './cached-provider.ts';
+import { EmbeddingEngine } from './embedding-engine.ts';
+import { SemanticCache } from './semantic-cache.ts';
+
+const req = (text: string, tools = false): CanonicalRequest => ({
+  model: 'anthropic:claude-haiku-4-5',
+  system: null,
+  system_volatile: null,
+  tools: tools ? [{ name: 'read_file', description: 'r', input_schema: { type: 'object' } }] : [],
+  messages: [{ role: 'user', content: [{ type: 'text', text }] }],
+  temperature: 0,
+  max_tokens: 64,
+});
+
+function countingProvider(): Provider & { calls: number } {
+  const p = {
+    name: 'sim',
+    calls: 0,
+    capabilities: () => ({ tools: true, vision: false, prompt_caching: false, system_prompt: true, context_window: 1000 }),
+    complete: (r: CanonicalRequest) => {
+      p.calls++;
+      return Promise.resolve({ model: r.model, content: [{ type: 'text' as const, text: `answer ${p.calls}` }], stop_reason: 'end_turn' as const, usage: { input_tokens: 10, output_tokens: 5, cached_input_tokens: 0, cache_creation_input_tokens: 0 }, latency_ms: 100, request_id: `r${p.calls}` });
+    },
+  };
+  return p;
+}
+
+describe('createCachedProvider', () => {
+  it('answers a repeat from the cache with zero usage and emits valid cache events on the bus', async () => {
+    const events: BusEvent[] = [];
+    const bus = createEventBus({ mode: 'strict', clock: createVirtualClock(), logger: createMemoryLogger() });
+    bus.subscribe({ name: 't', filter: {}, handler: (e) => void events.push(e) });
+    const inner = countingProvider();
+    const cache = new SemanticCache({ scope: { tenant: 't', workspace: 'w' }, embeddings: new EmbeddingEngine(createHashingProvider(384)), costOf: () => '0.0001', onEvent: busCacheSink(bus, 'sess_cache') });
+    const p = createCachedProvider(inner, cache);
+    const a = await p.complete(req('What is the boiling point of water at sea level?'));
+    const b = await p.complete(req('What is the boiling point of water at sea level?'));
+    expect(inner.calls).toBe(1);
+    expect(b.content).toEqual(a.content);
+    expect(b.usage.input_tokens + b.usage.output_tokens).toBe(0);
+    await bus.drain();
+    expect(events.map((e) => e.type)).toEqual(['cache.miss', 'cache.set', 'cache.set', 'cache.hit']);
+  });
+
+  it('is transparent for agent requests: tools offered means every call reaches the provider', async () => {
+    const inner = countingProvider();
+    const cache = new SemanticCache({ scope: { tenant: 't', workspace: 'w' }, embeddings: new EmbeddingEngine(createHashingProvider(384)), costOf: () => '0' });
+    const p = createCachedProvider(inner, cache);
+    for (let i = 0; i < 3; i++) await p.complete(req('Fix the failing test in the parser module.', true));
+    expect(inner.calls).toBe(3);
+    expect(cache.size()).toEqual({ exact: 0, semantic: 0 });
+  });
+});
