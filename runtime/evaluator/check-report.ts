@@ -107,7 +107,8 @@ def _install_report(report_dir, main):
     write()
 
 
-_install_guard()
+if hasattr(_sys, "stdlib_module_names"):  # Python 3.10+; older ones get the report but no guard
+    _install_guard()
 _main = _os.environ.pop("${CHECK_MAIN_ENV}", None) == "1"
 if _main:
     _os.environ.pop("PYTHONSAFEPATH", None)

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../core/logger.ts';
 import { probeBwrap } from '../sandbox/index.ts';
-import { judgeCheck, runCheckDetailed, type CheckReport } from './check.ts';
+import { judgeCheck, readCheckReports, runCheckDetailed, type CheckReport } from './check.ts';
 
 const hostPath = process.env.PATH ?? '';
 const hasBwrap = (await probeBwrap(hostPath)) !== null;
@@ -136,6 +136,21 @@ class WorkspaceTestsPass(unittest.TestCase):
   it('judges a non-Python check by its exit code alone', async () => {
     expect((await check(SOLVED, mode, 'grep -q "2 \\* x" calc.py')).result.passed).toBe(true);
     expect((await check(UNSOLVED, mode, 'grep -q "2 \\* x" calc.py')).result.passed).toBe(false);
+  });
+});
+
+describe('readCheckReports', () => {
+  const good = { version: 1, role: 'main', finished: true, unittest: true, tests_run: 3, failures: 0, errors: 0, skipped: 1, expected_failures: 0, unexpected_successes: 0 };
+  it('is null for no report (a non-Python check), and counts tests from main processes only', () => {
+    expect(readCheckReports(tree({}))).toBeNull();
+    const dir = tree({ 'a.json': JSON.stringify(good), 'b.json': JSON.stringify({ ...good, role: 'sub', failures: 5 }) });
+    expect(readCheckReports(dir)).toEqual({ processes: 2, unfinished: 0, unittest: true, tests_run: 3, failures: 0, errors: 0, skipped: 1, unexpected_successes: 0 });
+  });
+
+  it('counts anything it did not write as unfinished: bad JSON, a wrong version or role, a negative or fractional count', () => {
+    const bad = ['{', JSON.stringify({ ...good, version: 2 }), JSON.stringify({ ...good, role: 'agent' }), JSON.stringify({ ...good, tests_run: -1 }), JSON.stringify({ ...good, failures: 0.5 }), JSON.stringify({ ...good, finished: 'yes' })];
+    const dir = tree(Object.fromEntries(bad.map((b, i) => [`${i}.json`, b])));
+    expect(readCheckReports(dir)).toMatchObject({ processes: bad.length, unfinished: bad.length, tests_run: 0 });
   });
 });
 
