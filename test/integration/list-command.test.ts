@@ -1,5 +1,6 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { foldName, renderList } from '../../harness/cli/commands/list.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
@@ -65,5 +66,31 @@ describe('bench list', () => {
       description: 'word '.repeat(40),
     };
     for (const width of [40, 60, 80]) expect(widest(renderList([row], width).text)).toBeLessThanOrEqual(width);
+  });
+});
+
+describe('renderList (property)', () => {
+  const slug = fc.stringMatching(/^[a-z0-9]{1,12}(-[a-z0-9]{1,12}){0,6}$/);
+  const row = fc.record({
+    name: slug,
+    signal_strength: fc.constantFrom('high' as const, 'marginal' as const),
+    measured_by: fc.option(fc.stringMatching(/^[a-z:+-]{1,30}$/), { nil: null }),
+    score_gap: fc.option(fc.double({ min: -1, max: 1, noNaN: true }), { nil: null }),
+    solved_gap: fc.option(fc.double({ min: -1, max: 1, noNaN: true }), { nil: null }),
+    turns: fc.integer({ min: 1, max: 20 }),
+    check: fc.boolean(),
+    sim_script: fc.boolean(),
+    description: fc.array(fc.stringMatching(/^[a-zA-Z,.()]{1,25}$/), { minLength: 1, maxLength: 40 }).map((w) => w.join(' ')),
+  });
+
+  it('never prints a line wider than the width, and starts a line with the first part of every name', () => {
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 8 }), fc.integer({ min: 40, max: 160 }), (rows, width) => {
+        const { text } = renderList(rows, width);
+        expect(widest(text)).toBeLessThanOrEqual(width);
+        for (const r of rows) expect(text).toMatch(new RegExp(`^${r.name.split('-')[0]}`, 'm'));
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -101,7 +101,9 @@ export function renderList(rows: readonly ListRow[], width: number | null): { te
     for (const more of names.slice(1)) out.push(line([more]));
     out.push(fold(`${INDENT}${r.description}`, width, INDENT));
   }
-  return { text: out.join('\n'), hidden };
+  // Last resort when even the fixed columns do not fit (a very narrow width, a long provider name): cut lines.
+  const cut = (l: string): string[] => (width === null || l.length <= width ? [l] : [l.slice(0, width), ...cut(l.slice(width))]);
+  return { text: out.flatMap((l) => l.split('\n')).flatMap(cut).join('\n'), hidden };
 }
 
 const LEGEND = [
