@@ -87,7 +87,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       deps.onProgress?.({ workload: spec.name, pass: job.pass, rep: job.rep, turn: i + 1, turns: spec.turns.length, spendUsd: spend });
       let r: TurnResult;
       try {
-        r = await session.submitTurn(turn.prompt, { temperature: job.temperature });
+        r = await session.submitTurn(turn.prompt, { temperature: job.temperature, ...(deps.interrupt ? { signal: deps.interrupt } : {}) });
       } catch (e) {
         if (e instanceof SpendLimitError) {
           // --max-cost: stop cleanly; what was spent stays in the trace and the report.
@@ -109,6 +109,13 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
       for (const a of checkTurnExpectations(turn.expect, r)) assertions.push({ scope: `turn ${i + 1}`, ...a });
       // A rejected key will fail every call that follows: stop the run (exit 2) with the provider's message, which names the variable.
       if (r.error_class === 'auth') throw new SetupError(r.error ?? 'authentication failed');
+      // Ctrl-C aborted the call in flight: the rep stops as interrupted (resume runs it again), not as a provider error.
+      if (r.error && deps.interrupt?.aborted) {
+        error = `stopped: interrupted during turn ${i + 1}`;
+        errorClass = 'interrupted';
+        stoppedEarly = true;
+        break;
+      }
       if (r.error) {
         error = `turn ${i + 1}: ${r.error}`;
         errorClass = r.error_class ?? 'iteration_limit';

@@ -38,6 +38,8 @@ export interface TurnLoopInput {
   allowedTools: ReadonlySet<string> | null;
   /** Runs a worker for the `delegate` tool; null inside workers. */
   delegate: ToolContext['delegate'] | null;
+  /** Passed to every provider call: aborting it cancels the call in flight (error_class `cancelled`). */
+  signal?: AbortSignal;
 }
 
 /** The collaborators of the loop. */
@@ -150,7 +152,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     const t0 = clock.nowUs();
     let answer: unknown;
     try {
-      answer = await provider.complete(request);
+      answer = await provider.complete(request, input.signal);
     } catch (e) {
       // A replay miss means the run is not what was recorded: that stops the run (exit 2), not the rep.
       if (e instanceof CassetteMissError) throw e;

@@ -7,6 +7,8 @@ export interface PlannerContext {
   session: Session;
   turn_id: string;
   temperature: number;
+  /** The planner turn's abort signal (Ctrl-C), passed to the worker's calls. */
+  signal?: AbortSignal;
   /** Creates the worker session (a Session, linked to the planner). */
   spawn(options: { delegateTier: DelegateRequest['tier']; allowedTools: ReadonlySet<string> }): Session;
 }
@@ -55,7 +57,7 @@ export async function runDelegation(req: DelegateRequest, planner: PlannerContex
   let output = '';
   let stats = { llm: 0, tools: 0, model: resolved };
   try {
-    const r = await worker.submitTurn(prompt, { temperature: planner.temperature });
+    const r = await worker.submitTurn(prompt, { temperature: planner.temperature, ...(planner.signal ? { signal: planner.signal } : {}) });
     output = r.final_text;
     stats = { llm: r.llm_calls, tools: r.tool_calls, model: r.model };
     error = r.error;

@@ -31,6 +31,8 @@ export interface TurnOptions {
   maxTokens?: number;
   /** Routing slot 1. */
   overrideModel?: string | null;
+  /** Aborts the provider call in flight (Ctrl-C); the turn then ends with error_class `cancelled`. */
+  signal?: AbortSignal;
 }
 
 /** Everything a session needs; built once per run by the caller. */
@@ -161,8 +163,9 @@ export class Session {
         isWorker: this.options.isWorker ?? false,
         turnStartedId: started.id,
         allowedTools: this.options.allowedTools ?? null,
+        ...(opts.signal ? { signal: opts.signal } : {}),
         // Workers do not delegate further (no recursive delegation in v1, catalog §6.8).
-        delegate: this.options.isWorker ? null : (req) => this.delegate(req, turn_id, opts.temperature ?? 0),
+        delegate: this.options.isWorker ? null : (req) => this.delegate(req, turn_id, opts.temperature ?? 0, opts.signal),
       },
       { ...this.deps, tools: this.context.tools },
     );
@@ -170,7 +173,7 @@ export class Session {
     return result;
   }
 
-  private delegate(req: DelegateRequest, turn_id: string, temperature: number): Promise<DelegateOutcome> {
+  private delegate(req: DelegateRequest, turn_id: string, temperature: number, signal?: AbortSignal): Promise<DelegateOutcome> {
     this.delegations += 1;
     const spawn = (o: { delegateTier: DelegateRequest['tier']; allowedTools: ReadonlySet<string> }) => {
       const worker = new Session(this.deps, {
@@ -186,7 +189,7 @@ export class Session {
       this.workers.push(worker);
       return worker;
     };
-    return runDelegation(req, { session: this, turn_id, temperature, spawn }, this.deps, this.context.tools.specs().map((t) => t.name));
+    return runDelegation(req, { session: this, turn_id, temperature, spawn, ...(signal ? { signal } : {}) }, this.deps, this.context.tools.specs().map((t) => t.name));
   }
 
   /** Emits session.ended once; later calls are no-ops. */
