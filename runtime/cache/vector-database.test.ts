@@ -49,3 +49,31 @@ describe('InMemoryVectorDatabase', () => {
     expect(() => db.query('p', v(1, 0), 0)).toThrow(RangeError);
   });
 });
+
+describe('InMemoryVectorDatabase past the SIMD threshold', () => {
+  it('gives the same nearest neighbours as a plain scan, through upserts and deletes', () => {
+    let seed = 3;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    const vec = () => l2Normalize(Float32Array.from({ length: 16 }, rand));
+    const db = new InMemoryVectorDatabase(16);
+    const all = new Map<string, Float32Array>();
+    for (let i = 0; i < 700; i++) {
+      const v = vec();
+      all.set(`e${i}`, v);
+      db.upsert([{ id: `e${i}`, partition: 'p', vector: v }]);
+    }
+    const gone = [...all.keys()].filter((_, i) => i % 3 === 0);
+    db.delete(gone);
+    gone.forEach((id) => all.delete(id));
+    for (let t = 0; t < 20; t++) {
+      const q = vec();
+      const expected = [...all.entries()]
+        .map(([id, v]) => ({ id, score: v.reduce((s, x, i) => s + x * q[i]!, 0) }))
+        .sort((a, b) => b.score - a.score)
+        .slice(0, 5)
+        .map((h) => h.id);
+      expect(db.query('p', q, 5).map((h) => h.id)).toEqual(expected);
+    }
+    expect(db.count()).toBe(all.size);
+  });
+});

@@ -1,5 +1,6 @@
 // The Tier 2 index (semantic-cache-phase2.md §6): a backend-agnostic interface and the default, exact
 // in-process search per partition. An external engine can implement the same interface at scale.
+import { createEmbeddingRows, type EmbeddingRows } from '../patterns/embeddings/embedding-rows.ts';
 import { dotsJs } from '../patterns/embeddings/simd-dots.ts';
 
 export interface VectorRecord {
@@ -30,35 +31,55 @@ export class VectorDimensionError extends Error {
   }
 }
 
-/** One partition: rows back to back, swap-remove on delete. */
+/** Rows at which a partition moves from a plain array to the SIMD-backed matrix (64 KiB of kernel memory each). */
+const SIMD_MIN_ROWS = 256;
+
+/** One partition: rows back to back, swap-remove on delete; large partitions scan with the SIMD kernel. */
 class PartitionMatrix {
-  data: Float32Array;
+  private plain: Float32Array | null;
+  private rows: EmbeddingRows | null = null;
   readonly ids: string[] = [];
   constructor(private readonly dim: number) {
-    this.data = new Float32Array(dim * 16);
+    this.plain = new Float32Array(dim * 16);
   }
   put(row: number | undefined, id: string, v: Float32Array): number {
     if (row === undefined) {
       row = this.ids.length;
-      if ((row + 1) * this.dim > this.data.length) {
-        const grown = new Float32Array(this.data.length * 2);
-        grown.set(this.data);
-        this.data = grown;
-      }
       this.ids.push(id);
+      if (this.plain && this.ids.length >= SIMD_MIN_ROWS) this.promote();
+      else if (this.plain && this.ids.length * this.dim > this.plain.length) {
+        const grown = new Float32Array(this.plain.length * 2);
+        grown.set(this.plain);
+        this.plain = grown;
+      }
     }
-    this.data.set(v, row * this.dim);
+    if (this.plain) this.plain.set(v, row * this.dim);
+    else this.rows!.set(row, v);
     return row;
+  }
+  private promote(): void {
+    const rows = createEmbeddingRows(this.dim, SIMD_MIN_ROWS * 2);
+    for (let r = 0; r < this.ids.length - 1; r++) rows.set(r, this.plain!.subarray(r * this.dim, (r + 1) * this.dim));
+    this.rows = rows;
+    this.plain = null;
   }
   /** Removes `row`; returns the id that moved into it, if any. */
   remove(row: number): string | undefined {
     const last = this.ids.length - 1;
     if (row !== last) {
-      this.data.copyWithin(row * this.dim, last * this.dim, (last + 1) * this.dim);
+      if (this.plain) this.plain.copyWithin(row * this.dim, last * this.dim, (last + 1) * this.dim);
+      else this.rows!.move(last, row);
       this.ids[row] = this.ids[last]!;
-    }
+    } else if (this.rows) this.rows.clear(last);
     this.ids.pop();
     return row !== last ? this.ids[row] : undefined;
+  }
+  /** Cosine of `q` with every row, in row order; the result is a view the next call overwrites. */
+  dots(q: Float32Array, scratch: Float32Array): Float32Array {
+    const n = this.ids.length;
+    if (this.rows) return this.rows.dots(q, n);
+    dotsJs(this.plain!, this.dim, n, q, scratch);
+    return scratch;
   }
 }
 
@@ -92,8 +113,7 @@ export class InMemoryVectorDatabase implements VectorDatabase {
     if (!m || m.ids.length === 0) return [];
     const n = m.ids.length;
     if (this.scratch.length < n) this.scratch = new Float32Array(Math.max(n, this.scratch.length * 2));
-    const d = this.scratch;
-    dotsJs(m.data, this.dim, n, vector, d);
+    const d = m.dots(vector, this.scratch);
     const best: number[] = [];
     const better = (a: number, b: number) => d[a]! > d[b]! || (d[a] === d[b] && m.ids[a]! < m.ids[b]!);
     for (let r = 0; r < n; r++) {
