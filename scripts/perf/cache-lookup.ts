@@ -93,4 +93,4 @@ const result = {
   miss_overhead: [] as object[],
 };
 for (const e of EMBEDDERS) result.miss_overhead.push(await missOverhead(e));
-console.log(JSON.stringify(result, null, 2));
+console.log(JSON.stringify(result));
