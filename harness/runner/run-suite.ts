@@ -267,6 +267,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const left = new Map<string, number>();
     for (const j of todo) left.set(`${j.pass}\u0000${j.workload}`, (left.get(`${j.pass}\u0000${j.workload}`) ?? 0) + 1);
     let stopped = false;
+    let commits: Promise<void> = Promise.resolve();
     let holdoutSeed: HoldoutSeed | null = null;
     if (resume && finished !== finishedBefore) {
       // --retry-errors dropped finished reps: re-key the checkpoint to the count the trace DB now holds.
@@ -294,11 +295,16 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
             },
           );
           // Checkpoint the store first, then commit the rep, then drop the older checkpoint: a kill
-          // between any two steps leaves a checkpoint that matches the committed reps.
-          if (!record.stopped_early) await writeCheckpoint(patternsDbPath, finished + 1);
-          runs.saveWorkloadRun(record);
-          if (record.stopped_early) stopped = true;
-          else dropCheckpoint(patternsDbPath, finished++);
+          // between any two steps leaves a checkpoint that matches the committed reps. One rep at a
+          // time (reps in flight side by side finish in any order).
+          const commit = commits.then(async () => {
+            if (!record.stopped_early) await writeCheckpoint(patternsDbPath, finished + 1);
+            runs.saveWorkloadRun(record);
+            if (record.stopped_early) stopped = true;
+            else dropCheckpoint(patternsDbPath, finished++);
+          });
+          commits = commit.catch(() => {});
+          await commit;
           done += 1;
           const key = `${job.pass}\u0000${job.workload}`;
           left.set(key, left.get(key)! - 1);
