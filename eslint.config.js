@@ -23,4 +23,9 @@ export default tseslint.config(
     files: ['bin/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
+  {
+    // bench view's page script runs in the browser.
+    files: ['harness/view/ui/**/*.js'],
+    languageOptions: { globals: { fetch: 'readonly', location: 'readonly', addEventListener: 'readonly', removeEventListener: 'readonly', document: 'readonly' } },
+  },
 );

@@ -1,4 +1,6 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { terminalWidth } from '../report/fit-table.ts';
+import type { CliIO } from './command.ts';
 import { Decimal } from 'decimal.js';
 
 /** Accumulates a repeatable option. */
@@ -36,4 +38,16 @@ export function decimalArg(flag: string) {
     if (!d.isFinite() || d.lte(0)) throw new InvalidArgumentError(`${flag} takes a positive amount in USD, got '${value}'`);
     return d;
   };
+}
+
+/** `--width N` / `--wide`, the flags of every command that prints tables. */
+export function addWidthOptions(cmd: Command): Command {
+  return cmd
+    .option('--width <n>', 'fit tables to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40))
+    .option('--wide', 'print every column at full width, however wide', false);
+}
+
+/** The width tables must fit for these options: null with --wide; read at the CLI edge (stdout's columns on a TTY). */
+export function tableWidth(o: { width?: number; wide?: boolean }, io: Pick<CliIO, 'isTTY' | 'env'>): number | null {
+  return terminalWidth({ wide: o.wide, width: o.width ?? null, columns: io.isTTY ? process.stdout.columns : undefined, env: io.env });
 }

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { niceCeil, renderArmChart, spreadLabels, wrapWords } from './deck-charts.ts';
+import { niceCeil, renderArmChart, spreadLabels } from './deck-charts.ts';
+import { wrapWords } from './legend.ts';
 
 describe('deck chart layout', () => {
   it('niceCeil picks 1, 2, 2.5 or 5 × 10^k at or above the value', () => {

@@ -4,6 +4,7 @@ import { ScatterChart, type ScatterSeriesOption } from 'echarts/charts';
 import { GraphicComponent, GridComponent, type GraphicComponentOption, type GridComponentOption } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import type { BenchReport } from '../../schemas/types/report.ts';
+import { wrapWords } from './legend.ts';
 
 echarts.use([ScatterChart, GridComponent, GraphicComponent, SVGRenderer]);
 
@@ -147,20 +148,6 @@ export function renderArmChart(points: readonly ArmPoint[], size: { width: numbe
     size.width,
     size.height,
   );
-}
-
-/** Splits a sentence into lines of at most `width` characters, at spaces. */
-export function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
 }
 
 /** The headline as lines of text: what was compared, then the verdict. Shared by the HTML card and the SVG card. */

@@ -22,10 +22,10 @@ describe('fitTable', () => {
   });
 
   it('hides the highest drop numbers first, right to left, and keeps drop-0 columns', () => {
-    const r = fitTable(COLUMNS, [ROW], 75);
-    expect(r.hidden).toEqual(['tool']);
+    const r = fitTable(COLUMNS, [ROW], 80);
+    expect(r.hidden).toEqual(['tool', 'llm']);
     const narrower = fitTable(COLUMNS, [ROW], 60);
-    expect(narrower.hidden.slice(0, 2)).toEqual(['tool', 'llm']);
+    expect(narrower.hidden).toEqual(['tool', 'llm', 'baseline $', 'quality']);
     for (const keep of ['workload', 'pass', 'solved', 'saved %']) expect(narrower.hidden).not.toContain(keep);
     expect(maxLineWidth(narrower.text)).toBeLessThanOrEqual(60);
   });
@@ -34,8 +34,9 @@ describe('fitTable', () => {
     const r = fitTable(COLUMNS.slice(0, 4), [ROW.slice(0, 4)], 40);
     expect(r.hidden).toEqual([]);
     expect(maxLineWidth(r.text)).toBeLessThanOrEqual(40);
-    // The name is all there, over several lines.
-    expect(r.text).toContain('refactor-w');
+    // The name is all there, folded after its hyphens.
+    expect(r.text).toMatch(/│ refactor-\s+│/);
+    expect(r.text).toMatch(/│ contract-\s+│/);
     expect(r.text.split('\n').length).toBeGreaterThan(4);
   });
 

@@ -18,15 +18,14 @@ export interface FittedTable {
 }
 
 /** The narrowest a wrapping column gets before the table gives up on fitting and wraps everything. */
-const MIN_WRAP = 12;
+const MIN_WRAP = 22;
 // cli-table3 adds one space of padding each side and one border character per column, plus the closing border.
 const PAD = 2;
 
-function render(columns: readonly FitColumn[], rows: readonly string[][], widths: (number | null)[]): string {
+function render(columns: readonly FitColumn[], rows: readonly string[][]): string {
   const t = new Table({
     head: columns.map((c) => c.head),
     colAligns: columns.map((c) => (c.numeric ? 'right' : 'left')),
-    ...(widths.some((w) => w !== null) ? { colWidths: widths, wordWrap: true, wrapOnWordBoundary: false } : {}),
     // No colours and ASCII-safe borders so the output pastes cleanly into decks and CI logs.
     style: { head: [], border: [], compact: true },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
@@ -51,12 +50,12 @@ function natural(col: FitColumn, rows: readonly string[][], i: number): number {
  * A column with `drop: 0` is never hidden.
  */
 export function fitTable(columns: readonly FitColumn[], rows: readonly string[][], width: number | null): FittedTable {
-  const full = render(columns, rows, columns.map(() => null));
+  const full = render(columns, rows);
   if (width === null || maxLineWidth(full) <= width) return { text: full, hidden: [] };
 
   let keep = columns.map((_, i) => i);
   const hidden: string[] = [];
-  const fits = (idx: number[]) => maxLineWidth(render(idx.map((i) => columns[i]!), rows.map((r) => idx.map((i) => r[i] ?? '')), idx.map(() => null))) <= width;
+  const fits = (idx: number[]) => maxLineWidth(render(idx.map((i) => columns[i]!), rows.map((r) => idx.map((i) => r[i] ?? '')))) <= width;
   const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : natural(columns[i]!, rows, i)), 1);
   // Hide columns until the table fits, or until wrapping the names would make it fit.
   while (!fits(keep) && minimalWidth(keep) > width) {
@@ -69,19 +68,43 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   }
   const cols = keep.map((i) => columns[i]!);
   const cells = rows.map((r) => keep.map((i) => r[i] ?? ''));
-  const plain = render(cols, cells, cols.map(() => null));
+  const plain = render(cols, cells);
   if (maxLineWidth(plain) <= width) return { text: plain, hidden };
 
-  // Wrap the name columns into what the others leave; if that is not enough, share the width out evenly.
+  // Fold the name columns into what the others leave (at hyphens and spaces); if that is not enough, share the width out evenly.
   const naturals = keep.map((i) => natural(columns[i]!, rows, i));
   const fixed = naturals.reduce((s, w, j) => s + (cols[j]!.wrap ? 0 : w + 1), 1);
   const wrapping = cols.filter((c) => c.wrap).length;
-  if (wrapping > 0 && width - fixed >= wrapping * (MIN_WRAP + 1)) {
+  if (wrapping > 0 && width - fixed >= wrapping * (PAD + 4)) {
     const each = Math.floor((width - fixed) / wrapping) - 1;
-    return { text: render(cols, cells, cols.map((c, j) => (c.wrap ? each : naturals[j]!))), hidden };
+    const folded = cells.map((r) => r.map((c, j) => (cols[j]!.wrap ? foldCell(c, each - PAD) : c)));
+    const text = render(cols, folded);
+    if (maxLineWidth(text) <= width) return { text, hidden };
   }
   const even = Math.max(PAD + 1, Math.floor((width - 1) / cols.length) - 1);
-  return { text: render(cols, cells, cols.map(() => even)), hidden };
+  return { text: render(cols, cells.map((r) => r.map((c) => foldCell(c, even - PAD)))), hidden };
+}
+
+/** Folds a cell onto lines of at most `width` characters, breaking after hyphens and at spaces where it can. */
+export function foldCell(text: string, width: number): string {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  for (const raw of text.split('\n')) {
+    let line = '';
+    for (const part of raw.split(/(?<=-)|(?<= )/)) {
+      if (line && [...line].length + [...part].length > w) {
+        lines.push(line.trimEnd());
+        line = '';
+      }
+      line += part;
+      while ([...line].length > w) {
+        lines.push([...line].slice(0, w).join(''));
+        line = [...line].slice(w).join('');
+      }
+    }
+    lines.push(line.trimEnd());
+  }
+  return lines.join('\n');
 }
 
 /** The width stdout tables should fit: `--width`/`--wide` first, then the terminal, then $COLUMNS, else 120. */

@@ -23,9 +23,20 @@ export function rate(x: number | null): string {
   return x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`;
 }
 
-/** `mean±std`, with ` NOISY` when the reps disagree too much (benchmark.md §6.4). */
+/** `mean±std`, with ` NOISY` when the reps disagree too much (benchmark.md §6.4); the mean alone for one rep (no spread). */
 export function qualityCell(mean: number | null, std: number | null, noisy: boolean): string {
-  return mean === null ? 'n/a' : `${num(mean)}±${num(std)}${noisy ? ' NOISY' : ''}`;
+  if (mean === null) return 'n/a';
+  return std === null ? num(mean) : `${num(mean)}±${num(std)}${noisy ? ' NOISY' : ''}`;
+}
+
+/** A rep as people count it: from 1 (the JSON keeps the 0-based `rep` index). */
+export function repNumber(rep: number): number {
+  return rep + 1;
+}
+
+/** `fix-a-bug-small, pass C, rep 2`: where a rep sits, the same way in every rendering. */
+export function repLabel(workload: string, pass: string, rep: number): string {
+  return `${workload}, pass ${pass}, rep ${repNumber(rep)}`;
 }
 
 /** Hidden-check passes over the reps that ran a check, `passed/ran`; `-` when none did. */
@@ -60,4 +71,13 @@ export function commitCell(p: Provenance): string {
   const sha = p.metis_commit_sha ? p.metis_commit_sha.slice(0, 7) : 'unknown';
   const state = p.metis_dirty === null ? 'unknown' : p.metis_dirty ? 'dirty' : 'clean';
   return `${sha} (${state})${p.metis_branch ? ` on ${p.metis_branch}` : ''}`;
+}
+
+/**
+ * A path as it may be shared (Markdown, HTML): relative to the project when it is under `reports/`, else the
+ * file name alone, so a report pasted into a deck or a CI summary carries no machine-local path.
+ */
+export function shareablePath(path: string): string {
+  const i = path.lastIndexOf('/reports/');
+  return i >= 0 ? path.slice(i + 1) : (path.split(/[\\/]/).at(-1) ?? path);
 }

@@ -2,11 +2,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
+import { maxLineWidth } from './fit-table.ts';
 import { loadReport } from './find-report.ts';
 import { usd } from './format.ts';
 import { renderReportTable } from './render-table.ts';
 
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
+
+/** Lines that are table rows or table borders (the box-drawing characters cli-table3 uses). */
+const tableLines = (text: string) => text.split('\n').filter((l) => /[│┌└├]/.test(l));
 
 describe('renderReportTable', () => {
   it('prints the banner first and last for a simulated run, and none when banner is null', () => {
@@ -14,16 +18,64 @@ describe('renderReportTable', () => {
     const lines = renderReportTable(sim, { json: null }).split('\n');
     expect(lines[0]).toBe(`*** ${sim.banner} ***`);
     expect(lines.at(-1)).toBe(`*** ${sim.banner} ***`);
-    const plain = renderReportTable({ ...fixture('single'), banner: null }, { json: null });
+    const plain = renderReportTable({ ...fixture('single'), banner: null, headline: null }, { json: null });
     expect(plain).not.toContain('***');
     expect(plain.startsWith('=== Metis benchmark suite ===')).toBe(true);
   });
 
+  it('opens with the headline, right after the banner, and repeats its verdict at the end', () => {
+    const a3 = fixture('a3');
+    const text = renderReportTable(a3, { json: null, width: null });
+    const lines = text.split('\n');
+    expect(lines[2]).toBe('=== Headline ===');
+    expect(lines[3]).toBe(a3.headline!.verdict);
+    expect(text.indexOf('=== Headline ===')).toBeLessThan(text.indexOf('=== Metis benchmark suite ==='));
+    expect(text).toContain(`Headline: ${a3.headline!.verdict}`);
+  });
+
   it('uses the shared formatters: money to 4 decimals in each workload row, the A3 section with A3 metrics only', () => {
     const a3 = fixture('a3');
-    const text = renderReportTable(a3, { json: '/x.json' });
-    for (const w of a3.workloads) expect(text).toMatch(new RegExp(`${w.workload}\\s+│ ${w.pass}\\s+│.*│ ${usd(w.savings.actual_repriced_usd)}\\s+│`));
+    const text = renderReportTable(a3, { json: '/x.json', width: null });
+    for (const w of a3.workloads) expect(text).toMatch(new RegExp(`${w.workload}\\s+│ ${w.pass}\\s+│.*│\\s+${usd(w.savings.actual_repriced_usd)} │`));
     expect(text).toContain('A3 protocol (cheap:');
     expect(renderReportTable(fixture('single'), { json: null })).not.toContain('A3 protocol');
+  });
+
+  it('fits every table to 80, 100 and 120 columns, says which columns it hid, and keeps all with no width', () => {
+    for (const name of ['single', 'a3'] as const) {
+      for (const width of [80, 100, 120]) {
+        const text = renderReportTable(fixture(name), { json: null, width });
+        for (const line of tableLines(text)) expect([...line].length, `${name} at ${width}: ${line}`).toBeLessThanOrEqual(width);
+      }
+      const wide = renderReportTable(fixture(name), { json: null, width: null });
+      expect(wide).not.toContain('hidden to fit');
+    }
+    expect(renderReportTable(fixture('a3'), { json: null, width: 80 })).toMatch(/hidden to fit 80 columns: .*--wide shows every column/);
+    expect(maxLineWidth(tableLines(renderReportTable(fixture('a3'), { json: null, width: null })).join('\n'))).toBeGreaterThan(120);
+  });
+
+  it('explains its abbreviations once, beside the tables that use them, and not those of hidden columns', () => {
+    const text = renderReportTable(fixture('a3'), { json: null, width: null });
+    for (const term of ['llm = LLM calls', 'pass@k / ^k =', 'A = every turn forced to the cheap model', 'slot-4 fire =', 'inversion =']) {
+      expect(text.split(term).length - 1, term).toBe(1);
+    }
+    const narrow = renderReportTable(fixture('a3'), { json: null, width: 100 });
+    expect(narrow).toMatch(/hidden to fit 100 columns: .*llm/);
+    expect(narrow).not.toContain('llm = LLM calls');
+  });
+
+  it('numbers reps from 1 and words failed assertions as sentences', () => {
+    const a3 = fixture('a3');
+    const w = a3.workloads[0]!;
+    w.reps[0]!.assertions.push({ scope: 'turn 2', name: 'min_tool_calls', passed: false, detail: 'made 2 tool calls; at least 3 expected' });
+    const text = renderReportTable(a3, { json: null });
+    expect(text).toContain(`${w.workload}, pass ${w.pass}, rep ${w.reps[0]!.rep + 1}: turn 2 made 2 tool calls; at least 3 expected (min_tool_calls)`);
+  });
+
+  it('prints the mean alone for a single rep (no ±0.000 spread)', () => {
+    const single = fixture('single');
+    single.workloads[0]!.quality_std = null;
+    const text = renderReportTable(single, { json: null, width: null });
+    expect(text).toMatch(new RegExp(`${single.workloads[0]!.quality_mean!.toFixed(3)}\\s+│`));
   });
 });

@@ -1,6 +1,8 @@
 import Table from 'cli-table3';
 import type { BenchReport, Headline, OracleMetrics, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
-import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, solvedCell, usd } from './format.ts';
+import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, repLabel, solvedCell, usd } from './format.ts';
+import { fitTable, type FitColumn } from './fit-table.ts';
+import { legendLines, wrapWords } from './legend.ts';
 import { headlineRows, unforcedCell } from './report-sections.ts';
 import { ORACLE_ARM_HEAD, ORACLE_ROUTER_HEAD, oracleArmRows, oracleNote, oracleRouterRows } from './oracle-section.ts';
 
@@ -22,11 +24,73 @@ function savingsLines(label: string, s: Savings): string[] {
   ];
 }
 
-/** The stdout report of benchmark.md §8, rendered with cli-table3. */
-export function renderReportTable(report: BenchReport, paths: { json: string | null }): string {
+/** How the stdout report is laid out: where the JSON went, and the width its tables must fit (null: no limit, `--wide`). */
+export interface TableRenderOptions {
+  json: string | null;
+  width?: number | null;
+}
+
+/** Renders a fitted table, and says which columns it left out and how to see them. */
+function fitted(columns: readonly FitColumn[], rows: string[][], width: number | null, legend: (visible: (head: string) => boolean) => string[] = () => []): string[] {
+  const t = fitTable(columns, rows, width);
+  const terms = legend((head) => !t.hidden.includes(head));
+  return [t.text, ...(t.hidden.length ? [`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`] : []), ...(terms.length ? legendLines(terms, width) : [])];
+}
+
+/** The glossary terms a column head needs explained. */
+const COLUMN_TERMS: Readonly<Record<string, string[]>> = {
+  llm: ['llm'],
+  tool: ['tool'],
+  'actual $': ['actual'],
+  'baseline $': ['baseline'],
+  'saved %': ['saved'],
+  quality: ['quality'],
+  solved: ['solved'],
+  check: ['check'],
+  'pass@k / ^k': ['passk'],
+  'slot-4 inversion': ['slot4'],
+};
+
+function termsFor(columns: readonly FitColumn[], visible: (head: string) => boolean, extra: string[] = []): string[] {
+  return [...columns.filter((c) => visible(c.head)).flatMap((c) => COLUMN_TERMS[c.head] ?? []), ...extra];
+}
+
+const WORKLOAD_COLUMNS: FitColumn[] = [
+  { head: 'workload', drop: 0, wrap: true },
+  { head: 'pass', drop: 0 },
+  { head: 'reps', drop: 3, numeric: true },
+  { head: 'turns', drop: 4, numeric: true },
+  { head: 'llm', drop: 4, numeric: true },
+  { head: 'tool', drop: 4, numeric: true },
+  { head: 'actual $', drop: 0, numeric: true },
+  { head: 'baseline $', drop: 2, numeric: true },
+  { head: 'saved $', drop: 3, numeric: true },
+  { head: 'saved %', drop: 0, numeric: true },
+  { head: 'quality', drop: 1, numeric: true },
+  { head: 'solved', drop: 0 },
+  { head: 'check', drop: 2 },
+  { head: 'pass@k / ^k', drop: 2 },
+];
+
+const PASS_COLUMNS: FitColumn[] = [
+  { head: 'pass', drop: 0 },
+  { head: 'model', drop: 2, wrap: true },
+  { head: 'runs', drop: 3, numeric: true },
+  { head: 'actual $', drop: 0, numeric: true },
+  { head: 'saved % vs baseline', drop: 1, numeric: true },
+  { head: 'quality', drop: 2, numeric: true },
+  { head: 'solved', drop: 0 },
+  { head: 'slot-4 fire', drop: 1, numeric: true },
+  { head: 'slot-4 inversion', drop: 0, numeric: true },
+];
+
+/** The stdout report of benchmark.md §8: the answer first (headline), then the tables, fitted to `width`. */
+export function renderReportTable(report: BenchReport, options: TableRenderOptions): string {
+  const width = options.width === undefined ? 120 : options.width;
   const p = report.provenance;
   const out: string[] = [];
   if (report.banner) out.push(`*** ${report.banner} ***`, '');
+  if (report.headline) out.push(...renderHeadline(report.headline, width), '');
   out.push(
     '=== Metis benchmark suite ===',
     `commit:           ${commitCell(p)}`,
@@ -41,15 +105,27 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
     `started / ended:  ${p.started_at} / ${p.ended_at}`,
     `db:               ${p.db_path}`,
   );
-  if (paths.json) out.push(`json:             ${paths.json}`);
+  if (options.json) out.push(`json:             ${options.json}`);
   out.push(`status:           ${report.status}${stoppedNote(report)}`, '', 'Per-workload:');
 
-  const t = plainTable(['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual_$', 'baseline_$', 'saved_$', 'saved_%', 'quality', 'solved', 'check', 'pass@k / ^k']);
-  for (const w of report.workloads) {
-    const quality = qualityCell(w.quality_mean, w.quality_std, w.noisy);
-    t.push([w.workload, w.pass, w.reps.length, w.turns, w.llm_calls, w.tool_calls, usd(w.savings.actual_repriced_usd), usd(w.savings.baseline_repriced_usd), usd(w.savings.savings_usd), pct(w.savings.savings_pct), quality, solvedCell(w), checkCell(w.reps), passKCell(w)]);
-  }
-  out.push(t.toString(), '');
+  const rows = report.workloads.map((w) => [
+    w.workload,
+    w.pass,
+    String(w.reps.length),
+    String(w.turns),
+    String(w.llm_calls),
+    String(w.tool_calls),
+    usd(w.savings.actual_repriced_usd),
+    usd(w.savings.baseline_repriced_usd),
+    usd(w.savings.savings_usd),
+    pct(w.savings.savings_pct),
+    qualityCell(w.quality_mean, w.quality_std, w.noisy),
+    solvedCell(w),
+    checkCell(w.reps),
+    passKCell(w),
+  ]);
+  const extra = [...(report.workloads.some((w) => w.noisy) ? ['noisy'] : []), ...(report.protocol_metrics ? ['passes'] : [])];
+  out.push(...fitted(WORKLOAD_COLUMNS, rows, width, (visible) => termsFor(WORKLOAD_COLUMNS, visible, extra)), '');
   out.push(...savingsLines(report.protocol_metrics ? 'Aggregate (blended over every pass: not a routing result, see the headline)' : 'Aggregate', report.aggregate.savings));
   out.push(`  quality_mean:                     ${num(report.aggregate.quality_mean)}`);
   const a = report.aggregate;
@@ -59,30 +135,29 @@ export function renderReportTable(report: BenchReport, paths: { json: string | n
   const wins = Object.entries(report.routing.decisions_by_policy).filter(([, n]) => (n ?? 0) > 0).map(([k, n]) => `${k}=${n}`).join(' ');
   out.push(`  routing decisions:                ${wins || 'none'}   hard failures: ${report.routing.hard_failures}`);
 
-  if (report.protocol_metrics) out.push('', ...renderA3(report.protocol_metrics));
-  if (report.headline) out.push('', ...renderHeadline(report.headline));
+  if (report.protocol_metrics) out.push('', ...renderA3(report.protocol_metrics, width));
   if (report.recording_path_errors.length) out.push('', `Recording-path errors (${report.recording_path_errors.length}):`, ...report.recording_path_errors.map((e) => `  ${e}`));
 
   // Reps the model or the provider ended early: the class first, so a reader can tell a malformed answer from a budget stop.
-  const errored = report.workloads.flatMap((w) => w.reps.filter((r) => r.error !== null).map((r) => `  ${w.workload} [${w.pass} rep ${r.rep}] ${r.error_class ?? 'error'}: ${r.error!.slice(0, 300)}`));
+  const errored = report.workloads.flatMap((w) => w.reps.filter((r) => r.error !== null).map((r) => `  ${repLabel(w.workload, w.pass, r.rep)}: ${r.error_class ?? 'error'}: ${r.error!.slice(0, 300)}`));
   if (errored.length) out.push('', `Reps that ended in an error (${errored.length}):`, ...errored);
 
-  const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `  ${w.workload} [${w.pass} rep ${r.rep}] ${a.scope} ${a.name}: ${a.detail}`)));
+  const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((x) => !x.passed).map((x) => `  ${repLabel(w.workload, w.pass, r.rep)}: ${x.scope} ${x.detail} (${x.name})`)));
   out.push('', failed.length === 0 ? 'Assertions: all held.' : `Assertions failed (${failed.length}):`, ...failed);
   for (const w of report.warnings) out.push(`warning: ${w}`);
   out.push('', 'Recompute every number from the trace DB alone:', `  npx analyze --skip-execute --db-path ${p.db_path}`);
+  // The verdict again at the end, where a terminal leaves the reader.
+  if (report.headline) out.push('', `Headline: ${report.headline.verdict}`);
   if (report.banner) out.push('', `*** ${report.banner} ***`);
   return out.join('\n');
 }
 
 /** The A3 section: one row per pass, then the routing and cluster figures of spec §8.3. */
-function renderA3(m: ProtocolMetrics): string[] {
+function renderA3(m: ProtocolMetrics, width: number | null): string[] {
   const out = [`A3 protocol (cheap: ${m.cheap_model}, strong: ${m.strong_model}):`];
-  const t = plainTable(['pass', 'model', 'runs', 'actual_$', 'saved_% vs baseline', 'quality', 'solved', 'slot-4 fire', 'slot-4 inversion']);
-  for (const p of m.passes)
-    t.push([p.pass, p.model, p.workload_runs, usd(p.actual_cost_usd), pct(p.savings.savings_pct), qualityCell(p.quality_mean, p.quality_std, p.noisy), solvedCell(p), rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
-  if (!m.pass_d.run) t.push(['D', '-', 0, '-', '-', '-', '-', '-', '-']);
-  out.push(t.toString());
+  const rows = m.passes.map((p) => [p.pass, p.model, String(p.workload_runs), usd(p.actual_cost_usd), pct(p.savings.savings_pct), qualityCell(p.quality_mean, p.quality_std, p.noisy), solvedCell(p), rate(p.slot4.fire_rate), rate(p.slot4.inversion_rate)]);
+  if (!m.pass_d.run) rows.push(['D', '-', '0', '-', '-', '-', '-', '-', '-']);
+  out.push(...fitted(PASS_COLUMNS, rows, width, (visible) => termsFor(PASS_COLUMNS, visible).filter((t) => t === 'slot4')));
   if (!m.pass_d.run) out.push(`  Pass D not run: ${m.pass_d.reason}`);
   out.push(
     `  savings vs measured strong arm (B -> C):  ${pct(m.savings_vs_measured_strong_pct)}`,
@@ -91,30 +166,36 @@ function renderA3(m: ProtocolMetrics): string[] {
     `  forced passes, turns not forced:          ${unforcedCell(m)}`,
     `  slot 4 in Pass C: ${m.slot4.routed_turns} routed turns, fired ${m.slot4.fired} (${rate(m.slot4.fire_rate)}), inverted ${m.slot4.inverted} (${rate(m.slot4.inversion_rate)})`,
   );
-  for (const w of m.slot4_per_workload) out.push(`    ${w.workload.padEnd(48)} fire ${rate(w.slot4.fire_rate).padStart(6)}  inversion ${rate(w.slot4.inversion_rate).padStart(6)}`);
+  if (m.slot4_per_workload.length) {
+    const perWorkload: FitColumn[] = [{ head: 'workload (Pass C)', drop: 0, wrap: true }, { head: 'slot-4 fire', drop: 0, numeric: true }, { head: 'slot-4 inversion', drop: 0, numeric: true }];
+    out.push(...fitted(perWorkload, m.slot4_per_workload.map((w) => [w.workload, rate(w.slot4.fire_rate), rate(w.slot4.inversion_rate)]), width));
+  }
   const { v1, v2 } = m.cluster_tightness;
   if (!v1 && !v2) out.push('  cluster tightness: no patterns DB');
   for (const [version, t] of [['v1', v1], ['v2', v2]] as const)
     if (t) out.push(`  cluster tightness (${version}, ${t.fingerprints} fingerprints): intra ${num(t.intra)}  inter ${num(t.inter)}  separation ${num(t.separation)}`);
-  if (m.oracle) out.push(...oracleLines(m.oracle));
+  if (m.oracle) out.push(...oracleLines(m.oracle, width));
   return out;
 }
 
 /** The oracle rows of the A3 section: each arm's point, then each routed pass against the oracles and random. */
-function oracleLines(o: OracleMetrics): string[] {
-  const arms = plainTable(ORACLE_ARM_HEAD);
-  for (const r of oracleArmRows(o)) arms.push(r);
-  const routers = plainTable(ORACLE_ROUTER_HEAD);
-  for (const r of oracleRouterRows(o)) routers.push(r);
-  return [`  oracle and baselines: ${oracleNote(o)}`, arms.toString(), routers.toString()];
+function oracleLines(o: OracleMetrics, width: number | null): string[] {
+  const col = (head: string, i: number, drop = 0): FitColumn => ({ head, drop, numeric: i > 0, wrap: i === 0 });
+  const routerDrops = [0, 2, 0, 1, 0, 1, 0, 1];
+  return [
+    ...(width === null ? [`  oracle and baselines: ${oracleNote(o)}`] : wrapWords(`oracle and baselines: ${oracleNote(o)}`, width - 2).map((l) => `  ${l}`)),
+    ...fitted(ORACLE_ARM_HEAD.map((h, i) => col(h, i)), oracleArmRows(o), width),
+    ...fitted(ORACLE_ROUTER_HEAD.map((h, i) => col(h, i, routerDrops[i] ?? 1)), oracleRouterRows(o), width),
+  ];
 }
 
-/** The headline block, last on stdout so it is what a terminal shows: the sentence, then its figures. */
-function renderHeadline(h: Headline): string[] {
+/** The headline block, first on stdout: the sentence, wrapped to the width, then its figures. */
+function renderHeadline(h: Headline, width: number | null): string[] {
   const rows = headlineRows(h);
-  const width = Math.max(...rows.map(([k]) => k.length));
-  const d = h.pass_d ? [`Pass D (delegation workloads only): ${h.pass_d.verdict}`] : [];
-  return ['=== Headline ===', h.verdict, ...rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`), ...d, `  (${h.method})`];
+  const labelWidth = Math.max(...rows.map(([k]) => k.length));
+  const wrap = (text: string) => (width === null ? [text] : wrapWords(text, width));
+  const d = h.pass_d ? wrap(`Pass D (delegation workloads only): ${h.pass_d.verdict}`) : [];
+  return ['=== Headline ===', ...wrap(h.verdict), ...rows.map(([k, v]) => `  ${k.padEnd(labelWidth)}  ${v}`), ...d, ...wrap(`(${h.method})`).map((l) => `  ${l}`)];
 }
 
 /** Why an incomplete run stopped (`--max-cost`: which bound, the spend so far; Ctrl-C), from the rep it stopped in. */
@@ -123,6 +204,6 @@ function stoppedNote(report: BenchReport): string {
   for (const w of report.workloads)
     for (const r of w.reps)
       if (r.error_class === 'budget_stopped' || r.error_class === 'interrupted' || r.error?.startsWith('stopped:'))
-        return ` (stopped early in ${w.workload} ${w.pass} rep ${r.rep}: ${r.error!.replace(/^stopped: /, '')}; later reps did not run, so this report is incomplete)`;
+        return ` (stopped early in ${repLabel(w.workload, w.pass, r.rep)}: ${r.error!.replace(/^stopped: /, '')}; later reps did not run, so this report is incomplete)`;
   return ' (stopped early; later reps did not run, so this report is incomplete)';
 }

@@ -1,5 +1,11 @@
 import type { BenchReport, Headline, ProtocolMetrics, Savings, Tightness } from '../../schemas/types/report.ts';
-import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, solvedCell, usd } from './format.ts';
+import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, repLabel, shareablePath, solvedCell, usd } from './format.ts';
+import { legendLines } from './legend.ts';
+
+/** The glossary terms as one sentence for Markdown and HTML. */
+function legendText(terms: readonly string[]): string {
+  return legendLines(terms, null, '')[0]!;
+}
 import { oracleBlocks } from './oracle-section.ts';
 
 /** One piece of a section: a table of formatted text, a bullet list, a paragraph or a shell command. */
@@ -87,9 +93,9 @@ function provenance(report: BenchReport): ReportSection {
     ['seed / temperature', `${p.seed} / ${p.temperature.toFixed(1)}`],
     ['node', p.node_version],
     ['started / ended', `${p.started_at} / ${p.ended_at}`],
-    ['trace DB', p.db_path],
+    ['trace DB', shareablePath(p.db_path)],
   );
-  if (p.patterns_db_path) rows.push(['patterns DB', p.patterns_db_path]);
+  if (p.patterns_db_path) rows.push(['patterns DB', shareablePath(p.patterns_db_path)]);
   return { id: 'provenance', title: 'Provenance', blocks: [keyValues(['field', 'value'], rows)] };
 }
 
@@ -112,6 +118,10 @@ function workloads(report: BenchReport): ReportSection {
   ]);
   const blocks: ReportBlock[] = [{ kind: 'table', head: WORKLOAD_HEAD, rows, numeric: [2, 3, 4, 5, 6, 7, 8, 9] }];
   if (rows.length === 0) blocks.push({ kind: 'text', text: 'No workload ran.' });
+  else {
+    const terms = ['llm', 'tool', 'actual', 'baseline', 'saved', 'quality', ...(report.workloads.some((w) => w.noisy) ? ['noisy'] : []), 'solved', 'check', 'passk', ...(report.protocol_metrics ? ['passes'] : [])];
+    blocks.push({ kind: 'text', text: legendText(terms) });
+  }
   return { id: 'workloads', title: 'Per workload', blocks };
 }
 
@@ -176,6 +186,7 @@ function a3(m: ProtocolMetrics): ReportSection {
   const blocks: ReportBlock[] = [
     { kind: 'text', text: `Cheap model ${m.cheap_model}, strong model ${m.strong_model}.` },
     { kind: 'table', head: ['pass', 'model', 'what', 'runs', 'actual $', 'saved % vs baseline', 'quality ± std', 'solved', 'slot-4 fire', 'slot-4 inversion'], rows: passes, numeric: [3, 4, 5, 8, 9] },
+    { kind: 'text', text: legendText(['slot4']) },
     { kind: 'text', text: m.pass_d.run ? 'Pass D (delegation) ran.' : `Pass D not run: ${m.pass_d.reason ?? 'no reason recorded'}.` },
     keyValues(['metric', 'value'], [
       ['savings vs measured strong arm (B → C)', pct(m.savings_vs_measured_strong_pct)],
@@ -203,7 +214,7 @@ function a3(m: ProtocolMetrics): ReportSection {
 
 function failedAssertions(report: BenchReport): string[] {
   return report.workloads.flatMap((w) =>
-    w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `${w.workload} [${w.pass} rep ${r.rep}] ${a.scope} ${a.name}: ${a.detail}`)),
+    w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `${repLabel(w.workload, w.pass, r.rep)}: ${a.scope} ${a.detail} (${a.name})`)),
   );
 }
 
@@ -225,7 +236,7 @@ export function buildReportDocument(report: BenchReport): ReportDocument {
     title: 'Recompute',
     blocks: [
       { kind: 'text', text: 'Every number again from the trace DB alone, with no model calls:' },
-      { kind: 'command', text: `npx analyze --skip-execute --db-path ${report.provenance.db_path}` },
+      { kind: 'command', text: `npx analyze --skip-execute --db-path ${shareablePath(report.provenance.db_path)}` },
     ],
   });
   return { title: `Metis benchmark report — ${report.provenance.run_id}`, banner: report.banner, sections };

@@ -4,10 +4,9 @@ export function mean(xs: readonly number[]): number | null {
   return xs.reduce((a, b) => a + b, 0) / xs.length;
 }
 
-/** Sample standard deviation (n − 1); 0 for a single value, null for none. */
+/** Sample standard deviation (n − 1); null for fewer than two values (one rep has no spread to report). */
 export function sampleStd(xs: readonly number[]): number | null {
-  if (xs.length === 0) return null;
-  if (xs.length === 1) return 0;
+  if (xs.length < 2) return null;
   const m = mean(xs)!;
   const ss = xs.reduce((a, x) => a + (x - m) ** 2, 0);
   return Math.sqrt(ss / (xs.length - 1));

@@ -92,7 +92,7 @@ describe('run notes', () => {
     const db = join(tempDir(), 'mc.db');
     const r = await bench(['run', '--workload', 'fix-a-bug-small', '--workload', 'write-a-doc-from-notes', '--max-cost', '0.02', '--db-path', db], { env });
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/status: +incomplete \(stopped early in fix-a-bug-small single rep 0: --max-cost 0\.02: spent 0\.\d+/);
+    expect(r.stdout).toMatch(/status: +incomplete \(stopped early in fix-a-bug-small, pass single, rep 1: --max-cost 0\.02: spent 0\.\d+/);
     expect(r.stdout).toContain('this report is incomplete');
   }, 120_000);
 });

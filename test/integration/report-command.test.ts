@@ -1,5 +1,5 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderReportTable } from '../../harness/report/render-table.ts';
 import { WORKLOAD_TABLE_HEAD } from '../../harness/report/report-sections.ts';
@@ -116,7 +116,9 @@ describe('bench report', () => {
     copyFileSync(join(REPO_ROOT, 'package.json'), join(cwd, 'reports', '.runs', 'zzz-not-a-report.json'));
     const r = await bench(['report', '--format', 'md'], { cwd, env: ENV });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`| trace DB | ${db} |`);
+    // Markdown carries no machine-local path: the DB relative to the project.
+    expect(r.stdout).toContain(`| trace DB | reports/.runs/${basename(db)} |`);
+    expect(r.stdout).not.toContain(db);
     expect(r.stdout).toMatch(/\n\| fix-a-bug-small \| single \| 1 \|/);
   });
 

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { terminalWidth } from '../../report/fit-table.ts';
 import { discoverWorkloads } from '../../workloads/load-workload.ts';
 import type { CommandSpec } from '../command.ts';
-import { intArg } from '../parse-args.ts';
+import { addWidthOptions, tableWidth } from '../parse-args.ts';
 
 /** One row of `bench list`. */
 interface ListRow {
@@ -119,9 +118,8 @@ export const listCommandSpec: CommandSpec = {
   configure(cmd) {
     cmd
       .option('--workloads-dir <dir>', 'where workloads live', './workloads')
-      .option('--json', 'print JSON instead of a table', false)
-      .option('--width <n>', 'fit the table to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40))
-      .option('--wide', 'show every column at full width, however wide', false);
+      .option('--json', 'print JSON instead of a table', false);
+    addWidthOptions(cmd);
   },
   async run(cmd, _args, io) {
     const o = cmd.opts<{
@@ -146,12 +144,7 @@ export const listCommandSpec: CommandSpec = {
       io.out(JSON.stringify(rows, null, 2));
       return 0;
     }
-    const width = terminalWidth({
-      wide: o.wide,
-      width: o.width ?? null,
-      columns: io.isTTY ? process.stdout.columns : undefined,
-      env: io.env,
-    });
+    const width = tableWidth(o, io);
     const fitted = renderList(rows, width);
     io.out(fitted.text);
     if (fitted.hidden.length > 0) io.out(fold(`hidden to fit ${width} columns: ${fitted.hidden.join(', ')} (--wide shows them)`, width));

@@ -6,6 +6,7 @@ import { findReport } from '../../report/find-report.ts';
 import { renderReportMarkdown } from '../../report/render-md.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
+import { addWidthOptions, tableWidth } from '../parse-args.ts';
 
 type ReportFormat = 'table' | 'md' | 'html' | 'json';
 
@@ -19,10 +20,10 @@ Examples:
   npx bench report reports/.runs/nightly.json --format html --out report.html
   npx bench report --format md --image slides/      # slides/headline-card.svg, slides/main-chart.svg`;
 
-async function render(report: BenchReport, format: ReportFormat, jsonPath: string): Promise<string> {
+async function render(report: BenchReport, format: ReportFormat, jsonPath: string, width: number | null): Promise<string> {
   switch (format) {
     case 'table':
-      return renderReportTable(report, { json: jsonPath });
+      return renderReportTable(report, { json: jsonPath, width });
     case 'md':
       return renderReportMarkdown(report);
     case 'html': {
@@ -54,12 +55,13 @@ export const reportCommandSpec: CommandSpec = {
       .option('--out <file>', 'write to this file instead of stdout')
       .option('--image <dir>', 'also write the headline card and the main chart (cost vs solved rate per arm) as SVG files for slides')
       .addHelpText('after', EXAMPLES);
+    addWidthOptions(cmd);
   },
   async run(cmd, args, io) {
     const run = args[0] as string | undefined;
-    const o = cmd.opts<{ format: ReportFormat; runsDir: string; out?: string; image?: string }>();
+    const o = cmd.opts<{ format: ReportFormat; runsDir: string; out?: string; image?: string; width?: number; wide?: boolean }>();
     const { path, report } = findReport(run, { cwd: io.cwd, runsDir: o.runsDir });
-    const text = await render(report, o.format, path);
+    const text = await render(report, o.format, path, tableWidth(o, io));
     if (o.image) {
       for (const [file, svg] of Object.entries(await slideImages(report))) {
         const out = resolve(io.cwd, o.image, file);

@@ -3,7 +3,7 @@ import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
 import { SetupError } from '../../errors.ts';
-import { collect, decimalArg, intArg, numberArg } from '../parse-args.ts';
+import { addWidthOptions, collect, decimalArg, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
 import { parseShard, type ShardSpec } from '../../runner/shard.ts';
@@ -66,9 +66,12 @@ export const runCommandSpec: CommandSpec = {
       .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold of semantic-cache-phase2.md §5.4 (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
       .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost (default 10)', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
+    addWidthOptions(cmd);
   },
   async run(cmd, _args, io) {
     const o = cmd.opts<{
+      width?: number;
+      wide?: boolean;
       workload: string[];
       workloadsDir: string;
       includeMarginal: boolean;
@@ -162,7 +165,7 @@ export const runCommandSpec: CommandSpec = {
       },
       io,
     );
-    io.out(renderReportTable(result.report, { json: result.jsonPath }));
+    io.out(renderReportTable(result.report, { json: result.jsonPath, width: tableWidth(o, io) }));
     return result.report.exit_code;
   },
 };

@@ -37,7 +37,6 @@ function useHash() {
 }
 
 const pct = (x) => (x === null || x === undefined ? '—' : `${Number(x).toFixed(1)}%`);
-const rate = (x) => (x === null || x === undefined ? '—' : `${(Number(x) * 100).toFixed(0)}%`);
 const score = (x) => (x === null || x === undefined ? '—' : Number(x).toFixed(3));
 const usd = (x) => (x === null || x === undefined ? '—' : `$${Number(x).toFixed(4)}`);
 // Reps are numbered from 1 everywhere a person reads them (the JSON keeps its 0-based index).
