@@ -15,9 +15,9 @@ interface ModelTally {
   /** Raw samples in the cluster: what the min_sample_size gate and `sample_size` report. */
   samples: number;
   scoredSamples: number;
-  /** Σ w·success_score_count and Σ w·sample_size: the denominators of the weighted means. */
+  /** Σ w·success_score_count and Σ w·sample_size: the denominators of the weighted means (integers when uniform). */
   scoredWeight: number;
-  sampleWeight: Decimal;
+  sampleWeight: number;
   successWeighted: number;
   costWeighted: Decimal;
 }
@@ -54,17 +54,18 @@ export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptio
     if (!t)
       tallies.set(
         n.primary_model,
-        (t = { model: n.primary_model, samples: 0, scoredSamples: 0, scoredWeight: 0, sampleWeight: new Decimal(0), successWeighted: 0, costWeighted: new Decimal(0) }),
+        (t = { model: n.primary_model, samples: 0, scoredSamples: 0, scoredWeight: 0, sampleWeight: 0, successWeighted: 0, costWeighted: new Decimal(0) }),
       );
     const w = neighborWeight(n.similarity, opts.scoring);
     t.samples += n.sample_size;
     t.scoredSamples += n.success_score_count;
     t.scoredWeight += w * n.success_score_count;
-    t.sampleWeight = t.sampleWeight.plus(new Decimal(w).times(n.sample_size));
+    t.sampleWeight += w * n.sample_size;
     t.successWeighted += w * n.success_score_mean * n.success_score_count;
-    t.costWeighted = t.costWeighted.plus(n.avg_cost_usd.times(n.sample_size).times(w));
+    // Uniform: w·n = n exactly, so the cost sum is the spec's Σ cost·n to the last digit.
+    t.costWeighted = t.costWeighted.plus(n.avg_cost_usd.times(w * n.sample_size));
   }
-  const scored = [...tallies.values()].filter((t) => t.scoredSamples > 0 && t.samples > 0 && t.scoredWeight > 0 && t.sampleWeight.gt(0));
+  const scored = [...tallies.values()].filter((t) => t.scoredSamples > 0 && t.samples > 0 && t.scoredWeight > 0 && t.sampleWeight > 0);
   const costs = scored.map((t) => t.costWeighted.div(t.sampleWeight));
   const maxCost = costs.length ? Decimal.max(...costs) : new Decimal(0);
   const minCost = costs.length ? Decimal.min(...costs) : new Decimal(0);
