@@ -125,3 +125,19 @@ describe('runStream end to end (hashing embedder)', () => {
     expect(text).toMatch(/│ exact +│ 4 /);
   }, 120_000);
 });
+
+describe('cache compare pairing', () => {
+  it('pairs by query and charges the penalty for a wrong hit', async () => {
+    const { pairArms } = await import('./compare-cache.ts');
+    const off = [
+      { id: 'a', spentUsd: '0.01' },
+      { id: 'b', spentUsd: '0.02' },
+    ];
+    const on = [
+      { id: 'a', spentUsd: '0', costUsd: '0.01', servedBy: 'exact', correct: true },
+      { id: 'b', spentUsd: '0', costUsd: '0.02', servedBy: 'semantic', correct: false },
+    ];
+    expect(pairArms(off, on, 10)).toEqual({ savings: [0.01, 0.02 - 0.2], hits: 2, wrong: 1 });
+    expect(() => pairArms(off, [on[1]!, on[0]!], 10)).toThrow(/same queries/);
+  });
+});

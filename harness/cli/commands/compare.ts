@@ -1,3 +1,4 @@
+import { compareCacheArms } from '../../cache-bench/compare-cache.ts';
 import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
@@ -137,7 +138,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
     description: 'Compare two finished reports, or run pattern store v1 against v2 on the same seeds (`compare v1 v2`), with paired CIs and the cluster-tightness verdict.',
     configure(cmd: Command) {
       cmd
-        .argument('[a]', 'report JSON of arm A, or `v1` (omit with --arm)')
+        .argument('[a]', 'report JSON of arm A, `v1`, or `cache-off` (with `cache-on` and --workload cache-*: a query stream with the semantic cache off vs on, paired by query)')
         .argument('[b]', 'report JSON of arm B, or `v2` (omit with --arm)')
         .option('--arm <label=path>', 'an arm as a routing.yaml, run through A3 (give exactly two; instead of A and B)', collect, [])
         .option('--workload <name>', '(v1 v2, --arm) run this workload by name (repeatable)', collect, [])
@@ -158,6 +159,8 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
     },
     async run(cmd, args, io) {
       const o = cmd.opts<CompareFlags>();
+      if (args[0] === 'cache-off' && args[1] === 'cache-on')
+        return compareCacheArms({ workloadsDir: resolve(io.cwd, o.workloadsDir), names: o.workload, embedder: cmd.getOptionValueSource('embeddingProvider') === 'cli' ? o.embeddingProvider : null, penalty: 10, json: o.json ?? null }, io);
       const { a, b, artifactDir, ran } = await inputsFor(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
       const artifact = compareReports(a, b);
       const jsonPath = o.json ? resolve(io.cwd, o.json) : ran ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);

@@ -1,0 +1,97 @@
+// `bench compare cache-off cache-on --workload cache-*`: each stream twice, once with the cache off and
+// once on, paired by query: per-query saving (cost off − cost on − penalty × wrong hit × query cost), its
+// mean with a t interval, and the totals.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { Decimal } from 'decimal.js';
+import { createEmbeddingProvider } from '../../runtime/patterns/embeddings/create-embedding-provider.ts';
+import { loadPriceTable } from '../../runtime/pricing/index.ts';
+import type { CliIO } from '../cli/command.ts';
+import { SetupError } from '../errors.ts';
+import { studentTQuantile } from '../metrics/student-t.ts';
+import { plainTable } from '../report/render-table.ts';
+import { loadQueryStream } from './load-stream.ts';
+import { DEFAULT_CACHE_EMBEDDER, selectsQueryStreams } from './run-stream-command.ts';
+import { runStream } from './run-stream.ts';
+
+export interface CacheCompareRow {
+  stream: string;
+  queries: number;
+  cost_off_usd: string;
+  cost_on_usd: string;
+  hits: number;
+  wrong_hits: number;
+  /** Mean per-query net saving, USD, and its 95% t interval. */
+  mean_saving_usd: number;
+  ci95: [number, number] | null;
+  saved_pct: number | null;
+}
+
+/** Pairs the two arms query by query; throws when they did not run the same queries. */
+export function pairArms(
+  off: readonly { id: string; spentUsd: string }[],
+  on: readonly { id: string; spentUsd: string; costUsd: string; servedBy: string | null; correct: boolean | null }[],
+  penalty: number,
+): { savings: number[]; hits: number; wrong: number } {
+  if (off.length !== on.length || off.some((r, i) => r.id !== on[i]!.id)) throw new Error('cache compare: the two arms did not replay the same queries in the same order');
+  let hits = 0;
+  let wrong = 0;
+  const savings = off.map((r, i) => {
+    const x = on[i]!;
+    if (x.servedBy !== null) hits++;
+    const isWrong = x.servedBy !== null && !x.correct;
+    if (isWrong) wrong++;
+    return new Decimal(r.spentUsd).minus(x.spentUsd).minus(isWrong ? new Decimal(x.costUsd).times(penalty) : 0).toNumber();
+  });
+  return { savings, hits, wrong };
+}
+
+function meanCi(xs: readonly number[]): { mean: number; ci: [number, number] | null } {
+  const n = xs.length;
+  const mean = xs.reduce((s, x) => s + x, 0) / Math.max(1, n);
+  if (n < 2) return { mean, ci: null };
+  const sd = Math.sqrt(xs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1));
+  const half = studentTQuantile(0.975, n - 1) * (sd / Math.sqrt(n));
+  return { mean, ci: [mean - half, mean + half] };
+}
+
+export interface CacheCompareOptions {
+  workloadsDir: string;
+  names: string[];
+  embedder: string | null;
+  penalty: number;
+  json: string | null;
+}
+
+export async function compareCacheArms(o: CacheCompareOptions, io: CliIO): Promise<number> {
+  if (!o.names.length || !selectsQueryStreams(o.workloadsDir, o.names)) throw new SetupError('compare cache-off cache-on: name one or more query streams with --workload (workloads/cache-*)');
+  const prices = loadPriceTable();
+  const rows: CacheCompareRow[] = [];
+  for (const name of o.names) {
+    const stream = loadQueryStream(join(o.workloadsDir, name));
+    const embedder = createEmbeddingProvider(o.embedder ?? DEFAULT_CACHE_EMBEDDER, { env: io.env });
+    try {
+      const off = await runStream(stream, { cache: false, embedder, prices });
+      const on = await runStream(stream, { cache: true, embedder, prices });
+      const { savings, hits, wrong } = pairArms(off.records, on.records, o.penalty);
+      const costOff = off.records.reduce((s, r) => s.plus(r.spentUsd), new Decimal(0));
+      const costOn = on.records.reduce((s, r) => s.plus(r.spentUsd), new Decimal(0));
+      const { mean, ci } = meanCi(savings);
+      const net = savings.reduce((s, x) => s + x, 0);
+      rows.push({ stream: name, queries: savings.length, cost_off_usd: costOff.toFixed(), cost_on_usd: costOn.toFixed(), hits, wrong_hits: wrong, mean_saving_usd: mean, ci95: ci, saved_pct: costOff.isZero() ? null : (net / costOff.toNumber()) * 100 });
+    } finally {
+      await embedder.close();
+    }
+  }
+  const t = plainTable(['stream', 'queries', 'cache off $', 'cache on $', 'hits', 'wrong', 'net saved % (penalty incl.)', 'mean saving/query $ [95% CI]']);
+  const f = (x: number) => x.toExponential(2);
+  for (const r of rows)
+    t.push([r.stream, String(r.queries), r.cost_off_usd, r.cost_on_usd, String(r.hits), String(r.wrong_hits), r.saved_pct === null ? 'n/a' : `${r.saved_pct.toFixed(1)}%`, `${f(r.mean_saving_usd)}${r.ci95 ? ` [${f(r.ci95[0])}, ${f(r.ci95[1])}]` : ''}`]);
+  io.out(`cache off vs cache on, paired by query (embedder ${o.embedder ?? DEFAULT_CACHE_EMBEDDER}; a wrong hit costs ${o.penalty}x its query; sim: reference answers, no model called)`);
+  io.out(t.toString());
+  const out = resolve(io.cwd, o.json ?? join('reports', '.runs', `cache-compare-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify({ kind: 'cache_compare', provider: 'sim', rows }, null, 2)}\n`);
+  io.out(`JSON: ${out}`);
+  return 0;
+}
