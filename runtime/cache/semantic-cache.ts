@@ -14,6 +14,7 @@ import { DEFAULT_ELIGIBILITY, exactTierEligibility, semanticTierEligibility, typ
 import type { EmbeddingEngine } from './embedding-engine.ts';
 import { CostAwareLru } from './eviction.ts';
 import { gateMismatch, gateSignature, type GateMismatch, type GateSignature } from './exact-token-gate.ts';
+import { MismatchCostCalculator } from './mismatch-cost.ts';
 import { DEFAULT_PARTITION_TURNS, partitionKey } from './partition-key.ts';
 import { seededRandom } from './seeded-random.ts';
 import { TaskTypeDetector } from './task-type-detector.ts';
@@ -36,6 +37,8 @@ export interface SemanticCacheOptions {
   /** Text that is embedded for a query (§13 contextual embedding plugs in here); default the query itself. */
   embeddingText?: (query: string, request: CanonicalRequest) => Promise<string>;
   tuner?: AdaptiveThresholdTuner;
+  /** §4: a hit the tuner allows is still refused when its mismatch cost reaches the recompute cost. */
+  mismatch?: MismatchCostCalculator;
   vectorDatabase?: VectorDatabase;
   store?: CacheStore;
   /** What a computed response cost, USD decimal string (kept on the entry: what a hit saves). */
@@ -106,6 +109,7 @@ export class SemanticCache {
   constructor(options: SemanticCacheOptions) {
     this.o = {
       tuner: options.tuner ?? new AdaptiveThresholdTuner(),
+      mismatch: options.mismatch ?? new MismatchCostCalculator(),
       judge: normalisedTextEqual,
       maxEntries: 10_000,
       evictionCostScale: 100,
@@ -208,6 +212,11 @@ export class SemanticCache {
         const decision = this.tuner.decide(taskType, this.o.sensitivity, hit.score, entry.threshold, this.random());
         const lookupUs = (performance.now() - t0) * 1000;
         const common = { ...base, similarity: hit.score, errorBound: decision.errorBound, entryId: entry.id, candidateQuery: entry.query, taskType, embedUs, searchUs, exactLookupUs };
+        if (decision.action === 'serve' && !this.o.mismatch.shouldUseCache(hit.score, taskType, Number(entry.cost_usd) || 1)[0]) {
+          missReason = 'mismatch_cost';
+          nearest = { similarity: hit.score, query: entry.query };
+          break;
+        }
         if (decision.action === 'serve') {
           this.use(entry, this.semanticLru);
           this.emitHit('semantic', entry, hit.score, decision.errorBound, lookupUs, embedUs);
