@@ -1,24 +1,44 @@
 import { describe, expect, it } from 'vitest';
-import { probeBwrap } from '../../runtime/sandbox/index.ts';
+import { probeBwrap, probeUnshare } from '../../runtime/sandbox/index.ts';
 import { SetupError } from '../errors.ts';
-import { decideRunSandbox, REFUSED_UNSANDBOXED } from './run-sandbox.ts';
+import { decideRunSandbox, REFUSED_UNSANDBOXED, UNSHARE_RUN_WARNING } from './run-sandbox.ts';
 
 const hasBwrap = (await probeBwrap(process.env.PATH)) !== null;
+const hasUnshare = (await probeUnshare(process.env.PATH)) !== null;
 const NO_BWRAP = {};
-// A machine without bubblewrap.
+// A machine without bubblewrap (probe) or a working unshare (probeUnshare).
 const none = () => Promise.resolve(null);
+const found = () => Promise.resolve('/usr/bin/found');
 
 describe('decideRunSandbox', () => {
-  it('without bwrap: a real provider is refused commands unless --unsandboxed; a sim run goes on with a warning', async () => {
-    expect(await decideRunSandbox({ env: NO_BWRAP, realProvider: true, unsandboxed: false, probe: none })).toEqual({ mode: 'bwrap', warning: REFUSED_UNSANDBOXED });
+  it('with neither bwrap nor unshare: a real provider is refused commands unless --unsandboxed; a sim run goes on with a warning', async () => {
+    expect(await decideRunSandbox({ env: NO_BWRAP, realProvider: true, unsandboxed: false, probe: none, probeUnshare: none })).toEqual({ mode: 'bwrap', warning: REFUSED_UNSANDBOXED });
     expect(REFUSED_UNSANDBOXED).toContain('--unsandboxed');
-    const opted = await decideRunSandbox({ env: NO_BWRAP, realProvider: true, unsandboxed: true, probe: none });
+    const opted = await decideRunSandbox({ env: NO_BWRAP, realProvider: true, unsandboxed: true, probe: none, probeUnshare: none });
     expect(opted.mode).toBe('none');
     expect(opted.warning).toMatch(/--unsandboxed given/);
-    const sim = await decideRunSandbox({ env: NO_BWRAP, realProvider: false, unsandboxed: false, probe: none });
+    const sim = await decideRunSandbox({ env: NO_BWRAP, realProvider: false, unsandboxed: false, probe: none, probeUnshare: none });
     expect(sim.mode).toBe('none');
     expect(sim.warning).toMatch(/simulated run/);
-    expect((await decideRunSandbox({ env: { METIS_SANDBOX: 'bwrap' }, realProvider: false, unsandboxed: true, probe: none })).mode).toBe('bwrap');
+    expect((await decideRunSandbox({ env: { METIS_SANDBOX: 'bwrap' }, realProvider: false, unsandboxed: true, probe: none, probeUnshare: none })).mode).toBe('bwrap');
+  });
+
+  it('without bwrap but with unshare: the unshare tier for any provider, with a warning saying so; METIS_SANDBOX=unshare demands it', async () => {
+    for (const realProvider of [true, false]) {
+      expect(await decideRunSandbox({ env: NO_BWRAP, realProvider, unsandboxed: false, probe: none, probeUnshare: found })).toEqual({ mode: 'unshare', warning: UNSHARE_RUN_WARNING });
+    }
+    expect(UNSHARE_RUN_WARNING).toMatch(/^sandboxed with unshare \(no bubblewrap\)/);
+    // bwrap is preferred when both work.
+    expect(await decideRunSandbox({ env: NO_BWRAP, realProvider: true, unsandboxed: false, probe: found, probeUnshare: found })).toEqual({ mode: 'auto', warning: null });
+    // Forced: taken even where bwrap works; refused (mode kept, so commands throw) where unshare does not.
+    expect((await decideRunSandbox({ env: { METIS_SANDBOX: 'unshare' }, realProvider: true, unsandboxed: false, probe: found, probeUnshare: found })).mode).toBe('unshare');
+    const missing = await decideRunSandbox({ env: { METIS_SANDBOX: 'unshare' }, realProvider: false, unsandboxed: true, probe: found, probeUnshare: none });
+    expect(missing.mode).toBe('unshare');
+    expect(missing.warning).toMatch(/METIS_SANDBOX=unshare: .*refused/);
+  });
+
+  it.skipIf(!hasUnshare || hasBwrap)('on this machine without bwrap, the real unshare probe is used', async () => {
+    expect((await decideRunSandbox({ env: { PATH: process.env.PATH }, realProvider: true, unsandboxed: false })).mode).toBe('unshare');
   });
 
   it.skipIf(!hasBwrap)('with bwrap: auto, and no warning, for any provider', async () => {

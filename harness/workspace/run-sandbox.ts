@@ -1,30 +1,41 @@
-import { parseSandboxMode, probeBwrap, SANDBOX_ENV_VAR, type SandboxMode } from '../../runtime/sandbox/index.ts';
+import { parseSandboxMode, probeBwrap, probeUnshare, SANDBOX_ENV_VAR, type SandboxMode } from '../../runtime/sandbox/index.ts';
 import { SetupError } from '../errors.ts';
 
 /** The sandbox a run uses for `run_shell` and hidden checks, and the warning to show about it. */
 export interface RunSandbox {
   mode: SandboxMode;
-  /** Set when commands will run without bubblewrap, or will be refused for want of it. */
+  /** Set when commands will run without bubblewrap, or will be refused for want of a sandbox. */
   warning: string | null;
 }
 
 /** The warning of a real-provider run refused a sandbox. */
 export const REFUSED_UNSANDBOXED =
-  'no sandbox: bubblewrap (bwrap) is not installed or cannot create namespaces, so run_shell and hidden checks are refused on a real provider ' +
+  'no sandbox: neither bubblewrap (bwrap) nor util-linux unshare can create namespaces here, so run_shell and hidden checks are refused on a real provider ' +
   '(install bubblewrap, or pass --unsandboxed to run them confined by cwd, a scrubbed environment and an empty home only)';
 
+/** The warning of a run whose commands fall back to the unshare tier. */
+export const UNSHARE_RUN_WARNING =
+  'sandboxed with unshare (no bubblewrap): run_shell and hidden checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable (install bubblewrap for the full sandbox)';
+
+/** Probes for the two sandbox tiers; tests pass ones that find nothing. */
+export interface SandboxProbes {
+  /** Finds a working bwrap; default probeBwrap on the env's PATH. */
+  probe?: () => Promise<string | null>;
+  /** Finds a working unshare tier; default probeUnshare on the env's PATH. */
+  probeUnshare?: () => Promise<unknown>;
+}
+
 /**
- * Decides the run's sandbox at the CLI edge. `METIS_SANDBOX` (auto, bwrap, none) forces a mode;
- * by default a real provider's model gets bubblewrap or nothing (its commands are refused, the
- * run goes on) unless the user opts in with `--unsandboxed`, while simulated runs go on unconfined
- * with a warning, since their commands are the workload author's own scripts.
+ * Decides the run's sandbox at the CLI edge. `METIS_SANDBOX` (auto, bwrap, unshare, none) forces a
+ * mode; by default bubblewrap is used, else the unshare tier (with a warning), else a real
+ * provider's commands are refused (the run goes on) unless the user opts in with `--unsandboxed`,
+ * while simulated runs go on unconfined with a warning, since their commands are the workload
+ * author's own scripts.
  */
-export async function decideRunSandbox(o: {
+export async function decideRunSandbox(o: SandboxProbes & {
   env: Readonly<Record<string, string | undefined>>;
   realProvider: boolean;
   unsandboxed: boolean;
-  /** Finds a working bwrap; default probeBwrap on the env's PATH (tests pass one that finds none). */
-  probe?: () => Promise<string | null>;
 }): Promise<RunSandbox> {
   let requested: SandboxMode;
   try {
@@ -32,14 +43,22 @@ export async function decideRunSandbox(o: {
   } catch (e) {
     throw new SetupError((e as Error).message);
   }
-  const bwrap = await (o.probe ?? (() => probeBwrap(o.env.PATH)))();
   if (requested === 'none') return { mode: 'none', warning: `${SANDBOX_ENV_VAR}=none: run_shell and hidden checks run without bubblewrap, confined by cwd, a scrubbed environment and an empty home only` };
-  if (bwrap) return { mode: requested, warning: null };
-  if (requested === 'bwrap' || (o.realProvider && !o.unsandboxed)) return { mode: 'bwrap', warning: REFUSED_UNSANDBOXED };
+  if (requested === 'auto' || requested === 'bwrap') {
+    const bwrap = await (o.probe ?? (() => probeBwrap(o.env.PATH)))();
+    if (bwrap) return { mode: requested, warning: null };
+    if (requested === 'bwrap') return { mode: 'bwrap', warning: REFUSED_UNSANDBOXED };
+  }
+  const unshare = await (o.probeUnshare ?? (() => probeUnshare(o.env.PATH)))();
+  if (unshare) return { mode: 'unshare', warning: UNSHARE_RUN_WARNING };
+  if (requested === 'unshare') {
+    return { mode: 'unshare', warning: `${SANDBOX_ENV_VAR}=unshare: util-linux unshare cannot create namespaces here, so run_shell and hidden checks are refused` };
+  }
+  if (o.realProvider && !o.unsandboxed) return { mode: 'bwrap', warning: REFUSED_UNSANDBOXED };
   return {
     mode: 'none',
     warning: o.unsandboxed
-      ? 'bubblewrap (bwrap) not found and --unsandboxed given: run_shell and hidden checks are confined by cwd, a scrubbed environment and an empty home only'
-      : 'bubblewrap (bwrap) not found: run_shell and hidden checks of this simulated run are confined by cwd, a scrubbed environment and an empty home only',
+      ? 'no sandbox (neither bubblewrap nor unshare works here) and --unsandboxed given: run_shell and hidden checks are confined by cwd, a scrubbed environment and an empty home only'
+      : 'no sandbox (neither bubblewrap nor unshare works here): run_shell and hidden checks of this simulated run are confined by cwd, a scrubbed environment and an empty home only',
   };
 }

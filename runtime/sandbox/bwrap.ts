@@ -13,12 +13,13 @@ const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx
  * The few /etc entries programs read at start-up (dynamic linker, users, zone, interpreter
  * alternatives); the rest of /etc (credentials, service configs) stays out.
  */
-const ETC_ENTRIES = [
+export const ETC_ENTRIES = [
   'ld.so.cache', 'ld.so.conf', 'ld.so.conf.d', 'alternatives', 'passwd', 'group', 'nsswitch.conf',
   'localtime', 'timezone', 'mime.types', 'ssl/certs', 'ca-certificates', 'python3', 'python3.11', 'python3.12', 'python3.13',
 ] as const;
 
-function findOnPath(name: string, path: string): string | null {
+/** The first executable `name` on `path` (a PATH string), or null. */
+export function findOnPath(name: string, path: string): string | null {
   for (const dir of path.split(':')) {
     const candidate = join(dir, name);
     try {

@@ -4,11 +4,14 @@ export {
   runCommand,
   SandboxUnavailableError,
   NO_SANDBOX_WARNING,
+  UNSHARE_SANDBOX_WARNING,
   type RunCommandOptions,
   type RunCommandResult,
   type SandboxMode,
+  type SandboxTier,
 } from './run-command.ts';
 export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS, type ScratchDirs } from './sandbox-env.ts';
 export { probeBwrap, bwrapArgs, type BwrapMounts } from './bwrap.ts';
+export { probeUnshare, unshareArgs, planHidden, shellQuote, type UnshareMounts, type UnshareTools } from './unshare.ts';
 export { parseSandboxMode, SANDBOX_ENV_VAR } from './sandbox-mode.ts';
 export { DEFAULT_MAX_OUTPUT_BYTES, truncationMarker, completePrefixLength } from './output-cap.ts';

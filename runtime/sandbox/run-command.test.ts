@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createMemoryLogger } from '../core/logger.ts';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import { probeBwrap } from './bwrap.ts';
-import { NO_SANDBOX_WARNING, runCommand, SandboxUnavailableError, type RunCommandOptions } from './run-command.ts';
+import { NO_SANDBOX_WARNING, runCommand, SandboxUnavailableError, UNSHARE_SANDBOX_WARNING, type RunCommandOptions } from './run-command.ts';
+import { probeUnshare } from './unshare.ts';
 
 // The test process is the edge: it may read the environment and hand PATH in.
 const hostPath = process.env.PATH ?? '';
@@ -161,15 +162,36 @@ describe(`bwrap confinement${bwrapNote}`, () => {
   });
 });
 
+const hasUnshare = (await probeUnshare(hostPath)) !== null;
+if (!hasUnshare) console.warn('[run-command.test] util-linux unshare cannot create namespaces here: the unshare fallback is skipped');
+
 describe('without bwrap', () => {
+  it.skipIf(!hasUnshare)('auto takes unshare when bwrap is missing and unshare works, and warns once that it did', async () => {
+    const fx2 = createWorkspaceFixture();
+    const logger = createMemoryLogger();
+    try {
+      const o = { cwd: fx2.ws, timeoutMs: 60_000, logger, hostPath, findBwrap: () => Promise.resolve(null) };
+      expect((await runCommand('true', o)).sandbox).toBe('unshare');
+      await runCommand('true', o);
+      const warns = logger.records.filter((r) => r.level === 'warn');
+      expect(warns.map((w) => w.msg)).toEqual([UNSHARE_SANDBOX_WARNING]);
+      expect(UNSHARE_SANDBOX_WARNING).toMatch(/^sandboxed with unshare \(no bubblewrap\)/);
+    } finally {
+      fx2.cleanup();
+    }
+  }, 120_000);
+
+
   it('sandbox: bwrap refuses to run anything, saying why and how to opt in; auto runs without it', async () => {
     const fx2 = createWorkspaceFixture();
     const none = () => Promise.resolve(null);
     try {
-      const o = { cwd: fx2.ws, timeoutMs: 10_000, logger: createMemoryLogger(), hostPath, findBwrap: none };
+      const o = { cwd: fx2.ws, timeoutMs: 10_000, logger: createMemoryLogger(), hostPath, findBwrap: none, findUnshare: none };
       const refused = runCommand('touch ran', { ...o, sandbox: 'bwrap', unavailableHint: 'pass --unsandboxed to run it anyway' });
       await expect(refused).rejects.toBeInstanceOf(SandboxUnavailableError);
       await expect(refused).rejects.toThrow(/bubblewrap \(bwrap\) was required .*; pass --unsandboxed to run it anyway$/);
+      expect(existsSync(join(fx2.ws, 'ran'))).toBe(false);
+      await expect(runCommand('touch ran', { ...o, sandbox: 'unshare' })).rejects.toThrow(/util-linux unshare was required \(sandbox: unshare\)/);
       expect(existsSync(join(fx2.ws, 'ran'))).toBe(false);
       expect((await runCommand('touch ran', { ...o, sandbox: 'auto' })).sandbox).toBe('none');
       expect(existsSync(join(fx2.ws, 'ran'))).toBe(true);

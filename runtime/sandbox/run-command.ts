@@ -4,11 +4,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger.ts';
 import { bwrapArgs, probeBwrap } from './bwrap.ts';
+import { probeUnshare, unshareArgs, type UnshareTools } from './unshare.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
 import { buildSandboxEnv } from './sandbox-env.ts';
 
-/** Which confinement to use: `auto` picks bwrap when it works here, else none (with a warning). */
-export type SandboxMode = 'auto' | 'bwrap' | 'none';
+/**
+ * Which confinement to use: `auto` picks bwrap when it works here, else unshare (namespaces via
+ * util-linux, see unshare.ts), else none (with a warning). `bwrap` and `unshare` demand that tier.
+ */
+export type SandboxMode = 'auto' | 'bwrap' | 'unshare' | 'none';
+
+/** The tier a command actually ran in. */
+export type SandboxTier = 'bwrap' | 'unshare' | 'none';
 
 /** How to run one shell or check command. */
 export interface RunCommandOptions {
@@ -24,8 +31,8 @@ export interface RunCommandOptions {
   /** The parent process's PATH, read at the edge; its absolute entries precede the safe defaults. */
   hostPath?: string;
   /**
-   * Absolute directories made invisible under bwrap (mounted as empty tmpfs), such as the workloads
-   * folder whose check/ files the agent must not read. Without bwrap they cannot be hidden.
+   * Absolute directories made invisible under bwrap or unshare (mounted as empty tmpfs), such as
+   * the workloads folder whose check/ files the agent must not read. Without either they cannot be hidden.
    */
   hide?: readonly string[];
   /** More directories the command may write under bwrap (a check's report directory). */
@@ -37,9 +44,13 @@ export interface RunCommandOptions {
    * replace the allow-listed ones, so no caller can re-open the harness's environment.
    */
   extraEnv?: Readonly<Record<string, string>>;
+  /** The harness user's home, covered under unshare (bwrap shows no home at all); default os.homedir(). */
+  home?: string;
   /** Finds a working bwrap; default probeBwrap(hostPath). Tests pass one that finds none to take the no-bwrap path. */
   findBwrap?: () => Promise<string | null>;
-  /** Appended to the message of the SandboxUnavailableError thrown when `sandbox: 'bwrap'` cannot be had. */
+  /** Finds a working unshare tier; default probeUnshare(hostPath). */
+  findUnshare?: () => Promise<UnshareTools | null>;
+  /** Appended to the message of the SandboxUnavailableError thrown when a demanded tier cannot be had. */
   unavailableHint?: string;
 }
 
@@ -52,13 +63,14 @@ export interface RunCommandResult {
   truncated: boolean;
   timedOut: boolean;
   cancelled: boolean;
-  sandbox: 'bwrap' | 'none';
+  sandbox: SandboxTier;
 }
 
-/** Raised when `sandbox: 'bwrap'` is demanded but bwrap is missing or unusable. */
+/** Raised when `sandbox: 'bwrap'` or `'unshare'` is demanded but that tier is missing or unusable. */
 export class SandboxUnavailableError extends Error {
-  constructor(hint = '') {
-    super(`bubblewrap (bwrap) was required (sandbox: bwrap) but is not installed or cannot create namespaces${hint ? `; ${hint}` : ''}`);
+  constructor(hint = '', tier: 'bwrap' | 'unshare' = 'bwrap') {
+    const what = tier === 'bwrap' ? 'bubblewrap (bwrap)' : 'util-linux unshare';
+    super(`${what} was required (sandbox: ${tier}) but is not installed or cannot create namespaces${hint ? `; ${hint}` : ''}`);
     this.name = 'SandboxUnavailableError';
   }
 }
@@ -66,8 +78,20 @@ export class SandboxUnavailableError extends Error {
 /** The WARN text logged when commands run without bwrap. */
 export const NO_SANDBOX_WARNING = 'running without bubblewrap (bwrap): run_shell and checks are confined by cwd, a scrubbed environment and an empty home only';
 
+/** The WARN text logged when commands run in the unshare tier. */
+export const UNSHARE_SANDBOX_WARNING =
+  'sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable';
+
 // Once per logger: a process has one logger in practice, and tests can still observe the warning.
-const warned = new WeakSet<Logger>();
+const warned = new WeakMap<Logger, Set<SandboxTier>>();
+
+function warnOnce(logger: Logger, tier: SandboxTier, msg: string, requested: SandboxMode): void {
+  const seen = warned.get(logger) ?? new Set<SandboxTier>();
+  warned.set(logger, seen);
+  if (seen.has(tier)) return;
+  seen.add(tier);
+  logger.log('warn', msg, { sandbox: tier, requested });
+}
 
 /** How long to wait for pipes to close after the shell exited, if an escaped child holds them open. */
 const CLOSE_GRACE_MS = 2_000;
@@ -81,35 +105,53 @@ const CLOSE_GRACE_MS = 2_000;
  */
 const LAUNCH_SCRIPT = 'exec 2>&1; /bin/sh -c -- "$1"; exit $?';
 
-/** A fresh empty HOME and TMPDIR for one command, removed when it ends. */
-function createScratch(): { dir: string; home: string; tmp: string } {
+/** A fresh empty HOME and TMPDIR for one command, and the unshare tier's staging mount point; removed when it ends. */
+function createScratch(): { dir: string; home: string; tmp: string; stage: string } {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'metis-sh-')));
   const home = join(dir, 'home');
   const tmp = join(dir, 'tmp');
+  const stage = join(dir, 'stage');
   mkdirSync(home);
   mkdirSync(tmp);
-  return { dir, home, tmp };
+  mkdirSync(stage);
+  return { dir, home, tmp, stage };
 }
 
-async function chooseSandbox(opts: RunCommandOptions): Promise<{ kind: 'bwrap'; bwrap: string } | { kind: 'none' }> {
+type Chosen = { kind: 'bwrap'; bwrap: string } | { kind: 'unshare'; tools: UnshareTools } | { kind: 'none' };
+
+/** The tier to run in: auto tries bwrap, then unshare, then none; a demanded tier that is missing throws. */
+async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
   const mode = opts.sandbox ?? 'auto';
-  if (mode !== 'none') {
+  if (mode === 'auto' || mode === 'bwrap') {
     const bwrap = await (opts.findBwrap ?? (() => probeBwrap(opts.hostPath)))();
     if (bwrap) return { kind: 'bwrap', bwrap };
-    if (mode === 'bwrap') throw new SandboxUnavailableError(opts.unavailableHint);
+    if (mode === 'bwrap') throw new SandboxUnavailableError(opts.unavailableHint, 'bwrap');
   }
-  if (!warned.has(opts.logger)) {
-    warned.add(opts.logger);
-    opts.logger.log('warn', NO_SANDBOX_WARNING, { sandbox: 'none', requested: mode });
+  if (mode === 'auto' || mode === 'unshare') {
+    const tools = await (opts.findUnshare ?? (() => probeUnshare(opts.hostPath)))();
+    if (tools) {
+      warnOnce(opts.logger, 'unshare', UNSHARE_SANDBOX_WARNING, mode);
+      return { kind: 'unshare', tools };
+    }
+    if (mode === 'unshare') throw new SandboxUnavailableError(opts.unavailableHint, 'unshare');
   }
+  warnOnce(opts.logger, 'none', NO_SANDBOX_WARNING, mode);
   return { kind: 'none' };
+}
+
+/** The program and arguments that run `shell` in the chosen tier. */
+function commandLine(chosen: Chosen, shell: readonly string[], m: { workspace: string; writable: string[]; readable: string[]; hide: string[]; stage: string; home?: string }): [string, string[]] {
+  if (chosen.kind === 'bwrap') return [chosen.bwrap, bwrapArgs({ workspace: m.workspace, writable: m.writable, readable: m.readable, hide: m.hide }, shell)];
+  if (chosen.kind === 'unshare') return [chosen.tools.unshare, unshareArgs(m, chosen.tools, shell)];
+  return [shell[0]!, shell.slice(1)];
 }
 
 /**
  * Runs `command` with `/bin/sh -c` in the workspace as a fresh process in its own session, with
  * an allow-listed environment and an empty HOME: under bwrap when available (system directories
- * read-only, workspace writable, nothing else of the host, no network), otherwise confined by cwd
- * and environment only. The process group is killed on timeout or abort, and after the shell
+ * read-only, workspace writable, nothing else of the host, no network), else under unshare (own
+ * pid, mount and network namespaces; homes, temp dirs and `hide` covered), otherwise confined by
+ * cwd and environment only. The process group is killed on timeout or abort, and after the shell
  * exits so no background child outlives the call.
  */
 export async function runCommand(command: string, opts: RunCommandOptions): Promise<RunCommandResult> {
@@ -124,7 +166,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const scratch = createScratch();
   const writable = [scratch.dir, ...(opts.writable ?? []).map((p) => realpathSync(p))];
   const readable = (opts.readable ?? []).map((p) => realpathSync(p));
-  const [file, args] = chosen.kind === 'bwrap' ? [chosen.bwrap, bwrapArgs({ workspace, writable, readable, hide }, shell)] : [shell[0]!, shell.slice(1)];
+  const [file, args] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, ...(opts.home !== undefined ? { home: opts.home } : {}) });
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const removeScratch = () => rmSync(scratch.dir, { recursive: true, force: true });
 
@@ -179,7 +221,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
     };
 
     child.stdout.on('data', (c: Buffer) => collector.push(c));
-    child.stderr.on('data', (c: Buffer) => collector.push(c)); // only bwrap's own messages land here
+    child.stderr.on('data', (c: Buffer) => collector.push(c)); // only bwrap's or unshare's own messages land here
     child.on('error', (err) => {
       if (settled) return;
       settled = true;

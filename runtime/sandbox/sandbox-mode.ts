@@ -1,8 +1,8 @@
 import type { SandboxMode } from './run-command.ts';
 
-const MODES: readonly SandboxMode[] = ['auto', 'bwrap', 'none'];
+const MODES: readonly SandboxMode[] = ['auto', 'bwrap', 'unshare', 'none'];
 
-/** The environment variable the CLI edge reads to force a sandbox mode (tests use `none` to exercise the no-bwrap path). */
+/** The environment variable the CLI edge reads to force a sandbox mode (tests use `unshare` or `none` to exercise the tiers below bwrap). */
 export const SANDBOX_ENV_VAR = 'METIS_SANDBOX';
 
 /**

@@ -1,0 +1,154 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { ETC_ENTRIES, findOnPath } from './bwrap.ts';
+import { isWithin } from './workspace-path.ts';
+import { sandboxPath } from './sandbox-env.ts';
+
+/**
+ * The second sandbox tier, for machines without a working bubblewrap: util-linux `unshare`.
+ * The command gets its own pid namespace with a fresh /proc (no harness process is visible), its
+ * own network namespace (a loopback that is down: no host listener is reachable), IPC and UTS
+ * namespaces, and a mount namespace in which a setup script covers the user's home, the temp
+ * directories, /run, the directories the caller hides and all of /etc but a few start-up entries
+ * with empty tmpfs, binding back only what the command needs. The command then runs in a nested
+ * user namespace, where those mounts are locked: even as (mapped) root it cannot unmount them.
+ */
+
+/** Namespaces of the outer unshare; `--kill-child` takes the whole pid namespace down with it. */
+const NAMESPACES = ['--pid', '--fork', '--kill-child', '--mount-proc', '--mount', '--net', '--ipc', '--uts', '--propagation', 'private'] as const;
+
+/** Directories always covered: other users' and the harness's homes, shared temp, runtime state (docker's /run/secrets). */
+const ALWAYS_HIDDEN = ['/root', '/home', '/tmp', '/var/tmp', '/dev/shm', '/run'] as const;
+
+/** A directory or file that stays visible inside a hidden directory. */
+export interface KeptPath {
+  path: string;
+  writable: boolean;
+}
+
+/** What an unshare sandbox covers and keeps. */
+export interface UnshareMounts {
+  /** The working directory, kept read-write. */
+  workspace: string;
+  /** More read-write directories (the command's scratch home and temp, a check's report dir). */
+  writable?: readonly string[];
+  /** More read-only directories (a check's report hook). */
+  readable?: readonly string[];
+  /** More directories to cover with an empty tmpfs (the workloads folder, the harness's checkout). */
+  hide?: readonly string[];
+  /** The harness's home directory; default os.homedir(). Covered like /root and /home. */
+  home?: string;
+  /** An empty directory outside every hidden one, or inside only the one processed last: the setup script's staging mount point. */
+  stage: string;
+}
+
+/** Quotes one word for /bin/sh: single quotes, with embedded ones closed, escaped and reopened. */
+export function shellQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+function realOrNull(p: string): string | null {
+  try {
+    return realpathSync(p);
+  } catch {
+    return null; // absent: nothing to hide or keep
+  }
+}
+
+/**
+ * The directories to cover (absolute, resolved paths), outermost only: a hidden directory inside
+ * another is covered by it, and one equal to or inside a kept writable path (or `/` itself) is
+ * dropped, so the workspace can never be hidden. Sorted, except that the one containing the
+ * staging point goes last, since covering it removes the stage.
+ */
+export function planHidden(candidates: readonly string[], kept: readonly string[], stage: string): string[] {
+  const unique = [...new Set(candidates.filter((p) => p !== '/'))];
+  const usable = unique.filter((h) => !kept.some((k) => isWithin(k, h)));
+  const outer = usable.filter((h) => !usable.some((o) => o !== h && isWithin(o, h))).sort();
+  return [...outer.filter((h) => !isWithin(h, stage)), ...outer.filter((h) => isWithin(h, stage))];
+}
+
+/**
+ * The setup script, run as pid 1 of the new namespaces: for each hidden directory, mount a tmpfs
+ * at the stage, recreate in it the kept paths that lie inside that directory and bind them back
+ * (read-only ones remounted read-only), then move the tmpfs over the directory. Last it execs a
+ * nested `unshare --user --map-root-user --mount`, which locks every mount, and so the command.
+ */
+export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: string }): string {
+  const kept: KeptPath[] = [
+    { path: m.workspace, writable: true },
+    ...(m.writable ?? []).map((path) => ({ path, writable: true })),
+    ...(m.readable ?? []).map((path) => ({ path, writable: false })),
+    ...ETC_ENTRIES.map((e) => ({ path: `/etc/${e}`, writable: false })),
+  ]
+    // Not resolved: /etc/localtime is a link out of /etc, yet must appear at its own path.
+    .filter((k) => existsSync(k.path))
+    .sort((a, b) => a.path.length - b.path.length);
+  const candidates = [...ALWAYS_HIDDEN, m.home ?? homedir(), tmpdir(), '/etc', ...(m.hide ?? [])].map(realOrNull).filter((p): p is string => p !== null);
+  const hidden = planHidden(candidates, kept.filter((k) => k.writable).map((k) => k.path), m.stage);
+  const q = shellQuote;
+  const lines = ['set -e'];
+  for (const h of hidden) {
+    lines.push(`${q(tools.mount)} -n -t tmpfs -o mode=0755,size=64m metis-hidden ${q(m.stage)}`);
+    for (const k of kept.filter((k) => isWithin(h, k.path) && k.path !== h)) {
+      const at = join(m.stage, relative(h, k.path));
+      const isDir = statSync(k.path).isDirectory();
+      lines.push(isDir ? `mkdir -p ${q(at)}` : `mkdir -p ${q(dirname(at))}; : > ${q(at)}`);
+      lines.push(`${q(tools.mount)} -n --bind ${q(k.path)} ${q(at)}`);
+      if (!k.writable) lines.push(`${q(tools.mount)} -n -o remount,bind,ro ${q(at)}`);
+    }
+    lines.push(`${q(tools.mount)} -n --move ${q(m.stage)} ${q(h)}`);
+  }
+  // The inherited cwd still points into the covered tree (its `..` would lead there): look it up anew.
+  lines.push(`cd ${q(m.workspace)}`);
+  lines.push(`exec ${q(tools.unshare)} --user --map-root-user --mount -- "$@"`);
+  return lines.join('\n');
+}
+
+/** Arguments to the outer `unshare` that run `argv` in the workspace with everything above (spawn it with cwd = workspace). */
+export function unshareArgs(m: UnshareMounts, tools: { mount: string; unshare: string }, argv: readonly string[]): string[] {
+  // Not root: a user namespace of our own grants the mount rights (where user namespaces are allowed).
+  const asUser = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  return [...NAMESPACES, ...asUser, '--', '/bin/sh', '-c', setupScript(m, tools), 'metis-sandbox', ...argv];
+}
+
+/** The binaries the tier needs. */
+export interface UnshareTools {
+  unshare: string;
+  mount: string;
+}
+
+/** Runs the real setup once (covering, binding, nested namespace) with /bin/true: unshare can be installed yet unusable. */
+function works(tools: UnshareTools, path: string): Promise<boolean> {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'metis-unshare-probe-')));
+  const ws = join(dir, 'ws');
+  const stage = join(dir, 'stage');
+  mkdirSync(ws);
+  mkdirSync(stage);
+  return new Promise((resolveWorks) => {
+    const done = (ok: boolean) => {
+      rmSync(dir, { recursive: true, force: true });
+      resolveWorks(ok);
+    };
+    const child = spawn(tools.unshare, unshareArgs({ workspace: ws, stage }, tools, ['/bin/sh', '-c', 'test -d "$0"', ws]), { stdio: 'ignore', env: { PATH: path }, cwd: ws });
+    child.on('error', () => done(false));
+    child.on('exit', (code) => done(code === 0));
+  });
+}
+
+const probes = new Map<string, Promise<UnshareTools | null>>();
+
+/** The `unshare` and `mount` binaries when the tier works here, else null; probed once per PATH. */
+export function probeUnshare(hostPath?: string): Promise<UnshareTools | null> {
+  const path = sandboxPath(hostPath);
+  let probe = probes.get(path);
+  if (!probe) {
+    const unshare = findOnPath('unshare', path);
+    const mount = findOnPath('mount', path);
+    probe = unshare && mount ? works({ unshare, mount }, path).then((ok) => (ok ? { unshare, mount } : null)) : Promise.resolve(null);
+    probes.set(path, probe);
+  }
+  return probe;
+}
