@@ -1,0 +1,155 @@
+import { copyFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it, vi } from 'vitest';
+import type { BenchReport } from '../../schemas/types/report.ts';
+import type * as Provenance from '../../harness/provenance.ts';
+import { bench, tempDir } from '../support/cli.ts';
+
+// Shards of one run must carry one commit; other work landing in this checkout mid-test must not split them.
+vi.mock('../../harness/provenance.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof Provenance>();
+  return { ...actual, readGitFacts: () => ({ sha: '0123456789abcdef0123456789abcdef01234567', branch: 'main', dirty: false }) };
+});
+
+const ENV = { PATH: process.env.PATH };
+const WORKLOADS = ['--workload', 'fix-a-bug-small', '--workload', 'regex-with-edge-cases'];
+const read = (json: string) => JSON.parse(readFileSync(json, 'utf8')) as BenchReport;
+
+/**
+ * What may differ between the one-machine run and the merged one: ids, timestamps, paths, check timings,
+ * shard labels, and the slot-4 counts of the forced passes A and B (slot 4 is consulted there but the
+ * sticky model wins; what it finds depends on what the shard's own store held — see docs/cli.md).
+ */
+function comparable(report: BenchReport): unknown {
+  const r = structuredClone(report);
+  for (const p of r.protocol_metrics?.passes ?? []) if (p.pass === 'A' || p.pass === 'B') delete (p as { slot4?: unknown }).slot4;
+  const drop = new Set(['run_id', 'started_at', 'ended_at', 'db_path', 'patterns_db_path', 'session_ids', 'started_at_us', 'ended_at_us', 'output_tail', 'turn_id', 'duration_ms', 'merged_from']);
+  const strip = (v: unknown): unknown =>
+    Array.isArray(v) ? v.map(strip) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !drop.has(k)).map(([k, x]) => [k, strip(x)])) : v;
+  return strip(r);
+}
+
+async function ok(args: string[]) {
+  const r = await bench(args, { env: ENV });
+  expect(r.code, `${args.join(' ')}\n${r.stderr}`).not.toBe(2);
+  return r;
+}
+
+/** The report analyze rebuilds from a merged DB. */
+async function analyzed(db: string): Promise<BenchReport> {
+  const json = db.replace(/\.db$/, '.analyzed.json');
+  await ok(['analyze', '--skip-execute', '--db-path', db, '--json', json]);
+  return read(json);
+}
+
+/** `single`: N shards of the one pass, merged. */
+async function shardedSingle(dir: string, n: number, flags: string[]): Promise<BenchReport> {
+  const dbs = [];
+  for (let i = 1; i <= n; i++) {
+    const db = join(dir, `s${i}.db`);
+    await ok(['run', ...flags, '--shard', `${i}/${n}`, '--db-path', db]);
+    dbs.push(db);
+  }
+  await ok(['merge', ...dbs, '--out', join(dir, 'merged.db')]);
+  return analyzed(join(dir, 'merged.db'));
+}
+
+/** `a3`: N shards of Passes A,B, merged; Passes C,D on the merged store; everything merged. */
+async function shardedA3(dir: string, n: number, flags: string[]): Promise<BenchReport> {
+  const dbs = [];
+  for (let i = 1; i <= n; i++) {
+    const db = join(dir, `s${i}.db`);
+    await ok(['run', ...flags, '--passes', 'A,B', '--shard', `${i}/${n}`, '--db-path', db]);
+    dbs.push(db);
+  }
+  await ok(['merge', ...dbs, '--out', join(dir, 'ab.db')]);
+  await ok(['run', ...flags, '--passes', 'C,D', '--patterns-db-path', join(dir, 'ab.patterns.db'), '--db-path', join(dir, 'cd.db')]);
+  await ok(['merge', ...dbs, join(dir, 'cd.db'), '--out', join(dir, 'run.db')]);
+  return analyzed(join(dir, 'run.db'));
+}
+
+describe('bench merge equals the run made on one machine', () => {
+  for (const protocol of ['single', 'a3'] as const) {
+    const flags = ['--protocol', protocol, ...WORKLOADS, '--seed-passes', protocol === 'single' ? '3' : '2'];
+    it(`${protocol}: 2 and 3 shards, number for number`, { timeout: 900_000 }, async () => {
+      const one = join(tempDir(), 'one.db');
+      await ok(['run', ...flags, '--db-path', one]);
+      const reference = comparable(await analyzed(one));
+      for (const n of [2, 3]) {
+        const dir = tempDir();
+        const merged = protocol === 'single' ? await shardedSingle(dir, n, flags) : await shardedA3(dir, n, flags);
+        expect(merged.status).toBe('complete');
+        expect(merged.provenance.merged_from).toHaveLength(protocol === 'single' ? n : n + 1);
+        expect(comparable(merged), `${protocol} with ${n} shards`).toEqual(reference);
+      }
+    });
+  }
+});
+
+describe('bench merge refuses what is not the complete shards of one run (exit 2, naming it)', () => {
+  const flags = ['--protocol', 'single', '--workload', 'fix-a-bug-small', '--seed-passes', '2'];
+  let dir = '';
+  const shard = async (name: string, extra: string[]) => {
+    const db = join(dir, `${name}.db`);
+    await ok(['run', ...flags, ...extra, '--db-path', db]);
+    return db;
+  };
+  const refused = async (dbs: string[], message: RegExp | string) => {
+    const r = await bench(['merge', ...dbs, '--out', join(dir, `out-${Math.random().toString(36).slice(2)}.db`)], { env: ENV });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+  };
+
+  it('each refusal', { timeout: 900_000 }, async () => {
+    dir = tempDir();
+    const s1 = await shard('s1', ['--shard', '1/2']);
+    const s2 = await shard('s2', ['--shard', '2/2']);
+    // Another run (another seed): its derived run id differs, and so would the seed.
+    const other = await shard('other', ['--shard', '2/2', '--seed', '7']);
+    await refused([s1, other], /not shards of one run: run_id differs: .*s1\.db has .*other\.db has/);
+    // Same run id forced, different seed: the seed is named.
+    const forcedA = await shard('fa', ['--shard', '1/2', '--run-id', 'run_same']);
+    const forcedB = await shard('fb', ['--shard', '2/2', '--run-id', 'run_same', '--seed', '7']);
+    await refused([forcedA, forcedB], /seed differs: .*fa\.db has 0, .*fb\.db has 7/);
+    // A different suite (another workload selection).
+    const suite = await bench(['run', '--protocol', 'single', '--workload', 'regex-with-edge-cases', '--seed-passes', '2', '--shard', '2/2', '--run-id', 'run_same', '--db-path', join(dir, 'suite.db')], { env: ENV });
+    expect(suite.code).not.toBe(2);
+    await refused([forcedA, join(dir, 'suite.db')], /suite \(selected workloads and reps\) differs/);
+    // A different price table or commit: edit one shard's recorded provenance.
+    const priced = join(dir, 'priced.db');
+    copyFileSync(s2, priced);
+    const db = new Database(priced);
+    const row = db.prepare('SELECT run_id, provenance_json FROM bench_runs').get() as { run_id: string; provenance_json: string };
+    db.prepare('UPDATE bench_runs SET provenance_json = ? WHERE run_id = ?').run(JSON.stringify({ ...JSON.parse(row.provenance_json), pricing_version: '2001-01-01' }), row.run_id);
+    db.close();
+    await refused([s1, priced], /pricing_version differs: .*"2001-01-01"/);
+    const commit = join(dir, 'commit.db');
+    copyFileSync(s2, commit);
+    const dc = new Database(commit);
+    dc.prepare('UPDATE bench_runs SET provenance_json = ? WHERE run_id = ?').run(JSON.stringify({ ...JSON.parse(row.provenance_json), metis_commit_sha: 'feedface' }), row.run_id);
+    dc.close();
+    await refused([s1, commit], /metis_commit_sha differs/);
+    // Missing and overlapping shards.
+    await refused([s1], /missing shards: pass single lacks shard 2\/2/);
+    const s1again = join(dir, 's1-again.db');
+    copyFileSync(s1, s1again);
+    await refused([s1, s1again, s2], /overlapping shards: shard 1\/2 of pass single is in .*s1\.db and .*s1-again\.db/);
+    const third = await shard('third', ['--shard', '1/3']);
+    await refused([s1, s2, third], /overlapping shards: pass single is split 2 ways and 3 ways/);
+    // A shard that never finished.
+    const killed = join(dir, 'killed.db');
+    copyFileSync(s2, killed);
+    const dk = new Database(killed);
+    dk.prepare("UPDATE bench_runs SET status = 'running'").run();
+    dk.close();
+    await refused([s1, killed], /killed\.db: run .* is interrupted \(never finished\); finish it with bench run --resume/);
+    // An existing --out.
+    const r = await bench(['merge', s1, s2, '--out', s1], { env: ENV });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('already exists');
+    // And the good pair merges.
+    const good = await bench(['merge', s1, s2, '--out', join(dir, 'good.db')], { env: ENV });
+    expect(good.code, good.stderr).toBe(0);
+  });
+});
