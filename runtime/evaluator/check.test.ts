@@ -5,12 +5,13 @@ import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../core/logger.ts';
-import { probeBwrap } from '../sandbox/index.ts';
+import { probeBwrap, probeUnshare, type SandboxTier } from '../sandbox/index.ts';
 import { judgeCheck, readCheckReports, runCheckDetailed, type CheckReport } from './check.ts';
 
 const hostPath = process.env.PATH ?? '';
 const hasBwrap = (await probeBwrap(hostPath)) !== null;
-const modes = hasBwrap ? (['bwrap', 'none'] as const) : (['none'] as const);
+const hasUnshare = (await probeUnshare(hostPath)) !== null;
+const modes: SandboxTier[] = [...(hasBwrap ? (['bwrap'] as const) : []), ...(hasUnshare ? (['unshare'] as const) : []), 'none'];
 const UNITTEST = "python3 -B -m unittest discover -s .bench-check -p 'test_*.py'";
 
 const dirs: string[] = [];
@@ -46,7 +47,7 @@ class DoubleTest(unittest.TestCase):
 const SOLVED = { 'calc.py': 'def double(x):\n    return 2 * x\n' };
 const UNSOLVED = { 'calc.py': 'def double(x):\n    return x\n' };
 
-async function check(workspace: Record<string, string>, sandbox: 'bwrap' | 'none', command = UNITTEST, hidden: Record<string, string> = HIDDEN) {
+async function check(workspace: Record<string, string>, sandbox: SandboxTier, command = UNITTEST, hidden: Record<string, string> = HIDDEN) {
   const ws = tree(workspace);
   const run = await runCheckDetailed({ command, timeoutSeconds: 60, workspaceRoot: ws, checkFilesDir: tree(hidden), logger: createMemoryLogger(), hostPath, sandbox });
   return { ...run, ws };
