@@ -2,14 +2,15 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { probeBwrap } from '../../runtime/sandbox/index.ts';
+import { probeBwrap, probeUnshare, type SandboxTier } from '../../runtime/sandbox/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 
 const hasBwrap = (await probeBwrap(process.env.PATH)) !== null;
-// Each sandbox the harness can use here; `none` is forced at the edge with METIS_SANDBOX, as on a machine without bwrap.
-const modes = hasBwrap ? (['bwrap', 'none'] as const) : (['none'] as const);
-const envFor = (mode: 'bwrap' | 'none') => ({ PATH: process.env.PATH, ...(mode === 'none' ? { METIS_SANDBOX: 'none' } : {}) });
+const hasUnshare = (await probeUnshare(process.env.PATH)) !== null;
+// Each sandbox the harness can use here; `unshare` and `none` are forced at the edge with METIS_SANDBOX, as on a machine without bwrap.
+const modes: SandboxTier[] = [...(hasBwrap ? (['bwrap'] as const) : []), ...(hasUnshare ? (['unshare'] as const) : []), 'none'];
+const envFor = (mode: SandboxTier) => ({ PATH: process.env.PATH, ...(mode !== 'bwrap' ? { METIS_SANDBOX: mode } : {}) });
 
 // Outside /tmp on purpose: under bwrap /tmp is private anyway, so a probe of /tmp would prove nothing.
 const varTmp = mkdtempSync('/var/tmp/metis-hidden-check-');
@@ -56,8 +57,8 @@ describe.each(modes)('hidden check files (spec §5), sandbox=%s', (mode) => {
       'ls -a .bench-check >> listing.txt 2>/dev/null',
       'ls -a ../check >> listing.txt 2>/dev/null',
       'cat .bench-check/* ../check/* > seen.txt 2>&1',
-      // Without bwrap an absolute path to the workloads folder is readable (docs/threat-model.md); with it, nothing is there.
-      ...(mode === 'bwrap' ? [`cat ${secretFile} >> seen.txt 2>&1`, `ls ${join(dir0, 'peek', 'check')} >> listing.txt 2>/dev/null`] : []),
+      // With no sandbox an absolute path to the workloads folder is readable (docs/threat-model.md); under bwrap or unshare, nothing is there.
+      ...(mode !== 'none' ? [`cat ${secretFile} >> seen.txt 2>&1`, `ls ${join(dir0, 'peek', 'check')} >> listing.txt 2>/dev/null`] : []),
       'true',
     ].join('; ');
     const sim = oneStepSim(`              - tool: run_shell
@@ -84,7 +85,7 @@ describe.each(modes)('hidden check files (spec §5), sandbox=%s', (mode) => {
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, 'secret.txt'), 'HOME_SECRET_MARKER\n');
     const direct = `{ env; tr '\\0' '\\n' < /proc/$PPID/environ; tr '\\0' ' ' < /proc/$PPID/cmdline; cat "$HOME/secret.txt"; } > direct.txt 2>&1`;
-    // Walks up to the harness and scans every process: only bwrap's own pid namespace and binds stop these.
+    // Walks up to the harness and scans every process: only a sandbox's own pid namespace and covers (bwrap, unshare) stop these.
     const deep = `{ pp=$(cut -d' ' -f4 /proc/$PPID/stat); tr '\\0' '\\n' < /proc/$pp/environ; cat /proc/*/environ | tr '\\0' '\\n'; cat ${join(home, 'secret.txt')}; cat ${varTmp}/workloads-*/probe/check/*; } > deep.txt 2>&1`;
     // Two calls: the launcher's cmdline holds its own command, and the deep one names the workloads folder.
     const sim = oneStepSim(`              - tool: run_shell
@@ -107,8 +108,8 @@ describe.each(modes)('hidden check files (spec §5), sandbox=%s', (mode) => {
     expect(code, stderr).not.toBe(2);
     const tail = reportOf(db).check!.output_tail;
     expect(tail).toMatch(/DIRECT=0 /);
-    // Without bwrap, a process of the same user can read another's /proc/<pid>/environ and any absolute path: refused on real providers unless --unsandboxed.
-    if (mode === 'bwrap') expect(tail).toMatch(/DEEP=0\n/);
+    // With no sandbox, a process of the same user can read another's /proc/<pid>/environ and any absolute path: refused on real providers unless --unsandboxed.
+    if (mode !== 'none') expect(tail).toMatch(/DEEP=0\n/);
     else expect(tail).not.toMatch(/DEEP=0\n/);
   });
 
