@@ -1,30 +1,31 @@
 import { Decimal } from 'decimal.js';
 import * as echarts from 'echarts/core';
-import { BarChart, ScatterChart, type BarSeriesOption, type ScatterSeriesOption } from 'echarts/charts';
+import { BarChart, type BarSeriesOption } from 'echarts/charts';
 import { GridComponent, LegendComponent, type GridComponentOption, type LegendComponentOption } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import type { BenchReport, ProtocolMetrics } from '../../schemas/types/report.ts';
 import type { SectionId } from './report-sections.ts';
 
-echarts.use([BarChart, ScatterChart, GridComponent, LegendComponent, SVGRenderer]);
+echarts.use([BarChart, GridComponent, LegendComponent, SVGRenderer]);
 
-type ChartOption = echarts.ComposeOption<BarSeriesOption | ScatterSeriesOption | GridComponentOption | LegendComponentOption>;
+type ChartOption = echarts.ComposeOption<BarSeriesOption | GridComponentOption | LegendComponentOption>;
 
 /** One chart of the report as inline SVG, and the report section it illustrates. */
 export interface ReportChart {
-  id: 'cost' | 'quality-vs-cost' | 'slot4-by-pass' | 'cluster-tightness';
+  id: string;
   section: SectionId;
   title: string;
   svg: string;
 }
 
 const WIDTH = 760;
+const WIDTH_SMALL = 250;
 // Arial's metrics are what echarts assumes when it lays out text without a canvas (server-side), so labels fit.
 const FONT = 'Arial, Helvetica, Liberation Sans, sans-serif'; // unquoted: echarts writes it into a style attribute unescaped
 
 /** Server-side rendering: no DOM, no animation, the SVG string is the whole result. */
-function renderSvg(option: ChartOption, height: number): string {
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: WIDTH, height });
+function renderSvg(option: ChartOption, height: number, width = WIDTH): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width, height });
   try {
     chart.setOption({ animation: false, textStyle: { fontFamily: FONT }, ...option });
     return chart.renderToSVGString();
@@ -68,34 +69,40 @@ function costChart(report: BenchReport): ReportChart {
   return { id: 'cost', section: 'workloads', title: 'Actual vs baseline cost per workload', svg };
 }
 
-const SHAPES = ['circle', 'diamond', 'triangle', 'rect'];
+const PASS_COLOURS: Record<string, string> = { A: '#8c959f', B: '#0969da', C: '#1a7f37', 'C-oos': '#9a6700', D: '#8250df' };
 
-/** Quality against actual cost, one point per workload × pass, one series (colour) per pass. */
-function qualityCostChart(report: BenchReport): ReportChart {
-  const passes = [...new Set(report.workloads.map((w) => w.pass))];
-  const series: ScatterSeriesOption[] = passes.map((pass, i) => ({
-    type: 'scatter',
-    name: `pass ${pass}`,
-    // A shape per pass as well as a colour, so coinciding points and grey-scale prints stay readable.
-    symbol: SHAPES[i % SHAPES.length],
-    symbolSize: 11,
-    labelLayout: { hideOverlap: true },
-    label: { show: true, position: 'right', fontSize: 10, formatter: '{b}' },
-    data: report.workloads
-      .filter((w) => w.pass === pass && w.quality_mean !== null)
-      .map((w) => ({ name: w.workload, value: [dollars(w.savings.actual_repriced_usd), w.quality_mean!] })),
-  }));
+/**
+ * Cost by pass for one workload, each bar labelled with its solved reps: one small chart per workload, so a
+ * suite of a dozen workloads reads as a grid instead of one column of bars thousands of pixels tall.
+ */
+function workloadMultiple(report: BenchReport, workload: string): ReportChart {
+  const rows = report.workloads.filter((w) => w.workload === workload);
   const svg = renderSvg(
     {
-      legend: { top: 0 },
-      grid: { left: 8, right: 150, top: 36, bottom: 8, outerBoundsMode: 'same', outerBoundsContain: 'all' },
-      xAxis: { type: 'value', name: 'actual $', nameLocation: 'middle', nameGap: 26, scale: true, axisLabel: { formatter: (v: number) => `$${v}` } },
-      yAxis: { type: 'value', name: 'quality (mean score)', nameLocation: 'middle', nameGap: 34, min: 0, max: 1 },
-      series,
+      // The figure's caption names the workload; the chart itself stays all plot.
+      grid: { left: 8, right: 8, top: 18, bottom: 4, outerBoundsMode: 'same', outerBoundsContain: 'all' },
+      xAxis: { type: 'category', data: rows.map((w) => w.pass), axisLabel: { fontSize: 11 } },
+      yAxis: { type: 'value', axisLabel: { fontSize: 10, formatter: (v: number) => `$${Number(v.toPrecision(2))}` }, splitNumber: 3 },
+      series: [
+        {
+          type: 'bar',
+          barMaxWidth: 28,
+          data: rows.map((w) => ({ value: dollars(w.savings.actual_repriced_usd), itemStyle: { color: PASS_COLOURS[w.pass] ?? '#0969da' } })),
+          label: { show: true, position: 'top', fontSize: 10, formatter: (p) => `${rows[p.dataIndex]!.solved}/${rows[p.dataIndex]!.reps.length}` },
+        },
+      ],
     },
-    380,
+    170,
+    WIDTH_SMALL,
   );
-  return { id: 'quality-vs-cost', section: 'workloads', title: 'Quality vs cost (one point per workload and pass)', svg };
+  return { id: `workload-${rows[0]!.workload.replace(/[^a-z0-9-]/gi, '_')}`, section: 'workloads', title: workload, svg };
+}
+
+/** The per-workload charts: one grouped bar chart for a one-pass run; small multiples by pass for A3. */
+export function workloadCharts(report: BenchReport): ReportChart[] {
+  const passes = new Set(report.workloads.map((w) => w.pass));
+  if (passes.size <= 1) return [costChart(report)];
+  return [...new Set(report.workloads.map((w) => w.workload))].map((w) => workloadMultiple(report, w));
 }
 
 /** Slot-4 fire and inversion rates by pass, in percent of routed turns. */
@@ -145,9 +152,9 @@ function tightnessChart(m: ProtocolMetrics): ReportChart | null {
   return { id: 'cluster-tightness', section: 'a3', title: 'Cluster tightness: v1 vs v2', svg };
 }
 
-/** The report's charts as inline SVG: cost and quality-vs-cost always; slot 4 by pass and cluster tightness with A3 metrics. */
+/** The report's detail charts as inline SVG: cost per workload always; slot 4 by pass and cluster tightness with A3 metrics. */
 export function renderReportCharts(report: BenchReport): ReportChart[] {
-  const charts = [costChart(report), qualityCostChart(report)];
+  const charts = workloadCharts(report);
   const m = report.protocol_metrics;
   if (m) {
     charts.push(slot4Chart(m));

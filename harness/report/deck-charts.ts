@@ -40,19 +40,22 @@ function renderSvg(option: DeckOption, width: number, height: number): string {
 
 const short = (model: string) => model.replace(/^[a-z-]+:/, '').replace(/^claude-/, '');
 
-interface OraclePointLike {
-  cost_usd?: string | number | null;
-  solved_rate?: number | null;
-}
-
-function pointFrom(label: string, kind: ArmPoint['kind'], p: OraclePointLike | null | undefined): ArmPoint[] {
-  if (!p || p.cost_usd === null || p.cost_usd === undefined || p.solved_rate === null || p.solved_rate === undefined) return [];
-  return [{ label, kind, cost_usd: new Decimal(p.cost_usd).toNumber(), solved_rate: p.solved_rate }];
-}
+const ARM_NAMES = (cheap: string, strong: string): Record<string, { label: string; kind: ArmPoint['kind'] }> => ({
+  A: { label: `A: always ${short(cheap)}`, kind: 'arm' },
+  B: { label: `B: always ${short(strong)}`, kind: 'arm' },
+  C: { label: 'C: routed', kind: 'arm' },
+  'C-oos': { label: 'C-oos: routed, out of sample', kind: 'arm' },
+  D: { label: 'D: delegation', kind: 'arm' },
+  oracle: { label: 'hindsight oracle', kind: 'oracle' },
+  true_oracle: { label: 'true oracle (sim)', kind: 'oracle' },
+  random: { label: 'random router at C\'s share', kind: 'random' },
+  random_oos: { label: 'random at C-oos\'s share', kind: 'random' },
+});
 
 /**
- * The points of the main chart: each pass of the run at its total cost and solved rate, plus the oracle and
- * random routers when the report has them (A3). Charts are pictures, so money becomes a float here only.
+ * The points of the main chart. A3 with the oracle block: its points, which put every arm on one scale (one
+ * rep of every workload); without it, each pass at its total cost. One-pass runs: the run itself. Charts are
+ * pictures, so money becomes a float here only.
  */
 export function armPoints(report: BenchReport): ArmPoint[] {
   const m = report.protocol_metrics;
@@ -60,14 +63,15 @@ export function armPoints(report: BenchReport): ArmPoint[] {
     const a = report.aggregate;
     return a.solved_rate === null ? [] : [{ label: `${short(report.provenance.actual_model)} (this run)`, kind: 'arm', cost_usd: new Decimal(a.savings.actual_repriced_usd).toNumber(), solved_rate: a.solved_rate }];
   }
-  const names: Record<string, string> = { A: `A: always ${short(m.cheap_model)}`, B: `B: always ${short(m.strong_model)}`, C: 'C: routed', D: 'D: delegation' };
-  const points: ArmPoint[] = m.passes.flatMap((p) => pointFrom(names[p.pass] ?? p.pass, 'arm', { cost_usd: p.actual_cost_usd, solved_rate: p.solved_rate }));
-  // The oracle block is optional (issue 13); read it structurally so a report without it still renders.
-  const oracle = (m as { oracle?: Record<string, OraclePointLike | null> | null }).oracle ?? null;
-  if (oracle) {
-    points.push(...pointFrom('hindsight oracle', 'oracle', oracle.hindsight), ...pointFrom('true oracle (sim)', 'oracle', oracle.true_oracle), ...pointFrom('random router', 'random', oracle.random));
-  }
-  return points;
+  const names = ARM_NAMES(m.cheap_model, m.strong_model);
+  const named = (arm: string) => names[arm] ?? { label: arm, kind: 'arm' as const };
+  if (m.oracle) return m.oracle.points.map((p) => ({ ...named(p.arm), cost_usd: new Decimal(p.cost_usd).toNumber(), solved_rate: p.solved_rate }));
+  return m.passes.filter((p) => p.solved_rate !== null).map((p) => ({ ...named(p.pass), cost_usd: new Decimal(p.actual_cost_usd).toNumber(), solved_rate: p.solved_rate! }));
+}
+
+/** What the main chart's cost axis measures for this report (the oracle block's points are one rep of every workload). */
+export function costAxisLabel(report: BenchReport): string {
+  return report.protocol_metrics?.oracle ? 'cost of one rep of every workload (USD)' : 'total cost (USD)';
 }
 
 /** The smallest of 1, 2, 2.5, 5 × 10^k at or above x: an axis end a reader can read. */
@@ -97,7 +101,7 @@ export function spreadLabels(ys: readonly number[], gap: number, top: number, bo
  * The main chart: cost against solved rate, one point per arm, sized for a slide (16:9). Labels sit in a
  * column right of the plot, spread so none overlaps another, each tied to its point by a leader line.
  */
-export function renderArmChart(points: readonly ArmPoint[], size: { width: number; height: number } = { width: 960, height: 540 }): string {
+export function renderArmChart(points: readonly ArmPoint[], size: { width: number; height: number } = { width: 960, height: 540 }, costAxis = 'total cost (USD)'): string {
   const grid = { left: 90, right: 330, top: 30, bottom: 70 };
   const plot = { x0: grid.left, x1: size.width - grid.right, y0: grid.top, y1: size.height - grid.bottom };
   const xMax = niceCeil(Math.max(0, ...points.map((p) => p.cost_usd)) * 1.08);
@@ -126,7 +130,7 @@ export function renderArmChart(points: readonly ArmPoint[], size: { width: numbe
         type: 'value',
         min: 0,
         max: xMax,
-        name: 'total cost (USD)',
+        name: costAxis,
         nameLocation: 'middle',
         nameGap: 42,
         nameTextStyle: { fontSize: 16, color: MUTED },

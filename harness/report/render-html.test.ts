@@ -14,15 +14,38 @@ const svgCount = (html: string) => html.match(/<svg[\s>]/g)?.length ?? 0;
 const V2: Tightness = { intra: 0.9, inter: 0.2, separation: 0.7, fingerprints: 30, pairs_intra: 100, pairs_inter: 300 };
 
 describe('renderReportHtml', () => {
-  it('draws 2 charts for a single-protocol report, 3 for A3, 4 when v2 tightness is present', () => {
+  it('draws the main chart and per-workload cost: one chart for a one-pass run, small multiples for A3', () => {
     expect(svgCount(renderReportHtml(fixture('single')))).toBe(2);
     const a3 = fixture('a3');
+    const workloads = new Set(a3.workloads.map((w) => w.workload)).size;
     expect(a3.protocol_metrics!.cluster_tightness.v2).toBeNull();
-    expect(svgCount(renderReportHtml(a3))).toBe(3);
+    // main chart + one small chart per workload + slot 4 by pass
+    expect(svgCount(renderReportHtml(a3))).toBe(1 + workloads + 1);
     a3.protocol_metrics!.cluster_tightness.v2 = V2;
     const html = renderReportHtml(a3);
-    expect(svgCount(html)).toBe(4);
+    expect(svgCount(html)).toBe(1 + workloads + 2);
     expect(html).toContain('id="chart-cluster-tightness"');
+    expect(html.match(/<div class="multiples">/g)).toHaveLength(1);
+  });
+
+  it('opens with the answer: the headline card and the main chart before any table', () => {
+    const a3 = fixture('a3');
+    const html = renderReportHtml(a3);
+    const card = html.indexOf('class="card"');
+    expect(card).toBeGreaterThan(0);
+    expect(html.indexOf(escapeHtml(a3.headline!.verdict))).toBeGreaterThan(card);
+    expect(html.indexOf('id="chart-main"')).toBeGreaterThan(card);
+    expect(html.indexOf('id="chart-main"')).toBeLessThan(html.indexOf('<table>'));
+  });
+
+  it('is deck-ready: light and dark, printable at A4 landscape, no machine-local path', () => {
+    const a3 = fixture('a3');
+    a3.provenance.db_path = '/home/alice/work/metis/reports/.runs/bench-x.db';
+    const html = renderReportHtml(a3);
+    expect(html).toContain('prefers-color-scheme: dark');
+    expect(html).toContain('@page { size: A4 landscape');
+    expect(html).not.toContain('/home/alice');
+    expect(html).toContain('reports/.runs/bench-x.db');
   });
 
   it('is self-contained: no script, no external resource, no URL but the SVG namespaces', () => {
@@ -62,8 +85,8 @@ describe('renderReportHtml', () => {
     const html = renderReportHtml(report);
     expect(html).not.toContain('<script');
     expect(html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;');
-    // echarts escapes text content in its SVG too.
-    const svgs = html.match(/<svg[\s\S]*?<\/svg>/g)!;
-    expect(svgs.some((s) => s.includes('&lt;script&gt;'))).toBe(true);
+    // The small multiple of that workload names it in its caption, escaped; no SVG carries it raw.
+    expect(html).toContain('<figcaption>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;</figcaption>');
+    for (const svg of html.match(/<svg[\s\S]*?<\/svg>/g)!) expect(svg).not.toContain('<script');
   });
 });

@@ -1,6 +1,7 @@
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { renderReportCharts, type ReportChart } from './charts.ts';
-import { buildReportDocument, type ReportBlock, type ReportSection } from './report-sections.ts';
+import { armPoints, costAxisLabel, headlineText, renderArmChart } from './deck-charts.ts';
+import { buildReportDocument, headlineRows, type ReportBlock, type ReportSection } from './report-sections.ts';
 
 /** Text made inert in HTML (element content and double-quoted attributes). */
 export function escapeHtml(text: string): string {
@@ -9,22 +10,40 @@ export function escapeHtml(text: string): string {
 
 // Everything inline: the page must open from an artifact zip or an email with no network and no script.
 const STYLE = `
-:root { color-scheme: light; }
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; margin: 2rem auto; max-width: 1100px; padding: 0 1rem; }
-h1 { font-size: 1.5rem; margin: 0 0 1rem; word-break: break-all; }
-h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; border-bottom: 1px solid #d0d7de; padding-bottom: 0.25rem; }
-.banner { border: 2px solid #bf8700; background: #fff8c5; color: #4d2d00; padding: 0.75rem 1rem; border-radius: 6px; margin-bottom: 1.25rem; font-weight: 600; }
+:root { color-scheme: light dark; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --line: #d0d7de; --head: #f6f8fa; --card: #ffffff; --warn-bg: #fff8c5; --warn-fg: #4d2d00; }
+@media (prefers-color-scheme: dark) { :root { --fg: #e6edf3; --bg: #0d1117; --muted: #9198a1; --line: #3d444d; --head: #161b22; --card: #ffffff; --warn-bg: #3b2e00; --warn-fg: #f2cc60; } }
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); margin: 1.5rem auto; max-width: 1100px; padding: 0 1rem; }
+h1 { font-size: 1.2rem; margin: 0 0 0.75rem; color: var(--muted); font-weight: 600; word-break: break-all; }
+h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; border-bottom: 1px solid var(--line); padding-bottom: 0.25rem; }
+.banner { border: 2px solid #bf8700; background: var(--warn-bg); color: var(--warn-fg); padding: 0.6rem 1rem; border-radius: 6px; margin-bottom: 1rem; font-weight: 600; }
+.card { border: 1px solid var(--line); border-radius: 10px; padding: 1.1rem 1.4rem; margin: 0 0 1rem; }
+.card .what { color: var(--muted); font-size: 1rem; margin: 0 0 0.4rem; }
+.card .verdict { font-size: 1.45rem; line-height: 1.3; font-weight: 700; margin: 0 0 0.9rem; }
+.kpis { display: flex; flex-wrap: wrap; gap: 0.75rem; margin: 0; padding: 0; list-style: none; }
+.kpis li { border: 1px solid var(--line); border-radius: 8px; padding: 0.45rem 0.8rem; min-width: 11rem; }
+.kpis .label { display: block; color: var(--muted); font-size: 0.8rem; }
+.kpis .value { font-size: 1.15rem; font-weight: 600; font-variant-numeric: tabular-nums; }
 table { border-collapse: collapse; margin: 0.5rem 0 1rem; font-size: 13px; }
-th, td { border: 1px solid #d0d7de; padding: 0.3rem 0.55rem; text-align: left; vertical-align: top; }
-th { background: #f6f8fa; }
+th, td { border: 1px solid var(--line); padding: 0.3rem 0.55rem; text-align: left; vertical-align: top; }
+th { background: var(--head); }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; }
 ul { padding-left: 1.25rem; }
-pre { background: #f6f8fa; padding: 0.6rem 0.8rem; border-radius: 6px; overflow-x: auto; }
+pre { background: var(--head); padding: 0.6rem 0.8rem; border-radius: 6px; overflow-x: auto; }
 figure { margin: 1rem 0 1.5rem; }
 figcaption { font-weight: 600; margin-bottom: 0.35rem; }
-figure svg { max-width: 100%; height: auto; }
-@media print { body { margin: 0; max-width: none; } .scroll { overflow: visible; } }
+/* Charts are drawn dark-on-light: they sit on a light card in both themes so they stay legible. */
+figure svg { max-width: 100%; height: auto; background: var(--card); border-radius: 6px; }
+.multiples { display: grid; grid-template-columns: repeat(auto-fill, minmax(250px, 1fr)); gap: 0.6rem; }
+.multiples figure { margin: 0; }
+@page { size: A4 landscape; margin: 12mm; }
+@media print {
+  :root { color-scheme: light; --fg: #1f2328; --bg: #ffffff; --muted: #59636e; --line: #d0d7de; --head: #f6f8fa; --warn-bg: #fff8c5; --warn-fg: #4d2d00; }
+  body { margin: 0; max-width: none; }
+  .scroll { overflow: visible; }
+  #answer { break-after: page; }
+  figure, table, .card { break-inside: avoid; }
+}
 `;
 
 function table(b: Extract<ReportBlock, { kind: 'table' }>): string {
@@ -49,15 +68,38 @@ function block(b: ReportBlock): string {
 
 function figure(c: ReportChart): string {
   // The SVG comes from echarts, which escapes the report text it draws (workload names, legends).
-  return `<figure id="chart-${c.id}">\n<figcaption>${escapeHtml(c.title)}</figcaption>\n${c.svg}\n</figure>`;
+  return `<figure id="chart-${escapeHtml(c.id)}">\n<figcaption>${escapeHtml(c.title)}</figcaption>\n${c.svg}\n</figure>`;
 }
 
 function section(s: ReportSection, charts: readonly ReportChart[]): string {
-  const parts = [`<h2>${escapeHtml(s.title)}</h2>`, ...s.blocks.map(block), ...charts.filter((c) => c.section === s.id).map(figure)];
+  const mine = charts.filter((c) => c.section === s.id);
+  // Per-workload small multiples go in a grid; other charts one per row.
+  const small = mine.filter((c) => c.id.startsWith('workload-'));
+  const large = mine.filter((c) => !c.id.startsWith('workload-'));
+  const parts = [
+    `<h2>${escapeHtml(s.title)}</h2>`,
+    ...s.blocks.map(block),
+    ...(small.length ? [`<p>Cost by pass for each workload; the label on a bar is solved reps / reps.</p>\n<div class="multiples">\n${small.map(figure).join('\n')}\n</div>`] : []),
+    ...large.map(figure),
+  ];
   return `<section id="${s.id}">\n${parts.join('\n')}\n</section>`;
 }
 
-/** The report as one self-contained HTML page: the Markdown's content plus inline SVG charts, no script, no external URL. */
+/** The answer first: what was compared, the verdict sentence, its figures with intervals, then the main chart. */
+function answer(report: BenchReport): string {
+  const { title, verdict } = headlineText(report);
+  const kpis = report.headline ? headlineRows(report.headline).slice(0, 4) : [];
+  const items = kpis.map(([label, value]) => `<li><span class="label">${escapeHtml(label)}</span><span class="value">${escapeHtml(value)}</span></li>`).join('\n');
+  const points = armPoints(report);
+  const chart = points.length ? figure({ id: 'main', section: 'headline', title: 'Cost against solved rate, one point per arm', svg: renderArmChart(points, undefined, costAxisLabel(report)) }) : '';
+  return `<section id="answer">\n<div class="card" role="region" aria-label="headline">\n<p class="what">${escapeHtml(title)}</p>\n<p class="verdict">${escapeHtml(verdict)}</p>\n${items ? `<ul class="kpis">\n${items}\n</ul>` : ''}\n</div>\n${chart}\n</section>`;
+}
+
+/**
+ * The report as one self-contained HTML page for a deck: the headline card and the main chart first, then the
+ * Markdown's content with inline SVG charts; light and dark, printable at A4 landscape; no script, no external
+ * URL, no machine-local path.
+ */
 export function renderReportHtml(report: BenchReport): string {
   const doc = buildReportDocument(report);
   const charts = renderReportCharts(report);
@@ -73,7 +115,9 @@ export function renderReportHtml(report: BenchReport): string {
     '</head>',
     '<body>',
     `${banner}<h1>${escapeHtml(doc.title)}</h1>`,
-    ...doc.sections.map((s) => section(s, charts)),
+    answer(report),
+    // The headline section's content is the card above; the details follow.
+    ...doc.sections.filter((s) => s.id !== 'headline').map((s) => section(s, charts)),
     '</body>',
     '</html>',
   ].join('\n');

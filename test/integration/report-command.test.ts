@@ -50,7 +50,8 @@ describe('bench report', () => {
 
   it('--format html --out writes one self-contained page with the charts', async () => {
     const dir = tempDir();
-    for (const [name, charts] of [['single', 2], ['a3', 3]] as const) {
+    // single: main chart + cost per workload; a3: main chart + 3 workload small multiples + slot 4 by pass.
+    for (const [name, charts] of [['single', 2], ['a3', 5]] as const) {
       const out = join(dir, 'nested', `${name}.html`);
       const r = await bench(['report', fixturePath(name), '--format', 'html', '--out', out], { env: ENV });
       expect(r.code, r.stderr).toBe(0);

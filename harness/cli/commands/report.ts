@@ -39,8 +39,8 @@ async function render(report: BenchReport, format: ReportFormat, jsonPath: strin
 /** The slide pictures of `--image`: file name to SVG. */
 async function slideImages(report: BenchReport): Promise<Record<string, string>> {
   // Loaded on demand, like the HTML: only these outputs need the charting library.
-  const { armPoints, renderArmChart, renderHeadlineCard } = await import('../../report/deck-charts.ts');
-  return { 'headline-card.svg': renderHeadlineCard(report), 'main-chart.svg': renderArmChart(armPoints(report)) };
+  const { armPoints, costAxisLabel, renderArmChart, renderHeadlineCard } = await import('../../report/deck-charts.ts');
+  return { 'headline-card.svg': renderHeadlineCard(report), 'main-chart.svg': renderArmChart(armPoints(report), undefined, costAxisLabel(report)) };
 }
 
 /** `bench report [RUN]`: a finished run rendered as a table, Markdown, self-contained HTML with charts, or JSON (spec §9). */
