@@ -275,6 +275,10 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
       dropCheckpoint(patternsDbPath, finishedBefore);
     } else if (!resume) await writeCheckpoint(patternsDbPath, 0);
 
+    // Every temp dir the rep makes (workspace copy, hidden-check stage, shell scratch) goes under the
+    // run's work dir, so a SIGKILL leaves nothing the next run's sweep does not remove.
+    const tmpBefore = process.env.TMPDIR;
+    process.env.TMPDIR = workDir;
     try {
       for (const pass of passes) {
         const jobs = todo.filter((j) => j.pass === pass.name);
@@ -348,6 +352,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
       progress.clear();
       await bus.drain();
       loop.stop();
+      if (tmpBefore === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmpBefore;
       rmSync(workDir, { recursive: true, force: true });
     }
     store.flush();
