@@ -108,9 +108,9 @@ export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: s
 }
 
 /** Arguments to the outer `unshare` that run `argv` in the workspace with everything above (spawn it with cwd = workspace). */
-export function unshareArgs(m: UnshareMounts, tools: { mount: string; unshare: string }, argv: readonly string[]): string[] {
+export function unshareArgs(m: UnshareMounts, tools: { mount: string; unshare: string }, argv: readonly string[], asRoot = process.getuid?.() === 0): string[] {
   // Not root: a user namespace of our own grants the mount rights (where user namespaces are allowed).
-  const asUser = process.getuid?.() === 0 ? [] : ['--user', '--map-root-user'];
+  const asUser = asRoot ? [] : ['--user', '--map-root-user'];
   return [...NAMESPACES, ...asUser, '--', '/bin/sh', '-c', setupScript(m, tools), 'metis-sandbox', ...argv];
 }
 
