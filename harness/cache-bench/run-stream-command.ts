@@ -5,6 +5,8 @@ import { dirname, join, resolve } from 'node:path';
 import { createEmbeddingProvider } from '../../runtime/patterns/embeddings/create-embedding-provider.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { DEFAULT_TUNER_CONFIG } from '../../runtime/cache/threshold-tuner.ts';
+import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
+import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
 import type { CliIO } from '../cli/command.ts';
 import { EXIT, SetupError } from '../errors.ts';
 import { isQueryStreamDir, loadQueryStream } from './load-stream.ts';
@@ -77,8 +79,12 @@ export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Prom
     }
   }
   const out = resolve(io.cwd, o.json ?? join('reports', '.runs', `cache-streams-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
+  const report = { kind: 'cache_streams', provider: 'sim', streams: entries };
+  const check = validatorFor<CacheStreamReport>('cache-stream-report.schema.json');
+  // A report that does not match its schema is a bug here, not the user's: say which field.
+  if (!check(report)) throw new Error(`cache stream report fails schemas/cache-stream-report.schema.json: ${formatAjvErrors(check.errors).join('; ')}`);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, `${JSON.stringify({ kind: 'cache_streams', provider: 'sim', streams: entries }, null, 2)}\n`);
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
   io.out(`JSON: ${out}`);
   return failed ? EXIT.assertionFailed : EXIT.ok;
 }
