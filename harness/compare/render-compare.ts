@@ -49,7 +49,8 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
   out.push(`intervals of B - A: ${artifact.statistics.method}`);
   if (paths.json) out.push(`json: ${paths.json}`);
   out.push('');
-  const t = plainTable(['metric', `A (${artifact.a.label})`, `B (${artifact.b.label})`, 'delta', `${level}% CI (paired)`, 'units / workloads']);
+  const side = (name: string, label: string) => (label === name ? name : `${name} (${label})`);
+  const t = plainTable(['metric', side('A', artifact.a.label), side('B', artifact.b.label), 'delta (B − A)', `${level}% CI (paired)`, 'units / workloads']);
   for (const r of artifact.rows) t.push([`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r), unitsCell(r)]);
   out.push(t.toString(), '', verdictLine(artifact));
   return out.join('\n');

@@ -28,7 +28,13 @@ describe('§16.10 test 5 verdict', () => {
   it('fails by inter when inter does not fall enough', () => {
     const v = judgeTightness({ intra: 0.5, inter: 0.3 }, { intra: 0.9, inter: 0.26 }, 'a_v1_vs_b_v2');
     expect(v.verdict).toBe('fail');
-    expect(v.reason).toBe('inter fell 0.040 (needs >= 0.05)');
+    expect(v.reason).toBe('inter fell 0.040 (it must fall by at least 0.05)');
+  });
+
+  it('words a change by its direction, never a negative rise', () => {
+    const v = judgeTightness({ intra: 0.5, inter: 0.3 }, { intra: 0.326, inter: 0.4 }, 'a_v1_vs_b_v2');
+    expect(v.reason).toBe('intra fell 0.174 (it must rise by at least 0.10); inter rose 0.100 (it must fall by at least 0.05)');
+    expect(v.reason).not.toMatch(/−|-0/);
   });
 
   it("judges B's v2 against A's v1 first, else v1 and v2 within one report", () => {

@@ -11,14 +11,20 @@ function pair(t: Tightness | null | undefined): TightnessPair | null {
   return t && t.intra !== null && t.inter !== null ? { intra: t.intra, inter: t.inter } : null;
 }
 
+/** `intra rose 0.120`, `inter fell 0.174`, `intra did not change`: a change in words, never a negative rise. */
+function moved(what: string, change: Decimal, up: string, down: string): string {
+  if (change.isZero()) return `${what} did not change`;
+  return `${what} ${change.gt(0) ? up : down} ${change.abs().toFixed(3)}`;
+}
+
 /** The verdict on two tightness figures: pass when v2 intra ≥ v1 intra + 0.10 and v2 inter ≤ v1 inter − 0.05. */
 export function judgeTightness(v1: TightnessPair, v2: TightnessPair, source: NonNullable<TightnessVerdict['source']>): TightnessVerdict {
   // Decimal, so 0.6 − 0.5 is exactly 0.1 and a boundary case is not decided by float rounding.
   const gain = new Decimal(v2.intra).minus(v1.intra);
   const drop = new Decimal(v1.inter).minus(v2.inter);
   const failures: string[] = [];
-  if (gain.lt(REQUIRED_INTRA_GAIN)) failures.push(`intra rose ${gain.toFixed(3)} (needs >= ${REQUIRED_INTRA_GAIN.toFixed(2)})`);
-  if (drop.lt(REQUIRED_INTER_DROP)) failures.push(`inter fell ${drop.toFixed(3)} (needs >= ${REQUIRED_INTER_DROP.toFixed(2)})`);
+  if (gain.lt(REQUIRED_INTRA_GAIN)) failures.push(`${moved('intra', gain, 'rose', 'fell')} (it must rise by at least ${REQUIRED_INTRA_GAIN.toFixed(2)})`);
+  if (drop.lt(REQUIRED_INTER_DROP)) failures.push(`${moved('inter', drop.negated(), 'rose', 'fell')} (it must fall by at least ${REQUIRED_INTER_DROP.toFixed(2)})`);
   return {
     verdict: failures.length === 0 ? 'pass' : 'fail',
     source,
@@ -28,7 +34,7 @@ export function judgeTightness(v1: TightnessPair, v2: TightnessPair, source: Non
     inter_drop: drop.toString(),
     required_intra_gain: REQUIRED_INTRA_GAIN.toFixed(2),
     required_inter_drop: REQUIRED_INTER_DROP.toFixed(2),
-    reason: failures.length === 0 ? `intra rose ${gain.toFixed(3)} and inter fell ${drop.toFixed(3)}` : failures.join('; '),
+    reason: failures.length === 0 ? `${moved('intra', gain, 'rose', 'fell')} and ${moved('inter', drop.negated(), 'rose', 'fell')}` : failures.join('; '),
   };
 }
 

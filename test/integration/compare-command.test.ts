@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
+import type { BenchReport } from '../../schemas/types/report.ts';
 import type { CliIO } from '../../harness/cli/command.ts';
 import { createCompareCommandSpec } from '../../harness/cli/commands/compare.ts';
 import type { FingerprintArmOptions } from '../../harness/compare/index.ts';
@@ -24,14 +25,14 @@ describe('bench compare A.json B.json', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^\*\*\* SIMULATED PROVIDER/);
-    expect(r.stdout).toMatch(/metric\s+│ A \(A\)\s+│ B \(B\)\s+│ delta\s+│ 95% CI/);
+    expect(r.stdout).toMatch(/metric\s+│ A \(single\)\s+│ B \(tonight\)\s+│ delta \(B − A\)\s+│ 95% CI/);
     expect(r.stdout).toMatch(/slot4_inversion_rate \(pass C\)\s+│ n\/a\s+│ 80\.0%/);
     expect(r.stdout).toMatch(/§16\.10 test 5 .*: NOT_APPLICABLE/);
     const out = join(dir, 'compare-single-vs-tonight.json');
     expect(r.stdout).toContain(`json: ${out}`);
     const artifact = readArtifact(out);
     expect(validate(artifact), JSON.stringify(validate.errors)).toBe(true);
-    expect(artifact.a).toMatchObject({ label: 'A', report_path: join(FIXTURES, 'single.json'), protocol: 'single' });
+    expect(artifact.a).toMatchObject({ label: 'single', report_path: join(FIXTURES, 'single.json'), protocol: 'single' });
     expect(artifact.b).toMatchObject({ protocol: 'a3', report_path: b });
   });
 
@@ -93,6 +94,26 @@ async function compareWith(runSuite: (o: RunSuiteOptions & Partial<FingerprintAr
 
 // The real runner does not take fingerprintVersion yet (the lead wires it), so the orchestration is
 // exercised end to end through the CLI with a stand-in runner that answers like runSuite.
+describe('bench compare --fail-on-verdict', () => {
+  it('exits 1 on a FAIL tightness verdict only when asked, and says why', async () => {
+    const dir = tempDir();
+    const report = JSON.parse(readFileSync(join(FIXTURES, 'a3.json'), 'utf8')) as BenchReport;
+    const v1 = report.protocol_metrics!.cluster_tightness.v1!;
+    // v2 no tighter than v1: test 5 fails.
+    report.protocol_metrics!.cluster_tightness.v2 = { ...v1 };
+    const b = join(dir, 'b.json');
+    writeFileSync(b, JSON.stringify(report));
+    const plain = await bench(['compare', join(FIXTURES, 'a3.json'), b]);
+    expect(plain.stdout).toMatch(/§16\.10 test 5 .*: FAIL/);
+    expect(plain.code).toBe(0);
+    const strict = await bench(['compare', join(FIXTURES, 'a3.json'), b, '--fail-on-verdict']);
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('FAIL: the cluster-tightness verdict failed (--fail-on-verdict)');
+    const passing = await bench(['compare', join(FIXTURES, 'a3.json'), join(FIXTURES, 'a3.json'), '--fail-on-verdict']);
+    expect(passing.code).toBe(0);
+  });
+});
+
 describe('bench compare v1 v2 (runner injected)', () => {
   it('runs both arms with the run flags, compares v1 against v2 and writes compare.json in the run folder', async () => {
     const cwd = tempDir();

@@ -1,5 +1,5 @@
 import { compareCacheArms } from '../../cache-bench/compare-cache.ts';
-import { dirname, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
 import {
@@ -43,7 +43,7 @@ interval (the whole interval of B - A on the worse side of 0); a change whose in
 noise and passes. Watched: --regression-metrics (default ${DEFAULT_REGRESSION_METRICS.join(',')}) in
 --regression-scopes (default ${DEFAULT_REGRESSION_SCOPES.join(',')}; e.g. 'aggregate,pass C').
 
-Exit codes: 0 compared (and, with --fail-on-regression, no regression); 1 a regression; 2 a report is missing or invalid (the message names the file), or a run setup error.
+Exit codes: 0 compared (and, with --fail-on-regression or --fail-on-verdict, nothing failed); 1 a regression, or a FAIL verdict with --fail-on-verdict; 2 a report is missing or invalid (the message names the file), or a run setup error.
 Examples:
   npx bench compare reports/.runs/last-night.json reports/.runs/tonight.json
   npx bench compare v1 v2 --seed-passes 3 --include-marginal
@@ -63,6 +63,7 @@ interface CompareFlags {
   json?: string;
   quiet: boolean;
   failOnRegression: boolean;
+  failOnVerdict: boolean;
   regressionMetrics: string;
   regressionScopes: string;
 }
@@ -124,11 +125,18 @@ async function inputsFor(a: string | undefined, b: string | undefined, o: Compar
   const ra = loadReport(resolve(io.cwd, a));
   const rb = loadReport(resolve(io.cwd, b));
   return {
-    a: { report: ra.report, path: ra.path, label: 'A' },
-    b: { report: rb.report, path: rb.path, label: 'B' },
+    // Columns are named after the files, so a reader sees which report is which.
+    a: { report: ra.report, path: ra.path, label: fileLabel(ra.path, 'A') },
+    b: { report: rb.report, path: rb.path, label: fileLabel(rb.path, 'B', fileLabel(ra.path, 'A')) },
     artifactDir: o.outDir ? resolve(io.cwd, o.outDir) : dirname(rb.path),
     ran: false,
   };
+}
+
+/** A report's column label: its file name without `.json`; `fallback` when that would repeat the other side's. */
+function fileLabel(path: string, fallback: string, other?: string): string {
+  const name = basename(path).replace(/\.json$/, '');
+  return name === other ? fallback : name;
 }
 
 /** `bench compare` with its runner and clock passed in. */
@@ -152,6 +160,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
         .option('--json <path>', 'write the compare artifact here')
         .option('--quiet', '(v1 v2, --arm) no progress output', false)
+        .option('--fail-on-verdict', 'exit 1 when the cluster-tightness verdict (pattern store v2 vs v1) is FAIL', false)
         .option('--fail-on-regression', 'exit 1 when B is worse than A by more than the 95% CI on a watched metric', false)
         .option('--regression-metrics <list>', 'comma list of metrics --fail-on-regression watches', DEFAULT_REGRESSION_METRICS.join(','))
         .option('--regression-scopes <list>', "comma list of row scopes it watches ('aggregate', 'pass C', ...)", DEFAULT_REGRESSION_SCOPES.join(','))
@@ -166,7 +175,10 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
       const jsonPath = o.json ? resolve(io.cwd, o.json) : ran ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);
       writeCompareArtifact(jsonPath, artifact);
       io.out(renderCompareTable(artifact, { json: jsonPath }));
-      if (!o.failOnRegression) return 0;
+      // --fail-on-verdict: the §16.10 test-5 FAIL sets the exit code (a PASS or NOT_APPLICABLE does not).
+      const verdictFailed = o.failOnVerdict && artifact.tightness_verdict?.verdict === 'fail';
+      if (verdictFailed) io.out('FAIL: the cluster-tightness verdict failed (--fail-on-verdict)');
+      if (!o.failOnRegression) return verdictFailed ? 1 : 0;
       const list = (v: string) => v.split(',').map((x) => x.trim()).filter(Boolean);
       const metrics = list(o.regressionMetrics);
       const unknown = unknownMetrics(artifact, metrics);
@@ -177,7 +189,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
       for (const line of renderRegressionLines(findings)) io.out(`  ${line}`);
       const regressions = findings.filter((f) => f.verdict === 'regression');
       io.out(regressions.length ? `FAIL: ${regressions.length} regression(s) beyond the 95% CI` : 'OK: no regression beyond the 95% CI');
-      return regressions.length ? 1 : 0;
+      return regressions.length || verdictFailed ? 1 : 0;
     },
   };
 }
