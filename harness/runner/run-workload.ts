@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { Decimal } from 'decimal.js';
 import type { Clock } from '../../runtime/core/clock.ts';
 import type { IdFactory } from '../../runtime/core/ids.ts';
@@ -137,6 +138,8 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
           logger: deps.logger,
           hostPath: deps.hostPath,
           ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+          // The workloads folder (other workloads' check/ files) is covered under bwrap and unshare.
+          hide: [dirname(workload.dir)],
         });
       } catch (e) {
         // The check could not be run at all (no shell, sandbox refused): that is not the agent's failure.

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { probeBwrap, probeUnshare, type SandboxTier } from '../../runtime/sandbox/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
@@ -111,6 +111,37 @@ describe.each(modes)('hidden check files (spec §5), sandbox=%s', (mode) => {
     // With no sandbox, a process of the same user can read another's /proc/<pid>/environ and any absolute path: refused on real providers unless --unsandboxed.
     if (mode !== 'none') expect(tail).toMatch(/DEEP=0\n/);
     else expect(tail).not.toMatch(/DEEP=0\n/);
+  });
+
+  it.skipIf(mode === 'none')('the check cannot read another workload\'s check/ files by absolute path', { timeout: 120_000 }, async () => {
+    // In the repo's ignored test-output/, not under /tmp or /var/tmp: those are covered anyway, so only the run's own hiding of the workloads folder stops this.
+    mkdirSync(join(REPO_ROOT, 'test-output'), { recursive: true });
+    const dir = mkdtempSync(join(REPO_ROOT, 'test-output', 'metis-other-check-'));
+    try {
+      const other = join(dir, 'other', 'check', 'answers.txt');
+      mkdirSync(dirname(other), { recursive: true });
+      writeFileSync(other, 'OTHER_CHECK_MARKER\n');
+      const w = join(dir, 'peeker');
+      mkdirSync(join(w, 'workspace'), { recursive: true });
+      mkdirSync(join(w, 'check'), { recursive: true });
+      writeFileSync(join(w, 'workspace', 'app.txt'), 'hello\n');
+      writeFileSync(join(w, 'check', 'ok.txt'), 'ok\n');
+      writeFileSync(
+        join(w, 'workload.yaml'),
+        `name: peeker\ndescription: a probe\nsuite_version: 1\nsignal_strength: marginal\nturns:\n  - prompt: "look around"\nevaluate:\n  check:\n    command: ${JSON.stringify(`cat ${other} 2>&1; echo LISTED=$(ls -A ${dir} 2>/dev/null | wc -l); test -f .bench-check/ok.txt`)}\n    timeout_seconds: 60\n`,
+      );
+      writeFileSync(join(w, 'sim.yaml'), oneStepSim(`              - tool: list_files\n                input: { path: . }\n`));
+      const db = join(tempDir(), 'peeker.db');
+      const r = await bench(['run', '--workloads-dir', dir, '--workload', 'peeker', '--db-path', db], { env: envFor(mode) });
+      expect(r.code, r.stderr).not.toBe(2);
+      const check = reportOf(db).check!;
+      expect(check.sandbox).toBe(mode);
+      expect(check.output_tail).not.toContain('OTHER_CHECK_MARKER');
+      expect(check.output_tail).toMatch(/LISTED=0\n/); // the workloads folder is empty or absent
+      expect(check.passed, check.output_tail).toBe(true); // its own check files are there
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('the known exploit fails: a workspace unittest/ package that exits 0 does not pass fix-a-bug-small', { timeout: 120_000 }, async () => {
