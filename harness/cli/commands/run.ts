@@ -11,7 +11,7 @@ import { runStreamCommand, selectsQueryStreams } from '../../cache-bench/run-str
 
 /** benchmark.md §5, shown in `bench run --help`; the figures live in harness/data/cost-budget.json. */
 const COST_HELP = `
-Cost budget with real providers (benchmark.md §5; USD, default actual=haiku, baseline=sonnet).
+Cost budget with real providers (USD, default actual=haiku, baseline=sonnet).
 The baseline is re-priced from recorded tokens, never called.
   run mode                               actual cost     baseline cost
 ${costModes().map((m) => `  ${m.label.padEnd(38)} ~$${m.low}-${m.high}`.padEnd(56) + (m.id === 'smoke' ? 'n/a (no API call)' : 'n/a')).join('\n')}
@@ -63,8 +63,8 @@ export const runCommandSpec: CommandSpec = {
       .addOption(new Option('--cache <mode>', 'the semantic cache (runtime/cache): query streams (workloads/cache-*) default to on, off gives the cache-off arm; agent workloads run without it unless --cache on is given').choices(['on', 'off']).default('on'))
       .option('--cache-delta <d>', 'query streams: largest tolerated wrong-hit rate of Tier 2 (the learned bound); 1 = fixed prior threshold, no bound (default 0.01)', numberArg('--cache-delta', 0, 1))
       .addOption(new Option('--cache-gate <mode>', 'query streams: the exact-token gate (numbers, identifiers, quotes, entities, negation, direction)').choices(['on', 'off']).default('on'))
-      .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold of semantic-cache-phase2.md §5.4 (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
-      .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost (default 10)', numberArg('--wrong-hit-penalty', 0, 1000), 10)
+      .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold (docs/semantic-cache.md) (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
+      .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
     addWidthOptions(cmd);
   },
