@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -96,6 +96,22 @@ describe.each(confined)('escapes that must fail (sandbox=%s)', { timeout: 120_00
     expect(out).not.toContain('HOME_SECRET_MARKER');
     expect(out).not.toContain('SIBLING_MARKER');
     expect(out).not.toContain('CHECK_SECRET_MARKER');
+  });
+
+  it('a process that left the session with setsid does not outlive the call (the pid namespace dies with it)', async () => {
+    const seconds = 300 + Math.floor(Math.random() * 600);
+    const out = await run(`setsid sleep ${seconds} </dev/null >/dev/null 2>&1 & sleep 0.2; echo started`, mode);
+    expect(out).toContain('started');
+    const alive = () => readdirSync('/proc').filter((p) => /^\d+$/.test(p)).some((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, 'utf8') === `sleep\0${seconds}\0`;
+      } catch {
+        return false; // exited meanwhile
+      }
+    });
+    // Killing is asynchronous: poll briefly rather than expect it at once.
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(alive()).toBe(false);
   });
 
   it('a loopback listener of the host cannot be reached', async () => {
