@@ -32,5 +32,5 @@ export function budgetWarning(spent: Decimal, mode: CostMode, workloadRuns: numb
   const scale = Number((Math.max(1, workloadRuns / Math.max(1, workloads)) * suiteSize).toFixed(2));
   const limit = new Decimal(mode.high).times(2).times(scale);
   if (spent.lte(limit)) return null;
-  return `spend ${spent.toFixed(4)} USD is more than twice the benchmark.md §5 upper bound for "${mode.label}" (${mode.high} USD x ${scale} pass-reps): look for a regressed prompt or runaway tool cycles`;
+  return `spend ${spent.toFixed(4)} USD is more than twice the cost table's upper bound (bench run --help, docs/cli.md) for "${mode.label}" (${mode.high} USD x ${scale} pass-reps): look for a regressed prompt or runaway tool cycles`;
 }

@@ -86,7 +86,7 @@ export function selectWorkloads(all: Workload[], opts: SelectWorkloadsOptions): 
     const marginal = all.filter((w) => w.spec.signal_strength === 'marginal').length;
     throw new SetupError(
       `no high-signal workload to run (${marginal} marginal workload(s) found). ` +
-        'Pass --include-marginal to run them, or --workload NAME to run one by name (benchmark.md §4.1).',
+        'Pass --include-marginal to run them, or --workload NAME to run one by name (see workloads/README.md: signal strength).',
     );
   }
   return picked;

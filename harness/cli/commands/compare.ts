@@ -33,8 +33,8 @@ workloads, with its own DBs (<label>.db, <label>.patterns.db, <label>.json) unde
 
 Each metric gets A, B, the delta B - A and a 95% CI paired on the (pass, workload, rep) units both
 reports hold, with standard errors clustered by workload (a report against itself: every interval
-[0, 0]), the units and workloads behind it and the arms' correlation; then the pattern-store.md
-§16.10 test-5 verdict:
+[0, 0]), the units and workloads behind it and the arms' correlation; then the cluster-tightness verdict
+("§16.10 test 5" of the pattern-store design, see docs/decisions.md):
 v2 intra >= v1 intra + 0.10 and v2 inter <= v1 inter - 0.05.
 
 The JSON artifact (schemas/compare.schema.json) goes to --json, else beside the reports.

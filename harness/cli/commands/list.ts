@@ -106,7 +106,7 @@ export function renderList(rows: readonly ListRow[], width: number | null): { te
 }
 
 const LEGEND = [
-  'signal: high when `bench signal` measured a strong-minus-cheap gap >= 0.4 on the gated score (benchmark.md §4.2).',
+  'signal: high when `bench signal` measured a strong-minus-cheap gap >= 0.4 on the gated score (workloads/README.md).',
   'measured by: the provider of that measurement; "sim" is the built-in emulator, so its verdict says nothing about a real model until re-measured with a key; "-": none recorded.',
   'gap score/solved: mean gated score and solved rate, strong minus cheap. check: has a hidden check. sim: has a sim.yaml script.',
 ];
