@@ -1,6 +1,6 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../core/logger.ts';
 import { createWorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
@@ -112,6 +112,22 @@ describe.each(confined)('escapes that must fail (sandbox=%s)', { timeout: 120_00
     // Killing is asynchronous: poll briefly rather than expect it at once.
     for (let i = 0; i < 50 && alive(); i++) await new Promise((r) => setTimeout(r, 100));
     expect(alive()).toBe(false);
+  });
+
+  it('the system directories and the rest of the root are read-only; a workspace outside every covered dir stays writable', async () => {
+    const probes = ['/usr/local', '/usr/lib', '/opt', '/var'].map((d) => join(d, `metis-sandbox-probe-${process.pid}-${mode}`)).filter((p) => existsSync(dirname(p)));
+    // A workspace in the repo's ignored test-output/: on the root mount, not under a cover.
+    const ws = mkdtempSync(join(outside, 'ws-'));
+    try {
+      const r = await runCommand(`for p in ${probes.join(' ')}; do touch "$p" 2>/dev/null && echo "WROTE $p"; done; echo ok > made.txt && cat made.txt`, { cwd: ws, timeoutMs: 60_000, logger: createMemoryLogger(), sandbox: mode, hostPath });
+      expect(r.output).not.toContain('WROTE');
+      expect(r.output.trim()).toBe('ok');
+      expect(readFileSync(join(ws, 'made.txt'), 'utf8')).toBe('ok\n');
+    } finally {
+      for (const p of probes) rmSync(p, { force: true });
+      rmSync(ws, { recursive: true, force: true });
+    }
+    for (const p of probes) expect(existsSync(p)).toBe(false);
   });
 
   it('a loopback listener of the host cannot be reached', async () => {

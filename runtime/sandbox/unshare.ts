@@ -71,10 +71,11 @@ export function planHidden(candidates: readonly string[], kept: readonly string[
 }
 
 /**
- * The setup script, run as pid 1 of the new namespaces: for each hidden directory, mount a tmpfs
- * at the stage, recreate in it the kept paths that lie inside that directory and bind them back
- * (read-only ones remounted read-only), then move the tmpfs over the directory. Last it execs a
- * nested `unshare --user --map-root-user --mount`, which locks every mount, and so the command.
+ * The setup script, run as pid 1 of the new namespaces: remount everything read-only; for each
+ * hidden directory, mount a tmpfs at the stage, recreate in it the kept paths that lie inside that
+ * directory and bind them back (writable ones read-write), then move the tmpfs over the directory;
+ * bind the writable paths outside every cover back read-write. Last it execs a nested
+ * `unshare --user --map-root-user --mount`, which locks every mount, and so the command.
  */
 export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: string }): string {
   const kept: KeptPath[] = [
@@ -89,18 +90,31 @@ export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: s
   const candidates = [...ALWAYS_HIDDEN, m.home ?? homedir(), tmpdir(), '/etc', ...(m.hide ?? [])].map(realOrNull).filter((p): p is string => p !== null);
   const hidden = planHidden(candidates, kept.filter((k) => k.writable).map((k) => k.path), m.stage);
   const q = shellQuote;
-  const lines = ['set -e'];
+  const mount = q(tools.mount);
+  const lines = [
+    'set -e',
+    // Every mount read-only first (the root must be; others as they allow), but the fresh /proc
+    // and /dev (device nodes ignore it): otherwise a root command could rewrite the system's
+    // Python, and so every later check. Mount points come octal-escaped; printf %b decodes them.
+    `${mount} -n -o remount,bind,ro /`,
+    `while read -r _ _ _ _ mp _; do mp=$(printf '%b' "$mp"); case "$mp" in /|/proc|/proc/*|/dev|/dev/*) continue;; esac; ${mount} -n -o remount,bind,ro "$mp" 2>/dev/null || true; done < /proc/self/mountinfo`,
+  ];
+  const bindBack = (from: string, at: string, writable: boolean) => {
+    lines.push(`${mount} -n --bind ${q(from)} ${q(at)}`);
+    lines.push(`${mount} -n -o remount,bind,${writable ? 'rw' : 'ro'} ${q(at)}`);
+  };
   for (const h of hidden) {
-    lines.push(`${q(tools.mount)} -n -t tmpfs -o mode=0755,size=64m metis-hidden ${q(m.stage)}`);
+    lines.push(`${mount} -n -t tmpfs -o mode=0755,size=64m metis-hidden ${q(m.stage)}`);
     for (const k of kept.filter((k) => isWithin(h, k.path) && k.path !== h)) {
       const at = join(m.stage, relative(h, k.path));
       const isDir = statSync(k.path).isDirectory();
       lines.push(isDir ? `mkdir -p ${q(at)}` : `mkdir -p ${q(dirname(at))}; : > ${q(at)}`);
-      lines.push(`${q(tools.mount)} -n --bind ${q(k.path)} ${q(at)}`);
-      if (!k.writable) lines.push(`${q(tools.mount)} -n -o remount,bind,ro ${q(at)}`);
+      bindBack(k.path, at, k.writable);
     }
-    lines.push(`${q(tools.mount)} -n --move ${q(m.stage)} ${q(h)}`);
+    lines.push(`${mount} -n --move ${q(m.stage)} ${q(h)}`);
   }
+  // Writable paths outside every cover sit on the now read-only mounts: bind them onto themselves, writable.
+  for (const k of kept.filter((k) => k.writable && !hidden.some((h) => isWithin(h, k.path)))) bindBack(k.path, k.path, true);
   // The inherited cwd still points into the covered tree (its `..` would lead there): look it up anew.
   lines.push(`cd ${q(m.workspace)}`);
   lines.push(`exec ${q(tools.unshare)} --user --map-root-user --mount -- "$@"`);
