@@ -56,7 +56,7 @@ function interruptSignal(err: (s: string) => void): AbortSignal {
   const controller = new AbortController();
   process.on('SIGINT', () => {
     if (controller.signal.aborted) process.exit(130);
-    err('\ninterrupted: finishing the current turn, then writing the report (Ctrl-C again to quit now)');
+    err('\ninterrupted: stopping the model call in flight, then writing the report (Ctrl-C again to quit now)');
     controller.abort();
   });
   return controller.signal;

@@ -171,6 +171,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
   // Invalid YAML or an unknown key is a DataFileError naming file and line (a setup error, exit 2).
   const globalRouting = opts.routingConfigPath ? loadGlobalRoutingConfig(resolve(io.cwd, opts.routingConfigPath)) : defaultRoutingConfig();
   const patternChoice = choosePatternStore(globalRouting, { fingerprintVersion: opts.fingerprintVersion ?? null, embeddingProvider: opts.embeddingProvider ?? null });
+  // Compiled now, so a Ctrl-C later pays only for validating the partial report.
+  const validate = validatorFor<BenchReport>('report.schema.json');
   const modelFor = (p: PassSpec) => (p.forced === 'cheap' ? actual.id : p.forced === 'strong' ? baseline.id : null);
 
   // ---- execute
@@ -372,7 +374,6 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
       ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
     });
     patterns.close();
-    const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);
     mkdirSync(dirname(jsonPath), { recursive: true });
     writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

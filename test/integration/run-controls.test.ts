@@ -92,6 +92,30 @@ describe('Ctrl-C during a provider call that never answers', () => {
   });
 });
 
+describe('Ctrl-C as a real signal to a bench process', () => {
+  it('SIGINT during a provider call that never answers: the process exits 1 within 2 s with an incomplete report', { timeout: 300_000 }, async () => {
+    const server = await startFakeAnthropic(() => ({ kind: 'hang' }));
+    try {
+      const db = join(tempDir(), 'sigint.db');
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/bench.mjs'), 'run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'fix-a-bug-small', '--db-path', db], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-test-not-a-key' },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+      await server.received(1);
+      const t0 = Date.now();
+      child.kill('SIGINT');
+      const code = await exited;
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(code).toBe(1);
+      expect(read(db).status).toBe('incomplete');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 /** A report without what legitimately differs between two runs of the same work: ids, timestamps, paths, check timings, commit. */
 function comparable(r: BenchReport): unknown {
   const drop = new Set(['run_id', 'started_at', 'ended_at', 'db_path', 'patterns_db_path', 'session_ids', 'started_at_us', 'ended_at_us', 'metis_commit_sha', 'metis_branch', 'metis_dirty', 'output_tail', 'turn_id', 'duration_ms']);
