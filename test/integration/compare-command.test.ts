@@ -103,13 +103,14 @@ describe('bench compare --fail-on-verdict', () => {
     report.protocol_metrics!.cluster_tightness.v2 = { ...v1 };
     const b = join(dir, 'b.json');
     writeFileSync(b, JSON.stringify(report));
-    const plain = await bench(['compare', join(FIXTURES, 'a3.json'), b]);
+    const plain = await bench(['compare', join(FIXTURES, 'a3.json'), b, '--json', join(dir, 'plain.json')]);
     expect(plain.stdout).toMatch(/§16\.10 test 5 .*: FAIL/);
     expect(plain.code).toBe(0);
-    const strict = await bench(['compare', join(FIXTURES, 'a3.json'), b, '--fail-on-verdict']);
+    const strict = await bench(['compare', join(FIXTURES, 'a3.json'), b, '--fail-on-verdict', '--json', join(dir, 'strict.json')]);
     expect(strict.code).toBe(1);
     expect(strict.stdout).toContain('FAIL: the cluster-tightness verdict failed (--fail-on-verdict)');
-    const passing = await bench(['compare', join(FIXTURES, 'a3.json'), join(FIXTURES, 'a3.json'), '--fail-on-verdict']);
+    // --json keeps the artifact out of the fixtures folder.
+    const passing = await bench(['compare', join(FIXTURES, 'a3.json'), join(FIXTURES, 'a3.json'), '--fail-on-verdict', '--json', join(dir, 'self.json')]);
     expect(passing.code).toBe(0);
   });
 });
