@@ -15,7 +15,7 @@ export const REFUSED_UNSANDBOXED =
 
 /** The warning of a run whose commands fall back to the unshare tier. */
 export const UNSHARE_RUN_WARNING =
-  'sandboxed with unshare (no bubblewrap): run_shell and hidden checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable (install bubblewrap for the full sandbox)';
+  'sandboxed with unshare (no bubblewrap): run_shell and hidden checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable, read-only (install bubblewrap for the full sandbox)';
 
 /** Probes for the two sandbox tiers; tests pass ones that find nothing. */
 export interface SandboxProbes {

@@ -80,7 +80,7 @@ export const NO_SANDBOX_WARNING = 'running without bubblewrap (bwrap): run_shell
 
 /** The WARN text logged when commands run in the unshare tier. */
 export const UNSHARE_SANDBOX_WARNING =
-  'sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable';
+  'sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable, read-only';
 
 // Once per logger: a process has one logger in practice, and tests can still observe the warning.
 const warned = new WeakMap<Logger, Set<SandboxTier>>();
