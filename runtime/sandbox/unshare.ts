@@ -10,9 +10,10 @@ import { sandboxPath } from './sandbox-env.ts';
  * The second sandbox tier, for machines without a working bubblewrap: util-linux `unshare`.
  * The command gets its own pid namespace with a fresh /proc (no harness process is visible), its
  * own network namespace (a loopback that is down: no host listener is reachable), IPC and UTS
- * namespaces, and a mount namespace in which a setup script covers the user's home, the temp
- * directories, /run, the directories the caller hides and all of /etc but a few start-up entries
- * with empty tmpfs, binding back only what the command needs. The command then runs in a nested
+ * namespaces, and a mount namespace in which a setup script makes every mount read-only, covers
+ * the user's home, the temp directories, /run, the directories the caller hides and all of /etc
+ * but a few start-up entries with empty tmpfs, and binds back only what the command needs (the
+ * workspace and its own scratch dirs read-write). The command then runs in a nested
  * user namespace, where those mounts are locked: even as (mapped) root it cannot unmount them.
  */
 
@@ -113,8 +114,11 @@ export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: s
     }
     lines.push(`${mount} -n --move ${q(m.stage)} ${q(h)}`);
   }
-  // Writable paths outside every cover sit on the now read-only mounts: bind them onto themselves, writable.
-  for (const k of kept.filter((k) => k.writable && !hidden.some((h) => isWithin(h, k.path)))) bindBack(k.path, k.path, true);
+  // Writable paths outside every cover sit on the now read-only mounts: bind them onto themselves,
+  // writable; then read-only ones outside every cover again, should one lie inside a writable one.
+  const uncovered = kept.filter((k) => !hidden.some((h) => isWithin(h, k.path)));
+  for (const k of uncovered.filter((k) => k.writable)) bindBack(k.path, k.path, true);
+  for (const k of uncovered.filter((k) => !k.writable && uncovered.some((w) => w.writable && isWithin(w.path, k.path)))) bindBack(k.path, k.path, false);
   // The inherited cwd still points into the covered tree (its `..` would lead there): look it up anew.
   lines.push(`cd ${q(m.workspace)}`);
   lines.push(`exec ${q(tools.unshare)} --user --map-root-user --mount -- "$@"`);

@@ -78,7 +78,7 @@ export const validateCommandSpec: CommandSpec = {
       ...(io.isTTY ? { onCell: (w: string, c: { variant: string }) => io.progress(`red team: ${w} × ${c.variant}`) } : {}),
     });
     io.out('');
-    io.out(`red team (sandbox: ${sandbox.mode === 'none' ? 'none' : 'bwrap'}): what each hidden check said; !! marks a violation`);
+    io.out(`red team (sandbox: ${sandbox.mode === 'auto' ? 'bwrap' : sandbox.mode}): what each hidden check said; !! marks a violation`);
     io.out(renderRedTeamTable(rows));
     const violations = redTeamViolations(rows);
     for (const v of violations) io.err(`violation ${v}`);
