@@ -22,7 +22,7 @@ function shifted(shift: (i: number) => number): BenchReport {
   return r;
 }
 
-const verdict = (b: BenchReport, a: BenchReport = base) => findRegressions(compareReports({ report: a, label: 'A' }, { report: b, label: 'B' }), ['quality_mean'], ['aggregate'])[0]!;
+const verdict = (b: BenchReport, a: BenchReport = base) => findRegressions(compareReports({ report: a, path: null, label: 'A' }, { report: b, path: null, label: 'B' }), ['quality_mean'], ['aggregate'])[0]!;
 
 describe('--fail-on-regression', () => {
   it('flags a clear drop in quality: the whole 95% interval is below zero', () => {
