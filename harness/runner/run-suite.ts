@@ -234,7 +234,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     if (resume) {
       const drop = [...committedBefore.values()].filter((c) => c.stopped || (opts.retryErrors && c.providerError)).map((c) => c.id);
       jobsStore.rollback(runId, drop);
-      restoreCheckpoint(patternsDbPath, finishedBefore);
+      // A complete run's store already matches its reps (its checkpoints were dropped when it finished).
+      if (resume.status !== 'complete') restoreCheckpoint(patternsDbPath, finishedBefore);
     }
     const committed = jobsStore.committed(runId);
     let finished = [...committed.values()].length;
@@ -242,7 +243,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const workDir = createRunWorkDir(runId);
 
     const hostPath = io.env.PATH;
-    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir], sandbox: runSandbox.mode }, reservedPaths: [CHECK_MOUNT] });
+    // The workloads folder, and the directory bench runs from (a checkout's .env and the like): covered under bwrap and unshare.
+    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir, io.cwd], sandbox: runSandbox.mode }, reservedPaths: [CHECK_MOUNT] });
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
     const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
     const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });

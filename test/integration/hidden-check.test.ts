@@ -84,7 +84,7 @@ describe.each(modes)('hidden check files (spec §5), sandbox=%s', (mode) => {
     const home = join(varTmp, `home-${mode}`);
     mkdirSync(home, { recursive: true });
     writeFileSync(join(home, 'secret.txt'), 'HOME_SECRET_MARKER\n');
-    const direct = `{ env; tr '\\0' '\\n' < /proc/$PPID/environ; tr '\\0' ' ' < /proc/$PPID/cmdline; cat "$HOME/secret.txt"; } > direct.txt 2>&1`;
+    const direct = `{ env; tr '\\0' '\\n' < /proc/$PPID/environ; tr '\\0' ' ' < /proc/$PPID/cmdline; cat "$HOME/secret.txt"; } > direct.txt 2>&1; ls -A ${REPO_ROOT} 2>/dev/null | wc -l > cwd.txt`;
     // Walks up to the harness and scans every process: only a sandbox's own pid namespace and covers (bwrap, unshare) stop these.
     const deep = `{ pp=$(cut -d' ' -f4 /proc/$PPID/stat); tr '\\0' '\\n' < /proc/$pp/environ; cat /proc/*/environ | tr '\\0' '\\n'; cat ${join(home, 'secret.txt')}; cat ${varTmp}/workloads-*/probe/check/*; } > deep.txt 2>&1`;
     // Two calls: the launcher's cmdline holds its own command, and the deep one names the workloads folder.
@@ -94,7 +94,7 @@ describe.each(modes)('hidden check files (spec §5), sandbox=%s', (mode) => {
                 input: { command: ${JSON.stringify(`${deep}; true`)} }
 `);
     const markers = '-e sk-secret-xyz -e HOME_SECRET_MARKER -e CHECK_SECRET_MARKER';
-    const { dir } = workload('probe', `echo "DIRECT=$(grep -c ${markers} direct.txt) DEEP=$(grep -c ${markers} deep.txt)"`, sim, undefined, { 'hidden.txt': 'CHECK_SECRET_MARKER\n' });
+    const { dir } = workload('probe', `echo "CWD=$(cat cwd.txt) DIRECT=$(grep -c ${markers} direct.txt) DEEP=$(grep -c ${markers} deep.txt)"`, sim, undefined, { 'hidden.txt': 'CHECK_SECRET_MARKER\n' });
     const db = join(tempDir(), 'probe.db');
     const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/bench.mjs'), 'run', '--workloads-dir', dir, '--workload', 'probe', '--db-path', db, '--provider', 'sim', '--quiet'], {
       cwd: REPO_ROOT,
@@ -111,6 +111,9 @@ describe.each(modes)('hidden check files (spec §5), sandbox=%s', (mode) => {
     // With no sandbox, a process of the same user can read another's /proc/<pid>/environ and any absolute path: refused on real providers unless --unsandboxed.
     if (mode !== 'none') expect(tail).toMatch(/DEEP=0\n/);
     else expect(tail).not.toMatch(/DEEP=0\n/);
+    // The directory bench ran from (here the repo: a checkout's .env would be there) is empty or absent in a sandbox.
+    if (mode !== 'none') expect(tail).toMatch(/CWD=0 /);
+    else expect(tail).not.toMatch(/CWD=0 /);
   });
 
   it.skipIf(mode === 'none')('the check cannot read another workload\'s check/ files by absolute path', { timeout: 120_000 }, async () => {
