@@ -13,6 +13,8 @@ export interface ResumeFacts {
   options: RunSuiteOptions;
   warnings: string[];
   recordingErrors: string[];
+  /** As stored: `running` (killed), `incomplete` (stopped), or `complete` (only with --retry-errors). */
+  status: string;
 }
 
 /**
@@ -58,7 +60,7 @@ export function resumeFacts(dbPath: string, given: RunSuiteOptions): ResumeFacts
       runId,
       resumePath: null,
     };
-    return { runId, startedUs: row.created_at_us, options, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId) };
+    return { runId, startedUs: row.created_at_us, options, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), status: status ?? 'running' };
   } finally {
     db.close();
   }

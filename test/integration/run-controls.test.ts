@@ -6,7 +6,7 @@ import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
-import { startFakeAnthropic, type LoopbackServer } from '../support/loopback/index.ts';
+import { anthropicError, startFakeAnthropic, type LoopbackServer } from '../support/loopback/index.ts';
 import { workRoot } from '../../harness/runs/run-workdir.ts';
 
 const ENV = { PATH: process.env.PATH };
@@ -110,6 +110,34 @@ describe('Ctrl-C as a real signal to a bench process', () => {
       expect(Date.now() - t0).toBeLessThan(2000);
       expect(code).toBe(1);
       expect(read(db).status).toBe('incomplete');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe('--resume --retry-errors', () => {
+  it('runs again only the reps that ended in a provider error; the others are kept as they were', { timeout: 300_000 }, async () => {
+    const server = await startFakeAnthropic();
+    try {
+      // The first call of the run fails for good (400 is not retried): rep 0 ends in a provider error.
+      server.enqueue(anthropicError(400, 'invalid_request_error', 'simulated outage'));
+      const db = join(tempDir(), 'errs.db');
+      const env = { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-test-not-a-key' };
+      const args = ['run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--seed-passes', '2', '--db-path', db];
+      const first = await bench(args, { env });
+      expect(first.code, first.stderr).not.toBe(2);
+      const before = read(db).workloads[0]!.reps;
+      expect(before.map((r) => r.error !== null)).toEqual([true, false]);
+      const kept = before[1]!;
+      const again = await bench(['run', '--resume', db, '--retry-errors', '--base-url', server.baseURL], { env });
+      expect(again.code, again.stderr).not.toBe(2);
+      const after = read(db).workloads[0]!.reps;
+      expect(after.map((r) => r.error)).toEqual([null, null]);
+      // Rep 1 was not run again: same sessions, same times.
+      expect(after[1]!.session_ids).toEqual(kept.session_ids);
+      expect(after[1]!.started_at_us).toBe(kept.started_at_us);
+      expect(after[0]!.session_ids).not.toEqual(before[0]!.session_ids);
     } finally {
       await server.close();
     }
