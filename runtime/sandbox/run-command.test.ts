@@ -176,6 +176,10 @@ describe('without bwrap', () => {
       const warns = logger.records.filter((r) => r.level === 'warn');
       expect(warns.map((w) => w.msg)).toEqual([UNSHARE_SANDBOX_WARNING]);
       expect(UNSHARE_SANDBOX_WARNING).toMatch(/^sandboxed with unshare \(no bubblewrap\)/);
+      // The exit code comes through the namespaces; an overrunning command is killed with its pid namespace.
+      expect((await runCommand('exit 7', o)).exitCode).toBe(7);
+      const slow = await runCommand('sleep 120 & sleep 120', { ...o, timeoutMs: 1_000 });
+      expect(slow).toMatchObject({ timedOut: true, exitCode: null, sandbox: 'unshare' });
     } finally {
       fx2.cleanup();
     }
