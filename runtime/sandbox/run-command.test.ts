@@ -186,7 +186,7 @@ describe('without bwrap', () => {
   }, 120_000);
 
 
-  it('sandbox: bwrap refuses to run anything, saying why and how to opt in; auto runs without it', async () => {
+  it('sandbox: bwrap (or unshare) refuses to run anything when that tier is missing, saying why and how to opt in; auto runs without it', async () => {
     const fx2 = createWorkspaceFixture();
     const none = () => Promise.resolve(null);
     try {
