@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadGenericCheats } from '../../harness/redteam/cheat-data.ts';
 import { COMPETENT, DO_NOTHING, runRedTeam } from '../../harness/redteam/red-team.ts';
 import { discoverWorkloads } from '../../harness/workloads/load-workload.ts';
-import { probeBwrap } from '../../runtime/sandbox/index.ts';
+import { probeBwrap, probeUnshare } from '../../runtime/sandbox/index.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 
 const hasBwrap = (await probeBwrap(process.env.PATH)) !== null;
@@ -22,6 +22,18 @@ describe.each(modes)('red team over the shipped workloads, sandbox=%s', (mode) =
     const [row] = await runRedTeam({ workloads: [w], generic, sandbox: mode, hostPath: process.env.PATH, hide: [workloadsDir] });
     const bad = row!.cells.filter((c) => !c.ok).map((c) => `${c.variant}: must ${c.expected}, ${c.reason}`);
     expect(bad).toEqual([]);
+    expect(row!.cells.map((c) => c.variant)).toEqual(expect.arrayContaining([COMPETENT, DO_NOTHING, ...generic.map((c) => c.id)]));
+  });
+});
+
+// The unshare tier (machines without bubblewrap) on one workload with a Python check, to keep the suite's time down:
+// `METIS_SANDBOX=unshare bench validate --deep` runs the whole table (docs/threat-model.md).
+const hasUnshare = (await probeUnshare(process.env.PATH)) !== null;
+describe.skipIf(!hasUnshare)('red team, sandbox=unshare', () => {
+  it('fix-a-bug-small: the check says what it must for the competent plan, do-nothing and every cheat', { timeout: 600_000 }, async () => {
+    const w = shipped.find((x) => x.spec.name === 'fix-a-bug-small')!;
+    const [row] = await runRedTeam({ workloads: [w], generic, sandbox: 'unshare', hostPath: process.env.PATH, hide: [workloadsDir] });
+    expect(row!.cells.filter((c) => !c.ok).map((c) => `${c.variant}: must ${c.expected}, ${c.reason}`)).toEqual([]);
     expect(row!.cells.map((c) => c.variant)).toEqual(expect.arrayContaining([COMPETENT, DO_NOTHING, ...generic.map((c) => c.id)]));
   });
 });
