@@ -22,8 +22,10 @@ describe('fitTable', () => {
   });
 
   it('hides the highest drop numbers first, right to left, and keeps drop-0 columns', () => {
-    const r = fitTable(COLUMNS, [ROW], 80);
-    expect(r.hidden).toEqual(['tool', 'llm']);
+    // Minor columns go before the name folds: at 90 the name stays whole.
+    const r = fitTable(COLUMNS, [ROW], 90);
+    expect(r.hidden).toEqual(['tool', 'llm', 'baseline $']);
+    expect(r.text).toContain('refactor-with-contract-preservation');
     const narrower = fitTable(COLUMNS, [ROW], 60);
     expect(narrower.hidden).toEqual(['tool', 'llm', 'baseline $', 'quality']);
     for (const keep of ['workload', 'pass', 'solved', 'saved %']) expect(narrower.hidden).not.toContain(keep);

@@ -57,15 +57,18 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   const hidden: string[] = [];
   const fits = (idx: number[]) => maxLineWidth(render(idx.map((i) => columns[i]!), rows.map((r) => idx.map((i) => r[i] ?? '')))) <= width;
   const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : natural(columns[i]!, rows, i)), 1);
-  // Hide columns until the table fits, or until wrapping the names would make it fit.
-  while (!fits(keep) && minimalWidth(keep) > width) {
-    const droppable = keep.filter((i) => columns[i]!.drop > 0);
-    if (droppable.length === 0) break;
+  const hideOne = (minDrop: number): boolean => {
+    const droppable = keep.filter((i) => columns[i]!.drop >= minDrop);
+    if (droppable.length === 0) return false;
     const worst = Math.max(...droppable.map((i) => columns[i]!.drop));
     const victim = droppable.filter((i) => columns[i]!.drop === worst).at(-1)!;
     keep = keep.filter((i) => i !== victim);
     hidden.push(columns[victim]!.head);
-  }
+    return true;
+  };
+  // Minor columns (drop 2 and up) go before any name folds; drop-1 columns only when folded names still do not fit.
+  while (!fits(keep) && hideOne(2));
+  while (!fits(keep) && minimalWidth(keep) > width && hideOne(1));
   const cols = keep.map((i) => columns[i]!);
   const cells = rows.map((r) => keep.map((i) => r[i] ?? ''));
   const plain = render(cols, cells);
