@@ -87,7 +87,7 @@ describe('a misbehaving model or provider ends the rep, not the suite', () => {
     const r = await runTwo('anthropic', server);
     const report = expectSuiteWentOn(r);
     expect(firstRep(report).error_class).toBe('context_overflow');
-    expect(r.stdout).toMatch(/Reps that ended in an error \(1\):\n {2}fix-a-bug-small \[single rep 0\] context_overflow: turn 2:/);
+    expect(r.stdout).toMatch(/Reps that ended in an error \(1\):\n {2}fix-a-bug-small, pass single, rep 1: context_overflow: turn 2:/);
   }, 120_000);
 
   it('a model that never ends its turn is stopped by the iteration guard: iteration_limit, and the rep is still checked', async () => {
