@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkload, discoverWorkloads, selectWorkloads } from '../../harness/workloads/load-workload.ts';
@@ -40,7 +40,10 @@ function setupError(fn: () => unknown): SetupError {
 
 describe('workload schema (benchmark.md §10.1 tests 1-3)', () => {
   it('1. accepts every shipped workload', () => {
-    const names = readdirSync(WORKLOADS).filter((n) => !n.includes('.'));
+    const dirs = readdirSync(WORKLOADS).filter((n) => !n.includes('.'));
+    // Query streams (cache-*) are the other workload kind: a stream.yaml instead of a workload.yaml.
+    const names = dirs.filter((n) => existsSync(join(WORKLOADS, n, 'workload.yaml')));
+    expect(dirs.filter((n) => !names.includes(n)).every((n) => existsSync(join(WORKLOADS, n, 'stream.yaml')))).toBe(true);
     const loaded = discoverWorkloads(WORKLOADS).map((w) => w.spec.name);
     expect(loaded.length).toBeGreaterThanOrEqual(3);
     expect(loaded).toEqual(expect.arrayContaining(['fix-a-bug-small', 'write-a-doc-from-notes', 'multi-turn-refactor']));
