@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { DataFileError } from '../../runtime/core/yaml-document.ts';
 import { EXIT, SetupError } from '../errors.ts';
+import { TraceStoreError } from '../../runtime/trace/index.ts';
 import { runCommandSpec } from './commands/run.ts';
 import { listCommandSpec } from './commands/list.ts';
 import { validateCommandSpec } from './commands/validate.ts';
@@ -16,7 +17,8 @@ const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateComman
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 function exitCodeFor(e: unknown, io: CliIO): number {
-  if (e instanceof SetupError || e instanceof DataFileError) {
+  // A TraceStoreError names the DB file and what to do (another schema version, corrupt pages): no stack.
+  if (e instanceof SetupError || e instanceof DataFileError || e instanceof TraceStoreError) {
     io.err(`error: ${e.message}`);
     return EXIT.setup;
   }

@@ -7,7 +7,7 @@ import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
-import { assertReadableTraceDb, TraceStoreError } from '../../runtime/trace/index.ts';
+import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../../runtime/trace/index.ts';
 import { reportFingerprintSources } from '../runner/pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from '../runner/run-pattern-store.ts';
 import { RunStore } from '../runs/run-store.ts';
@@ -71,6 +71,10 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
       : null;
   try {
     return buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+  } catch (e) {
+    // A large DB skips the up-front integrity scan; corrupt pages met here get the same clear message.
+    const damaged = damagedTraceDbError(path, e);
+    throw damaged ? new SetupError(damaged.message) : e;
   } finally {
     patterns?.close();
   }

@@ -2,4 +2,4 @@
 export { openTraceStore, type EventsOfTypeOptions, type TimeWindow, type TraceStore, type TraceStoreOptions } from './trace-store.ts';
 export { TraceStoreError } from './errors.ts';
 export { TRACE_SCHEMA_VERSION } from './schema.ts';
-export { assertReadableTraceDb } from './check-trace-db.ts';
+export { assertReadableTraceDb, damagedTraceDbError, QUICK_CHECK_MAX_BYTES } from './check-trace-db.ts';
