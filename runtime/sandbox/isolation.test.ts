@@ -130,6 +130,14 @@ describe.each(confined)('escapes that must fail (sandbox=%s)', { timeout: 120_00
     for (const p of probes) expect(existsSync(p)).toBe(false);
   });
 
+  it('/dev holds only the harmless devices (no disk to read raw); they and a private /dev/shm work', async () => {
+    const out = await run('ls -A /dev | tr "\\n" " "; echo; echo gone > /dev/null && head -c 8 /dev/urandom | wc -c && echo shm > /dev/shm/x && cat /dev/shm/x && readlink /dev/stdout', mode);
+    const [listing, ...rest] = out.split('\n');
+    const allowed = new Set(['null', 'zero', 'full', 'random', 'urandom', 'tty', 'shm', 'fd', 'stdin', 'stdout', 'stderr', 'pts', 'ptmx', 'console', 'mqueue', 'core']);
+    expect(listing!.trim().split(' ').filter((d) => !allowed.has(d))).toEqual([]);
+    expect(rest.join('\n').trim()).toBe('8\nshm\n/proc/self/fd/1');
+  });
+
   it('a loopback listener of the host cannot be reached', async () => {
     const server: Server = createServer((sock) => sock.end('HELLO_FROM_HOST\n'));
     await new Promise<void>((res) => server.listen(0, '127.0.0.1', res));

@@ -11,8 +11,8 @@ import { sandboxPath } from './sandbox-env.ts';
  * The command gets its own pid namespace with a fresh /proc (no harness process is visible), its
  * own network namespace (a loopback that is down: no host listener is reachable), IPC and UTS
  * namespaces, and a mount namespace in which a setup script makes every mount read-only, covers
- * the user's home, the temp directories, /run, the directories the caller hides and all of /etc
- * but a few start-up entries with empty tmpfs, and binds back only what the command needs (the
+ * the user's home, the temp directories, /run, the directories the caller hides, all of /etc but
+ * a few start-up entries and all of /dev but the harmless devices with empty tmpfs, and binds back only what the command needs (the
  * workspace and its own scratch dirs read-write). The command then runs in a nested
  * user namespace, where those mounts are locked: even as (mapped) root it cannot unmount them.
  */
@@ -20,8 +20,24 @@ import { sandboxPath } from './sandbox-env.ts';
 /** Namespaces of the outer unshare; `--kill-child` takes the whole pid namespace down with it. */
 const NAMESPACES = ['--pid', '--fork', '--kill-child', '--mount-proc', '--mount', '--net', '--ipc', '--uts', '--propagation', 'private'] as const;
 
-/** Directories always covered: other users' and the harness's homes, shared temp, runtime state (docker's /run/secrets). */
-const ALWAYS_HIDDEN = ['/root', '/home', '/tmp', '/var/tmp', '/dev/shm', '/run'] as const;
+/**
+ * Directories always covered: other users' and the harness's homes, shared temp, runtime state
+ * (docker's /run/secrets), and /dev, whose disks a root command could otherwise read raw.
+ */
+const ALWAYS_HIDDEN = ['/root', '/home', '/tmp', '/var/tmp', '/dev', '/run'] as const;
+
+/** The device nodes bound back into the covered /dev (the set bwrap's `--dev` offers). */
+const DEV_NODES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'] as const;
+
+/** What a fresh /dev holds besides DEV_NODES: a private shm, the fd links, a private devpts where allowed. */
+function devExtras(stage: string, mount: string): string[] {
+  const at = (p: string) => shellQuote(join(stage, p));
+  return [
+    `mkdir -m 1777 ${at('shm')}`,
+    `ln -s /proc/self/fd ${at('fd')}; ln -s /proc/self/fd/0 ${at('stdin')}; ln -s /proc/self/fd/1 ${at('stdout')}; ln -s /proc/self/fd/2 ${at('stderr')}`,
+    `mkdir ${at('pts')}; ${mount} -n -t devpts -o newinstance,ptmxmode=0666,mode=620 devpts ${at('pts')} 2>/dev/null && ln -s pts/ptmx ${at('ptmx')} || true`,
+  ];
+}
 
 /** A directory or file that stays visible inside a hidden directory. */
 export interface KeptPath {
@@ -84,6 +100,7 @@ export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: s
     ...(m.writable ?? []).map((path) => ({ path, writable: true })),
     ...(m.readable ?? []).map((path) => ({ path, writable: false })),
     ...ETC_ENTRIES.map((e) => ({ path: `/etc/${e}`, writable: false })),
+    ...DEV_NODES.map((d) => ({ path: `/dev/${d}`, writable: true })),
   ]
     // Not resolved: /etc/localtime is a link out of /etc, yet must appear at its own path.
     .filter((k) => existsSync(k.path))
@@ -106,6 +123,7 @@ export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: s
   };
   for (const h of hidden) {
     lines.push(`${mount} -n -t tmpfs -o mode=0755,size=64m metis-hidden ${q(m.stage)}`);
+    if (h === '/dev') lines.push(...devExtras(m.stage, mount));
     for (const k of kept.filter((k) => isWithin(h, k.path) && k.path !== h)) {
       const at = join(m.stage, relative(h, k.path));
       const isDir = statSync(k.path).isDirectory();
