@@ -28,6 +28,12 @@ describe('the headline (issue 11 item 3)', () => {
     expect(headlineVerdict(worse)).toMatch(/cost 12% more than always-claude-sonnet-4-6 .* but solved fewer tasks \(−20 pts \[−30, −10\]\)/);
     const better = { ...h, solved_rate_diff_pts: { estimate: 10, ci_low: 2, ci_high: 18 } };
     expect(headlineVerdict(better)).toMatch(/and solved more tasks \(\+10 pts \[\+2, \+18\]\)/);
+    // An interval that holds 0 around a non-zero estimate is "no significant change", never "the same".
+    const unclear = { ...h, solved_rate_diff_pts: { estimate: -11, ci_low: -24, ci_high: 2 } };
+    expect(headlineVerdict(unclear)).toMatch(/with no significant change in solved rate \(−11 pts \[−24, \+2\]\)/);
+    expect(headlineVerdict(unclear)).not.toContain('the same solved rate');
+    const same = { ...h, solved_rate_diff_pts: { estimate: 0, ci_low: 0, ci_high: 0 } };
+    expect(headlineVerdict(same)).toContain('at the same solved rate (0 pts [0, 0])');
   });
 
   it('moves a rep without a partner out of the units and counts it', () => {

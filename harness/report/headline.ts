@@ -62,7 +62,10 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>): string {
         ? `but solved fewer tasks (${diff})`
         : d.ci_low > 0
           ? `and solved more tasks (${diff})`
-          : `at the same solved rate within the interval (${diff})`;
+          : d.estimate === 0 && d.ci_low === 0 && d.ci_high === 0
+            ? `at the same solved rate (${diff})`
+            : // The interval holds 0 but the point estimate may not: say both, never claim "the same".
+              `with no significant change in solved rate (${diff})`;
   return `${saving} ${quality}, ${scope}.`;
 }
 
