@@ -90,7 +90,9 @@ export function a3Metrics<T, U>(options: {
       solved: reps.filter((r) => r.outcome === 'solved').length,
       solved_rate: solvedRate(reps.map((r) => r.outcome)),
       outcomes: countOutcomes(reps.map((r) => r.outcome)),
-      slot4: slot4Metrics(analytics.routeDecisions(sel).map((r) => r.decision)),
+      // A forced pass has no routed turns (spec §8.3): slot 4 is consulted there but cannot win, and what it
+      // would have said depends on the order the store was seeded in (one machine or shards), not on routing.
+      slot4: slot4Metrics(p.forced === null ? analytics.routeDecisions(sel).map((r) => r.decision) : []),
     };
   });
   const byName = (n: string) => passes.find((p) => p.pass === n)!;

@@ -16,14 +16,9 @@ const ENV = { PATH: process.env.PATH };
 const WORKLOADS = ['--workload', 'fix-a-bug-small', '--workload', 'regex-with-edge-cases'];
 const read = (json: string) => JSON.parse(readFileSync(json, 'utf8')) as BenchReport;
 
-/**
- * What may differ between the one-machine run and the merged one: ids, timestamps, paths, check timings,
- * shard labels, and the slot-4 counts of the forced passes A and B (slot 4 is consulted there but the
- * sticky model wins; what it finds depends on what the shard's own store held — see docs/cli.md).
- */
+/** What may differ between the one-machine run and the merged one: ids, timestamps, paths, check timings, shard labels. */
 function comparable(report: BenchReport): unknown {
   const r = structuredClone(report);
-  for (const p of r.protocol_metrics?.passes ?? []) if (p.pass === 'A' || p.pass === 'B') delete (p as { slot4?: unknown }).slot4;
   const drop = new Set(['run_id', 'started_at', 'ended_at', 'db_path', 'patterns_db_path', 'session_ids', 'started_at_us', 'ended_at_us', 'output_tail', 'turn_id', 'duration_ms', 'merged_from']);
   const strip = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(strip) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !drop.has(k)).map(([k, x]) => [k, strip(x)])) : v;
