@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
+import { openTraceDbReadOnly } from '../report/report-from-db.ts';
 import { passesOf } from '../protocols/protocol.ts';
 import { RunJobs } from '../runs/run-jobs.ts';
 import { RunStore } from '../runs/run-store.ts';
@@ -24,14 +24,8 @@ export interface MergeInput {
 
 /** Opens a shard DB read-only and reads what the merge checks; a DB that cannot be merged is a SetupError naming it. */
 export function readMergeInput(path: string): MergeInput {
-  if (!existsSync(path)) throw new SetupError(`${path}: no such trace DB`);
-  let db: Database.Database;
-  try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
-    db.prepare('SELECT count(*) FROM sqlite_master').get();
-  } catch (e) {
-    throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
-  }
+  // The same opening as analyze: missing, foreign, another schema version or damaged is a SetupError naming it.
+  const db = openTraceDbReadOnly(path);
   const runs = new RunStore(db, { create: false });
   const ids = runs.runIds();
   if (ids.length !== 1) {

@@ -1,9 +1,9 @@
 import Table from 'cli-table3';
 import type { BenchReport, Headline, OracleMetrics, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
-import { checkCell, commitCell, num, passKCell, pct, qualityCell, rate, repLabel, solvedCell, usd } from './format.ts';
+import { commitCell, num, pct, qualityCell, rate, repLabel, solvedCell, usd } from './format.ts';
 import { fitTable, type FitColumn } from './fit-table.ts';
 import { legendLines, wrapWords } from './legend.ts';
-import { headlineRows, unforcedCell } from './report-sections.ts';
+import { headlineRows, unforcedCell, workloadRow } from './report-sections.ts';
 import { ORACLE_ARM_HEAD, ORACLE_ROUTER_HEAD, oracleArmRows, oracleNote, oracleRouterRows } from './oracle-section.ts';
 
 /** The table style of every stdout rendering (run, report, compare). */
@@ -108,22 +108,7 @@ export function renderReportTable(report: BenchReport, options: TableRenderOptio
   if (options.json) out.push(`json:             ${options.json}`);
   out.push(`status:           ${report.status}${stoppedNote(report)}`, '', 'Per-workload:');
 
-  const rows = report.workloads.map((w) => [
-    w.workload,
-    w.pass,
-    String(w.reps.length),
-    String(w.turns),
-    String(w.llm_calls),
-    String(w.tool_calls),
-    usd(w.savings.actual_repriced_usd),
-    usd(w.savings.baseline_repriced_usd),
-    usd(w.savings.savings_usd),
-    pct(w.savings.savings_pct),
-    qualityCell(w.quality_mean, w.quality_std, w.noisy),
-    solvedCell(w),
-    checkCell(w.reps),
-    passKCell(w),
-  ]);
+  const rows = report.workloads.map(workloadRow);
   const extra = [...(report.workloads.some((w) => w.noisy) ? ['noisy'] : []), ...(report.protocol_metrics ? ['passes'] : [])];
   out.push(...fitted(WORKLOAD_COLUMNS, rows, width, (visible) => termsFor(WORKLOAD_COLUMNS, visible, extra)), '');
   out.push(...savingsLines(report.protocol_metrics ? 'Aggregate (blended over every pass: not a routing result, see the headline)' : 'Aggregate', report.aggregate.savings));

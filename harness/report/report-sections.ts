@@ -1,4 +1,4 @@
-import type { BenchReport, Headline, ProtocolMetrics, Savings, Tightness } from '../../schemas/types/report.ts';
+import type { BenchReport, Headline, ProtocolMetrics, Savings, Tightness, WorkloadResult } from '../../schemas/types/report.ts';
 import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, repLabel, shareablePath, solvedCell, usd } from './format.ts';
 import { legendLines } from './legend.ts';
 
@@ -99,8 +99,9 @@ function provenance(report: BenchReport): ReportSection {
   return { id: 'provenance', title: 'Provenance', blocks: [keyValues(['field', 'value'], rows)] };
 }
 
-function workloads(report: BenchReport): ReportSection {
-  const rows = report.workloads.map((w) => [
+/** One per-workload row as formatted text, in WORKLOAD_TABLE_HEAD's order: the same cells in every rendering. */
+export function workloadRow(w: WorkloadResult): string[] {
+  return [
     w.workload,
     w.pass,
     String(w.reps.length),
@@ -115,7 +116,11 @@ function workloads(report: BenchReport): ReportSection {
     solvedCell(w),
     checkCell(w.reps),
     passKCell(w),
-  ]);
+  ];
+}
+
+function workloads(report: BenchReport): ReportSection {
+  const rows = report.workloads.map(workloadRow);
   const blocks: ReportBlock[] = [{ kind: 'table', head: WORKLOAD_HEAD, rows, numeric: [2, 3, 4, 5, 6, 7, 8, 9] }];
   if (rows.length === 0) blocks.push({ kind: 'text', text: 'No workload ran.' });
   else {
