@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { ModelOption, NeighborMatch, RecommendOptions } from './pattern-store.ts';
+import type { ModelOption, NeighborMatch, NeighborSummary, RecommendOptions } from './pattern-store.ts';
 
 /** The scoring half of a recommendation: everything but timing and the exact-match fingerprint id. */
 export interface ClusterVerdict {
@@ -34,6 +34,23 @@ export function neighborWeight(similarity: number, scoring: RecommendOptions['sc
   return scoring === 'similarity_weighted' ? Math.exp(-(1 - similarity) / SIMILARITY_BANDWIDTH) : 1;
 }
 
+/** The neighbours that enter scoring: those at or above `min_similarity` (all when it is omitted or 0). */
+export function clusterOf(all: readonly NeighborMatch[], opts: RecommendOptions): readonly NeighborMatch[] {
+  const floor = opts.min_similarity ?? 0;
+  return floor > 0 ? all.filter((n) => n.similarity >= floor) : all;
+}
+
+/** The rows `scoreCluster` scored, in the K-NN's order, summarised for pattern.matched (similarity to 4 decimals). */
+export function summarizeNeighbors(all: readonly NeighborMatch[], opts: RecommendOptions): NeighborSummary[] {
+  return clusterOf(all, opts).map((n) => ({
+    fingerprint_id: n.fingerprint_id,
+    primary_model: n.primary_model,
+    similarity: Math.round(n.similarity * 10_000) / 10_000,
+    sample_size: n.sample_size,
+    success_score_mean: n.success_score_mean,
+  }));
+}
+
 /**
  * Scores each model of a K-cluster (pattern-store.md §8.3, weighted per §8.4) and applies the
  * confidence and sample-size gates. Success is weighted by each row's scored samples (equal to its
@@ -46,8 +63,7 @@ export function neighborWeight(similarity: number, scoring: RecommendOptions['sc
  * `neighborWeight` in both means (the gate still counts raw samples).
  */
 export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptions): ClusterVerdict {
-  const floor = opts.min_similarity ?? 0;
-  const neighbors = floor > 0 ? all.filter((n) => n.similarity >= floor) : all;
+  const neighbors = clusterOf(all, opts);
   const tallies = new Map<string, ModelTally>();
   for (const n of neighbors) {
     let t = tallies.get(n.primary_model);

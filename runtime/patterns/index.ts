@@ -14,6 +14,7 @@ export type {
   KNearestOptions,
   ModelOption,
   NeighborMatch,
+  NeighborSummary,
   PatternCaps,
   PatternRecommendation,
   PatternStore,

@@ -27,7 +27,7 @@ export function createPatternEventEmitter(bus: EventBus | null, logger: Logger):
   };
 }
 
-/** The pattern.matched payload for a recommendation slot 4 acted on; null when it chose nothing. `kind`: hybrid when the query was matched on a v2 embedding (§16.8). */
+/** The pattern.matched payload for a recommendation slot 4 acted on (with its K-cluster rows when the store gave them); null when it chose nothing. `kind`: hybrid when the query was matched on a v2 embedding (§16.8). */
 export function patternMatchedPayload(rec: PatternRecommendation, kind: 'structural' | 'hybrid' = 'structural'): PatternMatchedPayload | null {
   if (rec.chosen_model === null) return null;
   return {
@@ -38,6 +38,7 @@ export function patternMatchedPayload(rec: PatternRecommendation, kind: 'structu
     sample_size: rec.sample_size,
     k_cluster_size: rec.k_cluster_size,
     alternatives_count: rec.alternatives.length,
+    ...(rec.neighbors ? { neighbors: rec.neighbors.map((n) => ({ ...n })) } : {}),
   };
 }
 

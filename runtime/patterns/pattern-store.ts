@@ -63,6 +63,18 @@ export interface PatternRecommendation {
   /** The stored fingerprint matching the query exactly, if any. */
   fingerprint_id: string | null;
   elapsed_ms: number;
+  /** The K-cluster's rows as scored (after the min_similarity floor, so length = k_cluster_size), nearest first; absent on an empty answer. */
+  neighbors?: NeighborSummary[];
+}
+
+/** One neighbour row of a recommendation, as pattern.matched reports it. */
+export interface NeighborSummary {
+  fingerprint_id: string;
+  primary_model: string;
+  /** Rounded to 4 decimals. */
+  similarity: number;
+  sample_size: number;
+  success_score_mean: number;
 }
 
 /** One outcome row near a query (§8.2): K counts outcomes, not fingerprints. */

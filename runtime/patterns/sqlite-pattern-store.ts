@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.ts';
 import { newId, type IdFactory } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import type { EventBus } from '../events/index.ts';
-import { scoreCluster } from './cluster-scoring.ts';
+import { scoreCluster, summarizeNeighbors } from './cluster-scoring.ts';
 import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
 import { createFeatureIndex } from './feature-index.ts';
 import { usdText, usdToMicros } from './money.ts';
@@ -301,9 +301,10 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
     try {
       if (!readable('recommend')) return empty();
       const query = normalizeFeatures(features);
-      const verdict = scoreCluster(index.kNearest(query, opts.k ?? 10, true), opts);
+      const nearest = index.kNearest(query, opts.k ?? 10, true);
+      const verdict = scoreCluster(nearest, opts);
       const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(structuralSignature(query)) : null;
-      return { ...verdict, fingerprint_id, elapsed_ms: nowMs() - t0 };
+      return { ...verdict, fingerprint_id, elapsed_ms: nowMs() - t0, neighbors: summarizeNeighbors(nearest, opts) };
     } catch (err) {
       // Slot 4 must never fail a turn (§9.3).
       storageFailed('recommend', err);

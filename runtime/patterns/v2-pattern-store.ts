@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.ts';
 import { createEmbeddingCache, DEFAULT_EMBEDDING_CACHE_LIMITS, type EmbeddingCache, type EmbeddingCacheStats } from './embeddings/embedding-cache.ts';
 import type { EmbeddingProvider } from './embeddings/embedding-provider.ts';
-import { scoreCluster } from './cluster-scoring.ts';
+import { scoreCluster, summarizeNeighbors } from './cluster-scoring.ts';
 import type { EventContext, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
 import { EMBEDDING_CACHE_SQL, PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
 import { blendScores, DEFAULT_EMBEDDING_ALPHA } from './similarity-v2.ts';
@@ -110,9 +110,10 @@ export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, clock:
       if (!q?.embedding) return v1.recommend(feat, opts);
       const t0 = performance.now();
       try {
-        const verdict = scoreCluster(hybrid.kNearestBlended(feat, opts.k ?? 10, true, q.embedding, cfg.alpha), opts);
+        const nearest = hybrid.kNearestBlended(feat, opts.k ?? 10, true, q.embedding, cfg.alpha);
+        const verdict = scoreCluster(nearest, opts);
         const fingerprint_id = hybrid.fingerprintIdBySig(structuralSignature(normalizeFeatures(feat)));
-        return { ...verdict, fingerprint_id, elapsed_ms: performance.now() - t0 };
+        return { ...verdict, fingerprint_id, elapsed_ms: performance.now() - t0, neighbors: summarizeNeighbors(nearest, opts) };
       } catch {
         return v1.recommend(feat, opts);
       }

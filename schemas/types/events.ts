@@ -484,6 +484,19 @@ export interface PatternMatchedPayload {
    * Distinct models scored.
    */
   alternatives_count: number;
+  /**
+   * The K-cluster's outcome rows as scored (after the min_similarity floor; length = k_cluster_size), nearest first. Absent in events written before it existed.
+   */
+  neighbors?: {
+    fingerprint_id: string;
+    primary_model: string;
+    /**
+     * Rounded to 4 decimals.
+     */
+    similarity: number;
+    sample_size: number;
+    success_score_mean: number;
+  }[];
 }
 /**
  * A planner delegated a sub-task to a worker session (catalog §6.8).

@@ -112,7 +112,7 @@ export const samplePayloads: { [K in KnownEventType]: EventPayloads[K] } = {
     pricing_version: '2026-05-01',
     over_soft_cap: false,
   },
-  'pattern.matched': { fingerprint_id: '01JZ0000000000000000000000', fingerprint_kind: 'structural', chosen_model: 'anthropic:claude-sonnet-4-6', confidence: 0.31, sample_size: 12, k_cluster_size: 10, alternatives_count: 2 },
+  'pattern.matched': { fingerprint_id: '01JZ0000000000000000000000', fingerprint_kind: 'structural', chosen_model: 'anthropic:claude-sonnet-4-6', confidence: 0.31, sample_size: 12, k_cluster_size: 10, alternatives_count: 2, neighbors: [{ fingerprint_id: '01JZ0000000000000000000000', primary_model: 'anthropic:claude-sonnet-4-6', similarity: 0.9731, sample_size: 12, success_score_mean: 0.85 }] },
   'pattern.evicted': { trigger: 'hard_cap_evict', fingerprints_before: 3001, fingerprints_after: 3000, outcomes_before: 10001, outcomes_after: 10000, entries_evicted: 1, oldest_evicted_age_days: 12.5 },
   'skill.loaded': { skill_id: 'pdf-processing', skill_version: '1.2.0', load_reason: 'on_demand', load_size_tokens: 1800, source: 'workspace', triggered_by_tool_use_id: 'tu_01' },
   'cache.hit': { tier: 'semantic', entry_id: '01JZ0000000000000000000001', similarity: 0.97, error_bound: 0.008, lookup_us: 310, embed_us: 250, avoided_cost_usd: '0.0021', served_cost_usd: '0' },
