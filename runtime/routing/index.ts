@@ -14,6 +14,8 @@ export {
   createRulePolicy,
   createWorkspaceDefaultPolicy,
 } from './policies/index.ts';
+export { createRoutingModeAdvisor } from './policies/routing-mode.ts';
+export type { RoutingModeAdvisor } from './policies/routing-mode.ts';
 export type { DelegateTier, PatternRecommendation, PatternRecommender, RouteContext, TierModels } from './route-context.ts';
 export { POLICY_NAMES } from './route-decision.ts';
 export type {
@@ -26,7 +28,7 @@ export type {
   Verdict,
 } from './route-decision.ts';
 export { defaultRoutingConfig, mergeRoutingConfig } from './routing-config.ts';
-export type { PatternConfig, RoutingConfig } from './routing-config.ts';
+export type { PatternConfig, RoutingConfig, RoutingModeSetting } from './routing-config.ts';
 export { notApplicable } from './routing-policy.ts';
 export type { PolicyAbstention, PolicyChoice, PolicyProposal, RoutingPolicy } from './routing-policy.ts';
 export { createRouter } from './router.ts';

@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AdvancedRouter } from '../cache/advanced-router.ts';
 import type { EventBus } from '../events/event.ts';
 import type { ModelRegistry } from '../models/model-profile.ts';
 import { createCapabilityValidator } from './capability-validator.ts';
 import { decideRoute } from './decide-route.ts';
 import { extractTurnFeatures } from './turn-features.ts';
 import { loadRoutingConfig, WORKSPACE_ROUTING_PATH, type RoutingLoadResult } from './load-routing-config.ts';
+import { loadPriceTable, type PriceTable } from '../pricing/index.ts';
 import { createPolicyChain } from './policies/index.ts';
+import { createRoutingModeAdvisor } from './policies/routing-mode.ts';
 import type { DelegateTier, PatternRecommender, RouteContext } from './route-context.ts';
 import type { PatternConfig, RoutingConfig } from './routing-config.ts';
 import type { RouteDecidedPayload } from './route-decision.ts';
@@ -66,6 +69,8 @@ export interface RouterOptions {
   global: RoutingConfig;
   /** Slot 4; without it the pattern slot answers not_applicable. */
   slot4?: Slot4Provider | null;
+  /** Prices for routing modes' estimates (routing.yaml `routing_mode`); default the shipped table, read only when a mode is on. */
+  prices?: PriceTable | null;
 }
 
 /**
@@ -79,9 +84,15 @@ export function createRouter(options: RouterOptions): TurnRouter {
   const lastGood = new Map<string, RoutingLoadResult>();
   const reported = new Set<string>();
   const chains = new WeakMap<RoutingConfig, ReturnType<typeof createPolicyChain>>();
+  let advanced: AdvancedRouter | null = null;
+  const advisorFor = (config: RoutingConfig) => {
+    if (config.routing_mode === 'off') return null;
+    advanced ??= new AdvancedRouter(registry, options.prices ?? loadPriceTable());
+    return createRoutingModeAdvisor(config.routing_mode, config.routing_preferences, advanced);
+  };
   const chainFor = (config: RoutingConfig) => {
     let chain = chains.get(config);
-    if (!chain) chains.set(config, (chain = createPolicyChain(config)));
+    if (!chain) chains.set(config, (chain = createPolicyChain(config, advisorFor(config))));
     return chain;
   };
   const load = (workspaceRoot: string, session_id: string | null): RoutingLoadResult => {

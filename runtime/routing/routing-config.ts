@@ -1,9 +1,12 @@
 import { formatAjvErrors, validatorFor } from '../core/schemas.ts';
-import type { PatternSettings, RoutingFile, RoutingRule } from '../../schemas/types/routing.ts';
+import type { PatternSettings, RoutingFile, RoutingPreferences, RoutingRule } from '../../schemas/types/routing.ts';
 import type { TierModels } from './route-context.ts';
 
 /** Slot-4 knobs with every default applied. */
 export type PatternConfig = Required<PatternSettings>;
+
+/** routing.yaml `routing_mode`: off (the default) leaves the chain as it is (semantic-cache-phase2.md §12). */
+export type RoutingModeSetting = NonNullable<RoutingFile['routing_mode']>;
 
 /** The routing configuration in force: every section present, defaults applied. */
 export interface RoutingConfig {
@@ -11,6 +14,9 @@ export interface RoutingConfig {
   rules: RoutingRule[];
   tiers: TierModels;
   pattern: PatternConfig;
+  routing_mode: RoutingModeSetting;
+  /** Guided mode's preferences; unset ones take the ConstraintInterpreter's defaults. */
+  routing_preferences: RoutingPreferences;
 }
 
 /** The shared validator for routing.yaml; it also fills the schema's defaults in place. */
@@ -21,7 +27,7 @@ export function defaultRoutingConfig(): RoutingConfig {
   const seed: RoutingFile = { rules: [], tiers: {}, pattern: {} };
   const validate = routingFileValidator();
   if (!validate(seed)) throw new Error(`routing schema defaults are invalid: ${formatAjvErrors(validate.errors).join('; ')}`);
-  return { default_model: null, rules: [], tiers: seed.tiers as TierModels, pattern: seed.pattern as PatternConfig };
+  return { default_model: null, rules: [], tiers: seed.tiers as TierModels, pattern: seed.pattern as PatternConfig, routing_mode: 'off', routing_preferences: {} };
 }
 
 /**
@@ -35,6 +41,8 @@ export function mergeRoutingConfig(base: RoutingConfig, file: RoutingFile): Rout
     // A validated file's sections carry every default, so they are complete.
     tiers: (file.tiers as TierModels | undefined) ?? base.tiers,
     pattern: (file.pattern as PatternConfig | undefined) ?? base.pattern,
+    routing_mode: file.routing_mode ?? base.routing_mode,
+    routing_preferences: file.routing_preferences ?? base.routing_preferences,
   };
 }
 

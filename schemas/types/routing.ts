@@ -14,6 +14,11 @@ export interface RoutingFile {
   rules?: RoutingRule[];
   tiers?: RoutingTiers;
   pattern?: PatternSettings;
+  /**
+   * Routing modes (semantic-cache-phase2.md §10-12), opt-in; absent means off and the chain is unchanged. Otherwise, when no configured rule matches, the rule slot (3) recommends the AdvancedRouter's model with rule_name routing_mode:<mode>: autopilot from the detected task type, guided from routing_preferences, explicit keeps the model the user asked for (override, sticky, then default model) and lists cheaper alternatives with estimated savings in the reason.
+   */
+  routing_mode?: 'off' | 'autopilot' | 'guided' | 'explicit';
+  routing_preferences?: RoutingPreferences;
 }
 export interface RoutingRule {
   /**
@@ -73,4 +78,11 @@ export interface PatternSettings {
   embedding_alpha?: number;
   embedding_cache_max_rows?: number;
   embedding_cache_max_age_days?: number;
+}
+/**
+ * Guided mode's preferences (semantic-cache-phase2.md §11.4); an unset one takes the medium / normal default. quality low asks for the cheapest model that clears 3.0 of 5, max for the best quality (4.5 and up).
+ */
+export interface RoutingPreferences {
+  quality?: 'low' | 'medium' | 'high' | 'max';
+  latency?: 'slow' | 'normal' | 'fast' | 'instant';
 }

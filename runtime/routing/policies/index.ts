@@ -6,6 +6,7 @@ import { createManualStickyPolicy } from './manual-sticky.ts';
 import { createPatternPolicy } from './pattern.ts';
 import { createPerMessageOverridePolicy } from './per-message-override.ts';
 import { createRulePolicy } from './rule.ts';
+import type { RoutingModeAdvisor } from './routing-mode.ts';
 import { createWorkspaceDefaultPolicy } from './workspace-default.ts';
 
 export {
@@ -18,12 +19,15 @@ export {
   createWorkspaceDefaultPolicy,
 };
 
-/** The seven policies in chain order (harness-and-runtime.md §4); build once per config, reuse per turn. */
-export function createPolicyChain(config: { rules: readonly RoutingRule[] }): RoutingPolicy[] {
+/**
+ * The seven policies in chain order (harness-and-runtime.md §4); build once per config, reuse per turn.
+ * `advisor` (routing.yaml `routing_mode`, off by default) feeds the rule slot when no rule matches.
+ */
+export function createPolicyChain(config: { rules: readonly RoutingRule[] }, advisor: RoutingModeAdvisor | null = null): RoutingPolicy[] {
   return [
     createPerMessageOverridePolicy(),
     createManualStickyPolicy(),
-    createRulePolicy(config.rules),
+    createRulePolicy(config.rules, advisor),
     createPatternPolicy(),
     createDelegateRequestPolicy(),
     createWorkspaceDefaultPolicy(),

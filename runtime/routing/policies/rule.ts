@@ -1,6 +1,7 @@
 import type { RoutingRule } from '../../../schemas/types/routing.ts';
 import type { RouteContext } from '../route-context.ts';
 import { notApplicable, type RoutingPolicy } from '../routing-policy.ts';
+import type { RoutingModeAdvisor } from './routing-mode.ts';
 
 interface CompiledRule {
   name: string;
@@ -35,15 +36,23 @@ function matches(rule: CompiledRule, ctx: RouteContext): boolean {
   return true;
 }
 
-/** Slot 3: the first routing.yaml rule whose every criterion holds chooses its model. */
-export function createRulePolicy(rules: readonly RoutingRule[]): RoutingPolicy {
+/**
+ * Slot 3: the first routing.yaml rule whose every criterion holds chooses its model. With a routing
+ * mode on (`advisor`), a turn no rule matches gets the mode's recommendation instead of abstaining.
+ */
+export function createRulePolicy(rules: readonly RoutingRule[], advisor: RoutingModeAdvisor | null = null): RoutingPolicy {
   // Compiled once per config, not per turn: regex construction dominates otherwise.
   const compiled = rules.map(compile);
   return {
     name: 'rule',
     evaluate(ctx) {
       const hit = compiled.find((r) => matches(r, ctx));
-      if (!hit) return notApplicable(compiled.length === 0 ? 'no rules configured' : `none of ${compiled.length} rules matched`);
+      if (!hit) {
+        const none = compiled.length === 0 ? 'no rules configured' : `none of ${compiled.length} rules matched`;
+        if (!advisor) return notApplicable(none);
+        const p = advisor(ctx);
+        return { ...p, reason: `${none}; ${p.reason}` };
+      }
       return { verdict: 'chose', candidate_model: hit.model, reason: `rule '${hit.name}' matched`, rule_name: hit.name };
     },
   };
