@@ -106,12 +106,23 @@ function Chain({ chain }) {
     </tbody></table>`;
 }
 
+/** The K-NN's neighbour rows pattern.matched carries (absent in events written before it did). */
+function Neighbors({ rows }) {
+  return html`<table>
+    <thead><tr><th>neighbour fingerprint</th><th>model</th><th class="num">similarity</th><th class="num">samples</th><th class="num">mean success</th></tr></thead>
+    <tbody>${rows.map((n) => html`<tr>
+      <td title=${n.fingerprint_id}>…${String(n.fingerprint_id).slice(-8)}</td><td>${n.primary_model}</td>
+      <td class="num">${Number(n.similarity).toFixed(4)}</td><td class="num">${n.sample_size}</td><td class="num">${score(n.success_score_mean)}</td></tr>`)}
+    </tbody></table>`;
+}
+
 function Turn({ turn }) {
   return html`<div class="turn">
     <h4>Turn ${turn.index + 1} → ${turn.chosen_model ?? '—'} <span class="muted">${usd(turn.cost_usd)}</span></h4>
     ${turn.user ? html`<details><summary>user message</summary><pre>${turn.user}</pre></details>` : null}
     <details open><summary>routing decision</summary><${Chain} chain=${turn.chain} />
-      ${turn.pattern ? html`<p class="muted">slot 4 matched: cluster of ${turn.pattern.k_cluster_size}, sample size ${turn.pattern.sample_size}, confidence ${Number(turn.pattern.confidence).toFixed(2)}, ${turn.pattern.fingerprint_kind}</p>` : null}</details>
+      ${turn.pattern ? html`<p class="muted">slot 4 matched: cluster of ${turn.pattern.k_cluster_size}, sample size ${turn.pattern.sample_size}, confidence ${Number(turn.pattern.confidence).toFixed(2)}, ${turn.pattern.fingerprint_kind}</p>` : null}
+      ${Array.isArray(turn.pattern?.neighbors) && turn.pattern.neighbors.length ? html`<${Neighbors} rows=${turn.pattern.neighbors} />` : null}</details>
     <table><thead><tr><th>LLM call</th><th class="num">input</th><th class="num">cached</th><th class="num">cache write</th><th class="num">output</th><th class="num">cost</th><th>stop</th></tr></thead>
       <tbody>${turn.llm_calls.map((c) => html`<tr><td>${c.model}</td><td class="num">${c.input_tokens}</td><td class="num">${c.cached_input_tokens}</td><td class="num">${c.cache_creation_input_tokens}</td><td class="num">${c.output_tokens}</td><td class="num">${usd(c.cost_usd)}</td><td>${c.stop_reason}</td></tr>`)}</tbody></table>
     ${turn.tool_calls.map((t) => html`<details><summary><span class=${t.is_error ? 'bad' : 'ok'}>${t.name}</span> ${t.error_class ? html`<span class="bad">${t.error_class}</span>` : null} <span class="muted">${t.side_effects ?? ''}</span></summary>
