@@ -1,6 +1,7 @@
 import type { CompareArtifact, CompareRow } from '../../schemas/types/compare.ts';
 import { num, pct, rate, usd } from '../report/format.ts';
-import { plainTable } from '../report/render-table.ts';
+import { fitTable, type FitColumn } from '../report/fit-table.ts';
+import { wrapWords } from '../report/legend.ts';
 
 /** A value of `unit` through the shared report formatters, so compare reads like `bench report`. */
 function cell(unit: CompareRow['unit'], v: string | number | null): string {
@@ -39,19 +40,31 @@ export function verdictLine(artifact: CompareArtifact): string {
 }
 
 /** `bench compare` stdout: banner, the two arms, one table (metric | A | B | delta | 95% CI), the test-5 verdict. */
-export function renderCompareTable(artifact: CompareArtifact, paths: { json: string | null }): string {
+export function renderCompareTable(artifact: CompareArtifact, paths: { json: string | null; width?: number | null }): string {
+  const width = paths.width === undefined ? null : paths.width;
   const out: string[] = [];
   if (artifact.banner) out.push(`*** ${artifact.banner} ***`, '');
   const armLine = (name: string, a: CompareArtifact['a']) =>
     `${name}: ${a.label}  ${a.report_path ?? a.run_id}  (protocol ${a.protocol}, fingerprint ${a.fingerprint_version}, provider ${a.actual_provider}, seed ${a.seed}, seed_passes ${a.seed_passes})`;
-  out.push('=== Metis bench compare ===', armLine('A', artifact.a), armLine('B', artifact.b));
+  const wrap = (text: string) => (width === null ? [text] : wrapWords(text, width));
+  out.push('=== Metis bench compare ===', ...wrap(armLine('A', artifact.a)), ...wrap(armLine('B', artifact.b)));
   const level = Math.round(artifact.statistics.confidence * 100);
-  out.push(`intervals of B - A: ${artifact.statistics.method}`);
+  out.push(...wrap(`intervals of B - A: ${artifact.statistics.method}`));
   if (paths.json) out.push(`json: ${paths.json}`);
   out.push('');
   const side = (name: string, label: string) => (label === name ? name : `${name} (${label})`);
-  const t = plainTable(['metric', side('A', artifact.a.label), side('B', artifact.b.label), 'delta (B − A)', `${level}% CI (paired)`, 'units / workloads']);
-  for (const r of artifact.rows) t.push([`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r), unitsCell(r)]);
-  out.push(t.toString(), '', verdictLine(artifact));
+  const columns: FitColumn[] = [
+    { head: 'metric', drop: 0, wrap: true },
+    { head: side('A', artifact.a.label), drop: 0 },
+    { head: side('B', artifact.b.label), drop: 0 },
+    { head: 'delta (B − A)', drop: 0 },
+    { head: `${level}% CI (paired)`, drop: 0 },
+    { head: 'units / workloads', drop: 1 },
+  ];
+  const rows = artifact.rows.map((r) => [`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r), unitsCell(r)]);
+  const t = fitTable(columns, rows, width);
+  out.push(t.text);
+  if (t.hidden.length) out.push(`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`);
+  out.push('', verdictLine(artifact));
   return out.join('\n');
 }

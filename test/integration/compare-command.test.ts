@@ -94,6 +94,19 @@ async function compareWith(runSuite: (o: RunSuiteOptions & Partial<FingerprintAr
 
 // The real runner does not take fingerprintVersion yet (the lead wires it), so the orchestration is
 // exercised end to end through the CLI with a stand-in runner that answers like runSuite.
+describe('bench compare at terminal widths', () => {
+  it('fits its table to 80, 100 and 120 columns', async () => {
+    const dir = tempDir();
+    for (const width of [80, 100, 120]) {
+      const r = await bench(['compare', join(FIXTURES, 'single.json'), join(FIXTURES, 'a3.json'), '--width', String(width), '--json', join(dir, `${width}.json`)]);
+      expect(r.code, r.stderr).toBe(0);
+      const table = r.stdout.split('\n').filter((l) => /[│┌└]/.test(l));
+      expect(table.length).toBeGreaterThan(5);
+      for (const line of table) expect([...line].length, line).toBeLessThanOrEqual(width);
+    }
+  });
+});
+
 describe('bench compare --fail-on-verdict', () => {
   it('exits 1 on a FAIL tightness verdict only when asked, and says why', async () => {
     const dir = tempDir();

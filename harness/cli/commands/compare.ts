@@ -19,7 +19,7 @@ import { loadReport } from '../../report/find-report.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import { SetupError } from '../../errors.ts';
 import type { CliIO, CommandSpec } from '../command.ts';
-import { collect, intArg } from '../parse-args.ts';
+import { addWidthOptions, collect, intArg, tableWidth } from '../parse-args.ts';
 
 const HELP = `
 A and B are two report JSONs (bench run --json ...), compared as they are; or the literal pair
@@ -50,6 +50,8 @@ Examples:
   npx bench compare --arm uniform=a.yaml --arm weighted=b.yaml --seed-passes 3 --include-marginal`;
 
 interface CompareFlags {
+  width?: number;
+  wide?: boolean;
   arm: string[];
   workload: string[];
   workloadsDir: string;
@@ -165,6 +167,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--regression-metrics <list>', 'comma list of metrics --fail-on-regression watches', DEFAULT_REGRESSION_METRICS.join(','))
         .option('--regression-scopes <list>', "comma list of row scopes it watches ('aggregate', 'pass C', ...)", DEFAULT_REGRESSION_SCOPES.join(','))
         .addHelpText('after', HELP);
+      addWidthOptions(cmd);
     },
     async run(cmd, args, io) {
       const o = cmd.opts<CompareFlags>();
@@ -174,7 +177,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
       const artifact = compareReports(a, b);
       const jsonPath = o.json ? resolve(io.cwd, o.json) : ran ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);
       writeCompareArtifact(jsonPath, artifact);
-      io.out(renderCompareTable(artifact, { json: jsonPath }));
+      io.out(renderCompareTable(artifact, { json: jsonPath, width: tableWidth(o, io) }));
       // --fail-on-verdict: the §16.10 test-5 FAIL sets the exit code (a PASS or NOT_APPLICABLE does not).
       const verdictFailed = o.failOnVerdict && artifact.tightness_verdict?.verdict === 'fail';
       if (verdictFailed) io.out('FAIL: the cluster-tightness verdict failed (--fail-on-verdict)');
