@@ -85,8 +85,14 @@ describe('the learning loop end to end on the simulated provider (A3)', () => {
     expect(bothFine.every((t) => t.chosen_model === 'anthropic:claude-haiku-4-5')).toBe(true);
     // Each turn slot 4 won has its pattern.matched, parented by that turn's route.decided.
     const conn = new Database(dbPath, { readonly: true });
-    const matched = conn.prepare("SELECT m.turn_id AS t, r.type AS parent FROM events m JOIN events r ON r.id = m.parent_event_id WHERE m.type = 'pattern.matched'").all() as { t: string; parent: string }[];
+    const matched = conn.prepare("SELECT m.turn_id AS t, r.type AS parent, m.payload_json AS p FROM events m JOIN events r ON r.id = m.parent_event_id WHERE m.type = 'pattern.matched'").all() as { t: string; parent: string; p: string }[];
     conn.close();
+    // Each carries the K-cluster it was scored on: one row per neighbour, the chosen model among them.
+    for (const m of matched) {
+      const p = JSON.parse(m.p) as { chosen_model: string; k_cluster_size: number; neighbors: { primary_model: string; similarity: number }[] };
+      expect(p.neighbors).toHaveLength(p.k_cluster_size);
+      expect(p.neighbors.map((n) => n.primary_model)).toContain(p.chosen_model);
+    }
     const won = turns.filter((t) => t.pattern_verdict === 'chose').map((t) => t.turn_id).sort();
     expect(matched.map((m) => m.t).sort()).toEqual(won);
     expect(new Set(matched.map((m) => m.parent))).toEqual(new Set(['route.decided']));
