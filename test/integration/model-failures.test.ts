@@ -192,7 +192,8 @@ describe('property: any answer from the provider, the run finishes with a report
         await server.close();
         servers.splice(servers.indexOf(server), 1);
       }),
-      { numRuns: 6 },
+      // An `undefined` body once made the fake server throw and the request hang: kept as a fixed example.
+      { numRuns: 6, examples: [[[undefined]]] },
     );
   }, 240_000);
 });

@@ -46,7 +46,8 @@ export interface LoopbackServerOptions {
 }
 
 function send(res: ServerResponse, reply: Extract<ScriptedReply, { kind: 'json' }>): void {
-  const text = JSON.stringify(reply.body);
+  // JSON.stringify(undefined) is undefined: a generated body of `undefined` is sent as an empty body, not a crash that leaves the request hanging.
+  const text = JSON.stringify(reply.body) ?? '';
   res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...reply.headers });
   res.end(text);
 }
