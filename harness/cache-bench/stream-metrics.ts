@@ -1,7 +1,8 @@
 // Per-tier figures of one stream run: hit rate, false-hit rate and precision with Wilson 95% intervals,
 // net savings after a wrong-hit penalty, lookup latency, and the must-miss classes that were served.
 import { Decimal } from 'decimal.js';
-import { wilson, type WilsonInterval } from '../../runtime/cache/wilson.ts';
+import { wilson } from '../../runtime/cache/wilson.ts';
+import type { Rate, Tier } from '../../schemas/types/cache-stream-report.ts';
 
 /** What happened to one query of the stream. */
 export interface QueryRecord {
@@ -30,30 +31,10 @@ export interface QueryRecord {
   tier2Consulted: boolean;
 }
 
-export interface Rate {
-  k: number;
-  n: number;
-  ci: WilsonInterval;
-}
-
-export interface TierFigures {
-  tier: 'exact' | 'semantic' | 'all';
-  queries: number;
-  hits: number;
-  wrong_hits: number;
-  hit_rate: Rate;
-  /** Correct hits ÷ repeat queries: the hit rate where a hit was possible. */
-  hit_rate_on_repeats: Rate;
-  false_hit_rate: Rate;
-  precision: Rate;
-  avoided_usd: string;
-  penalty_usd: string;
-  net_savings_usd: string;
-  net_savings_pct: number | null;
-  /** Tier 1: exact lookup; tier 2: vector search (embedding excluded); all: every lookup. */
-  lookup_us_p50: number | null;
-  lookup_us_p95: number | null;
-}
+// The figure types are the report schema's (schemas/cache-stream-report.schema.json), so they cannot drift from it.
+export type { Rate } from '../../schemas/types/cache-stream-report.ts';
+/** One tier's figures; `hit_rate_on_repeats` is correct hits ÷ repeat queries, `lookup_us_*` exclude embedding for tier 2. */
+export type TierFigures = Tier;
 
 export interface StreamFigures {
   queries: number;
