@@ -6,7 +6,8 @@ import type { BusEvent } from '../events/event.ts';
 import { createHashingProvider } from '../patterns/embeddings/hashing-provider.ts';
 import type { Provider } from '../providers/provider.ts';
 import type { CanonicalRequest } from '../types/request.ts';
-import { busCacheSink, createCachedProvider } from './cached-provider.ts';
+import { callContextMetadata } from '../events/call-context.ts';
+import { busCacheSink, createCachedProvider, traceCacheSink } from './cached-provider.ts';
 import { EmbeddingEngine } from './embedding-engine.ts';
 import { SemanticCache } from './semantic-cache.ts';
 
@@ -48,6 +49,30 @@ describe('createCachedProvider', () => {
     expect(b.usage.input_tokens + b.usage.output_tokens).toBe(0);
     await bus.drain();
     expect(events.map((e) => e.type)).toEqual(['cache.miss', 'cache.set', 'cache.set', 'cache.hit']);
+  });
+
+  it("attaches each event to the session, turn and llm.call_started its request carries, and marks a served answer with its tier", async () => {
+    const events: BusEvent[] = [];
+    const bus = createEventBus({ mode: 'strict', clock: createVirtualClock(), logger: createMemoryLogger() });
+    bus.subscribe({ name: 't', filter: {}, handler: (e) => void events.push(e) });
+    const inner = countingProvider();
+    const cache = new SemanticCache({ scope: { tenant: 't', workspace: 'w' }, costOf: () => '0.0001', onEvent: traceCacheSink(bus) });
+    const p = createCachedProvider(inner, cache);
+    const inSession = (id: string) => ({ ...req('What is the boiling point of water at sea level?'), metadata: callContextMetadata({ session_id: id, turn_id: `turn_${id}`, call_event_id: `evt_${id}` }) });
+    const first = await p.complete(inSession('sess_a'));
+    const second = await p.complete(inSession('sess_b'));
+    await p.complete(req('What is the boiling point of water at sea level?')); // no call context: no event
+    await bus.drain();
+    expect(first.served_from_cache).toBeUndefined();
+    expect(second.served_from_cache).toEqual({ tier: 'exact', entry_id: expect.any(String), served_cost_usd: '0' });
+    // The bus keeps order within a session (its queues are per session).
+    const of = (id: string) => events.filter((e) => e.session_id === id).map((e) => [e.type, e.turn_id, e.parent_event_id]);
+    expect(of('sess_a')).toEqual([
+      ['cache.miss', 'turn_sess_a', 'evt_sess_a'],
+      ['cache.set', 'turn_sess_a', 'evt_sess_a'],
+    ]);
+    expect(of('sess_b')).toEqual([['cache.hit', 'turn_sess_b', 'evt_sess_b']]);
+    expect(events).toHaveLength(3);
   });
 
   it('is transparent for agent requests: tools offered means every call reaches the provider', async () => {

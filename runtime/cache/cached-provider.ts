@@ -1,6 +1,8 @@
 // The cache "behind the provider call": a Provider decorator. A served hit returns the cached answer
-// with zero usage, so the session's llm.call_completed row is priced at its real cost ($0; an embedding
-// price would be added here for a paid embedder) and analyze's savings stay exact. Adapters are untouched.
+// with zero usage and `served_from_cache` set, so the session's llm.call_completed row is priced at its
+// real cost ($0 with a local embedder) and marked with its tier, and analyze's savings stay exact.
+// Adapters are untouched.
+import { callContextOf } from '../events/call-context.ts';
 import type { EventBus } from '../events/event.ts';
 import type { Provider } from '../providers/provider.ts';
 import type { CacheEventSink } from './cache-events.ts';
@@ -22,5 +24,19 @@ export function createCachedProvider(provider: Provider, cache: SemanticCache): 
 export function busCacheSink(bus: EventBus, sessionId: string): CacheEventSink {
   return (type, payload) => {
     bus.emit({ session_id: sessionId, type, actor: 'system', payload });
+  };
+}
+
+/**
+ * A sink that emits each event under the session, turn and llm.call_started of the call that caused it
+ * (the request's call context, set by the agent loop), so the trace holds it in order between that
+ * call's llm.call_started and llm.call_completed. A request made outside a traced session goes to
+ * `fallback`, or nowhere when there is none.
+ */
+export function traceCacheSink(bus: EventBus, fallback: CacheEventSink | null = null): CacheEventSink {
+  return (type, payload, request) => {
+    const ctx = callContextOf(request);
+    if (!ctx) return fallback?.(type, payload, request);
+    bus.emit({ session_id: ctx.session_id, turn_id: ctx.turn_id, parent_event_id: ctx.call_event_id, type, actor: 'system', payload });
   };
 }

@@ -90,8 +90,18 @@ interface SemanticMeta {
   signature: GateSignature;
 }
 
+/** What serving a hit costs: nothing (embedding is local; a paid embedder's price would go here). */
+const SERVED_COST_USD = '0';
+
 function servedResponse(entry: CacheEntry, request: CanonicalRequest, lookupUs: number): CanonicalResponse {
-  return { ...entry.response, model: request.model, usage: { ...ZERO_USAGE }, latency_ms: lookupUs / 1000, request_id: `cache_${entry.id}` };
+  return {
+    ...entry.response,
+    model: request.model,
+    usage: { ...ZERO_USAGE },
+    latency_ms: lookupUs / 1000,
+    request_id: `cache_${entry.id}`,
+    served_from_cache: { tier: entry.tier, entry_id: entry.id, served_cost_usd: SERVED_COST_USD },
+  };
 }
 
 export class SemanticCache {
@@ -175,7 +185,7 @@ export class SemanticCache {
     if (exactHit) {
       this.use(exactHit, this.exactLru);
       const lookupUs = exactLookupUs;
-      this.emitHit('exact', exactHit, null, null, lookupUs, 0);
+      this.emitHit(request, 'exact', exactHit, null, null, lookupUs, 0);
       return { ...base, response: servedResponse(exactHit, request, lookupUs), servedBy: 'exact', entryId: exactHit.id, candidateQuery: exactHit.query, missReason: null, lookupUs, exactLookupUs };
     }
     // Tier 2.
@@ -219,7 +229,7 @@ export class SemanticCache {
         }
         if (decision.action === 'serve') {
           this.use(entry, this.semanticLru);
-          this.emitHit('semantic', entry, hit.score, decision.errorBound, lookupUs, embedUs);
+          this.emitHit(request, 'semantic', entry, hit.score, decision.errorBound, lookupUs, embedUs);
           return { ...common, response: servedResponse(entry, request, lookupUs), servedBy: 'semantic', missReason: null, lookupUs };
         }
         if (decision.action === 'explore') {
@@ -227,7 +237,7 @@ export class SemanticCache {
           const agreed = this.o.judge(textOfResponse(entry.response), textOfResponse(fresh));
           this.tuner.record(taskType, hit.score, agreed, entry.threshold);
           this.o.store?.saveThreshold(entry);
-          this.o.onEvent?.('cache.miss', { tier: 'semantic', reason: `explore_${decision.reason}`, similarity: hit.score, error_bound: decision.errorBound, explored: true, explore_agreed: agreed, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) });
+          this.o.onEvent?.('cache.miss', { tier: 'semantic', reason: `explore_${decision.reason}`, similarity: hit.score, error_bound: decision.errorBound, explored: true, explore_agreed: agreed, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) }, request);
           if (!agreed) this.keep(request, fresh, exactKey, { partition, vector, taskType, signature, query: semOk.query });
           else if (exactKey) this.keep(request, fresh, exactKey, null);
           return { ...common, response: fresh, servedBy: null, explored: true, exploreAgreed: agreed, missReason: `explore_${decision.reason}`, lookupUs };
@@ -240,7 +250,7 @@ export class SemanticCache {
       if (missReason === 'no_neighbour' && firstGateMiss) missReason = `gate_${firstGateMiss}`;
     }
     const lookupUs = (performance.now() - t0) * 1000;
-    this.o.onEvent?.('cache.miss', { tier: semOk.eligible ? 'semantic' : 'exact', reason: missReason, similarity: nearest?.similarity ?? null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) });
+    this.o.onEvent?.('cache.miss', { tier: semOk.eligible ? 'semantic' : 'exact', reason: missReason, similarity: nearest?.similarity ?? null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) }, request);
     const response = await compute();
     this.keep(request, response, exactKey, semOk.eligible && vector && partition && taskType && signature ? { partition, vector, taskType, signature, query: semOk.query } : null);
     return { ...base, similarity: nearest?.similarity ?? null, candidateQuery: nearest?.query ?? null, response, servedBy: null, missReason, taskType, lookupUs, exactLookupUs, embedUs, searchUs };
@@ -258,7 +268,7 @@ export class SemanticCache {
     this.o.store?.touch(entry);
   }
 
-  private emitHit(tier: CacheTier, entry: CacheEntry, similarity: number | null, errorBound: number | null, lookupUs: number, embedUs: number): void {
+  private emitHit(request: CanonicalRequest, tier: CacheTier, entry: CacheEntry, similarity: number | null, errorBound: number | null, lookupUs: number, embedUs: number): void {
     this.o.onEvent?.('cache.hit', {
       tier,
       entry_id: entry.id,
@@ -267,8 +277,8 @@ export class SemanticCache {
       lookup_us: Math.round(lookupUs),
       embed_us: Math.round(embedUs),
       avoided_cost_usd: entry.cost_usd,
-      served_cost_usd: '0',
-    });
+      served_cost_usd: SERVED_COST_USD,
+    }, request);
   }
 
   private keep(
@@ -283,23 +293,23 @@ export class SemanticCache {
     const query = semantic?.query ?? '';
     if (exactKey && !this.exact.has(exactKey)) {
       const entry: CacheEntry = { id: newId(), tier: 'exact', key: exactKey, query, task_type: semantic?.taskType ?? 'general', response, cost_usd: cost, created_us: now, last_used_us: now, hits: 0, threshold: newEntryThresholdState() };
-      const evicted = this.admit(entry, this.exactLru, this.exact.size, (id) => this.dropExact(id));
+      const evicted = this.admit(request, entry, this.exactLru, this.exact.size, (id) => this.dropExact(id));
       this.exact.set(exactKey, entry);
       this.o.store?.put(entry, null, null, evicted);
-      this.emitSet(entry, this.exact.size);
+      this.emitSet(request, entry, this.exact.size);
     }
     if (semantic) {
       const entry = { id: newId(), tier: 'semantic' as const, key: semantic.partition, query, task_type: semantic.taskType, response, cost_usd: cost, created_us: now, last_used_us: now, hits: 0, threshold: newEntryThresholdState(), signature: semantic.signature };
-      const evicted = this.admit(entry, this.semanticLru, this.semantic.size, (id) => this.dropSemantic(id));
+      const evicted = this.admit(request, entry, this.semanticLru, this.semantic.size, (id) => this.dropSemantic(id));
       this.semantic.set(entry.id, entry);
       this.vectors!.upsert([{ id: entry.id, partition: semantic.partition, vector: semantic.vector }]);
       this.o.store?.put(stripMeta(entry), this.o.embeddings!.providerId, semantic.vector, evicted);
-      this.emitSet(entry, this.semantic.size);
+      this.emitSet(request, entry, this.semantic.size);
     }
   }
 
   /** Makes room for one more entry; returns the evicted ids. */
-  private admit(entry: CacheEntry, lru: CostAwareLru, size: number, drop: (id: string) => CacheEntry | undefined): string[] {
+  private admit(request: CanonicalRequest, entry: CacheEntry, lru: CostAwareLru, size: number, drop: (id: string) => CacheEntry | undefined): string[] {
     const evicted: string[] = [];
     for (let n = size; n >= this.o.maxEntries; n--) {
       const id = lru.evict();
@@ -307,7 +317,7 @@ export class SemanticCache {
       const gone = drop(id);
       if (gone) {
         evicted.push(id);
-        this.o.onEvent?.('cache.evicted', { tier: gone.tier, entry_id: id, policy: this.o.evictionCostScale === 0 ? 'lru' : 'lru_cost', age_us: Math.max(0, this.o.nowUs() - gone.created_us), hits: gone.hits, entries_after: n - 1 });
+        this.o.onEvent?.('cache.evicted', { tier: gone.tier, entry_id: id, policy: this.o.evictionCostScale === 0 ? 'lru' : 'lru_cost', age_us: Math.max(0, this.o.nowUs() - gone.created_us), hits: gone.hits, entries_after: n - 1 }, request);
       }
     }
     lru.touch({ id: entry.id, cost: Number(entry.cost_usd) });
@@ -331,8 +341,8 @@ export class SemanticCache {
     return e;
   }
 
-  private emitSet(entry: CacheEntry, entriesAfter: number): void {
-    this.o.onEvent?.('cache.set', { tier: entry.tier, entry_id: entry.id, task_type: entry.task_type, cost_usd: entry.cost_usd, entries_after: entriesAfter });
+  private emitSet(request: CanonicalRequest, entry: CacheEntry, entriesAfter: number): void {
+    this.o.onEvent?.('cache.set', { tier: entry.tier, entry_id: entry.id, task_type: entry.task_type, cost_usd: entry.cost_usd, entries_after: entriesAfter }, request);
   }
 
   private loadFrom(store: CacheStore): void {

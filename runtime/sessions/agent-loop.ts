@@ -11,6 +11,7 @@ import type { ToolContext, ToolDispatcher } from '../tools/index.ts';
 import type { Clock } from '../core/clock.ts';
 import { textOf, toolUsesOf, type Message, type ToolResultBlock } from '../types/content.ts';
 import type { CanonicalRequest } from '../types/request.ts';
+import { callContextMetadata } from '../events/call-context.ts';
 import { addUsage, ZERO_USAGE, type CanonicalResponse } from '../types/response.ts';
 import type { SystemSegments } from '../context/index.ts';
 import type { TurnResult } from './turn-result.ts';
@@ -150,9 +151,11 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     });
     llmCalls += 1;
     const t0 = clock.nowUs();
+    // The call's place in the trace, for whatever runs behind the provider (the semantic cache's events).
+    const traced: CanonicalRequest = { ...request, metadata: { ...request.metadata, ...callContextMetadata({ session_id: input.session_id, turn_id: input.turn_id, call_event_id: started.id }) } };
     let answer: unknown;
     try {
-      answer = await provider.complete(request, input.signal);
+      answer = await provider.complete(traced, input.signal);
     } catch (e) {
       // A replay miss means the run is not what was recorded: that stops the run (exit 2), not the rep.
       if (e instanceof CassetteMissError) throw e;
@@ -168,7 +171,9 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
     const response = answer as CanonicalResponse;
     last = response;
     usage = addUsage(usage, response.usage);
-    const callCost = rates ? costOf(response.usage, rates) : new Decimal(0);
+    // A cache hit called no model: its row costs what serving it cost (zero usage, so $0 here when local).
+    const served = response.served_from_cache ?? null;
+    const callCost = served ? new Decimal(served.served_cost_usd) : rates ? costOf(response.usage, rates) : new Decimal(0);
     cost = cost.plus(callCost);
     deps.spend?.afterCall(callCost);
     const uses = toolUsesOf(response.content);
@@ -190,6 +195,7 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
         stop_reason: response.stop_reason,
         produced_tool_calls: uses.length,
         produced_thinking_blocks: 0,
+        ...(served ? { cache_tier: served.tier } : {}),
       },
     });
     parent = completed.id;

@@ -23,6 +23,16 @@ export interface CanonicalResponse {
   latency_ms: number;
   /** Adapter-issued id for cross-referencing logs. */
   request_id: string;
+  /** Set when a cache tier answered instead of the provider (runtime/cache): no model was called. */
+  served_from_cache?: ServedFromCache;
+}
+
+/** How a cached answer was served: the tier, the entry, and what serving it cost (USD decimal text). */
+export interface ServedFromCache {
+  tier: 'exact' | 'semantic' | 'intermediate';
+  entry_id: string;
+  /** 0 with a local embedder; an embedding's price with a paid one. */
+  served_cost_usd: string;
 }
 
 /** Zero usage, for sums. */

@@ -203,6 +203,10 @@ export interface LlmCallCompletedPayload {
    */
   user_id?: string | null;
   /**
+   * Additive: the semantic cache tier (runtime/cache) that served this call instead of the provider; the row's tokens are 0 and cost_usd is what serving cost. Absent when a model answered.
+   */
+  cache_tier?: 'exact' | 'semantic' | 'intermediate' | null;
+  /**
    * Additive: stable pseudonymous team_<ulid>; absent or null for agent-loop traffic.
    */
   team_id?: string | null;
