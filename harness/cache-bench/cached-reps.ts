@@ -1,10 +1,14 @@
 // `bench run --cache on` for agent workloads: every rep's provider goes through one run-wide semantic
 // cache (scope: the workload), so A3 with the cache on can be compared with it off. Agent requests offer
 // tools or carry tool results, which both tiers refuse: the cache must change nothing here, and the
-// comparison shows it.
+// comparison shows it. Every cache event goes to the trace under the session whose call caused it, and
+// a served hit is that call's llm.call_completed row ($0, cache_tier set), so the report's cache figures
+// come from the trace and `analyze --skip-execute` gives the same.
 import { EmbeddingEngine } from '../../runtime/cache/embedding-engine.ts';
-import { createCachedProvider } from '../../runtime/cache/cached-provider.ts';
+import { createCachedProvider, traceCacheSink } from '../../runtime/cache/cached-provider.ts';
 import { SemanticCache } from '../../runtime/cache/semantic-cache.ts';
+import { AdaptiveThresholdTuner, type ThresholdTunerConfig } from '../../runtime/cache/threshold-tuner.ts';
+import type { EventBus } from '../../runtime/events/event.ts';
 import { createHashingProvider } from '../../runtime/patterns/embeddings/hashing-provider.ts';
 import { costOf, type PriceTable } from '../../runtime/pricing/index.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
@@ -12,11 +16,17 @@ import type { Workload } from '../workloads/workload.ts';
 
 type ForRep = (workload: Workload, pass: string, rep: number) => Provider;
 
+/** What the run's caches need besides the prices. */
+export interface RunCacheOptions {
+  /** The run's bus: cache events are emitted on it under the calling session. */
+  bus: EventBus;
+  /** Tier 2's threshold tuner (default: the learned bound at δ = 0.01). */
+  tuner?: Partial<ThresholdTunerConfig>;
+}
+
 /** Wraps a run's per-rep provider factory with one cache per workload, kept for the whole run. */
-export function withRunCache(forRep: ForRep, prices: PriceTable): ForRep & { outcomes: () => { calls: number; served: number } } {
+export function withRunCache(forRep: ForRep, prices: PriceTable, options: RunCacheOptions): ForRep {
   const caches = new Map<string, SemanticCache>();
-  let calls = 0;
-  let served = 0;
   const cacheFor = (name: string) => {
     let c = caches.get(name);
     if (!c)
@@ -25,6 +35,8 @@ export function withRunCache(forRep: ForRep, prices: PriceTable): ForRep & { out
         (c = new SemanticCache({
           scope: { tenant: 'bench', workspace: name },
           embeddings: new EmbeddingEngine(createHashingProvider(384)),
+          tuner: new AdaptiveThresholdTuner(options.tuner),
+          onEvent: traceCacheSink(options.bus),
           costOf: (r) => {
             const rates = prices.rates(r.model);
             return rates ? costOf(r.usage, rates).toFixed() : '0';
@@ -33,17 +45,5 @@ export function withRunCache(forRep: ForRep, prices: PriceTable): ForRep & { out
       );
     return c;
   };
-  const wrapped = (workload: Workload, pass: string, rep: number): Provider => {
-    const inner = createCachedProvider(forRep(workload, pass, rep), cacheFor(workload.spec.name));
-    return {
-      ...inner,
-      async complete(request, signal) {
-        calls++;
-        const r = await inner.complete(request, signal);
-        if (r.request_id.startsWith('cache_')) served++;
-        return r;
-      },
-    };
-  };
-  return Object.assign(wrapped, { outcomes: () => ({ calls, served }) });
+  return (workload, pass, rep) => createCachedProvider(forRep(workload, pass, rep), cacheFor(workload.spec.name));
 }

@@ -1,6 +1,6 @@
-import type { Analytics, SavingsResult } from '../../runtime/analytics/index.ts';
+import type { Analytics, SavingsResult, SemanticCacheSummary } from '../../runtime/analytics/index.ts';
 import { sumSavings } from '../../runtime/analytics/index.ts';
-import type { BenchReport, Provenance, Rep, WorkloadResult } from '../../schemas/types/report.ts';
+import type { BenchReport, Provenance, Rep, SemanticCache, WorkloadResult } from '../../schemas/types/report.ts';
 import { countOutcomes, passAtK, passHatK, solvedRate } from '../metrics/index.ts';
 import { HOLDOUT_PASS, passesOf } from '../protocols/protocol.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
@@ -120,6 +120,7 @@ export function buildReport<T = unknown, U = unknown>(options: {
   const allSessions = { sessions: records.flatMap((r) => r.session_ids) };
   const routing = analytics.routing(allSessions);
   const cache = analytics.cacheEffectiveness(allSessions);
+  const semantic = analytics.semanticCache(allSessions);
   const assertionsFailed = perWorkload.reduce((a, w) => a + w.result.assertions_failed, 0);
   const status = options.status ?? runs.status(runId);
   const scores = records.map((r) => r.score).filter((s): s is number => s !== null);
@@ -149,10 +150,31 @@ export function buildReport<T = unknown, U = unknown>(options: {
       outcomes: countOutcomes(records.map((r) => r.outcome)),
     },
     routing: { decisions_by_policy: routing.by_policy, hard_failures: routing.hard_failures },
-    cache: { hit_rate: cache.hit_rate, cache_write_share: cache.cache_write_share },
+    cache: { hit_rate: cache.hit_rate, cache_write_share: cache.cache_write_share, ...semanticCacheJson(semantic) },
     assertions_failed: assertionsFailed,
     warnings: options.warnings ?? runs.warnings(runId),
     protocol_metrics: protocolMetrics,
     recording_path_errors: runs.recordingErrors(runId),
+  };
+}
+
+/** The report's semantic-cache figures; none when the trace holds no cache event (the cache was off). */
+function semanticCacheJson(s: SemanticCacheSummary): { semantic?: SemanticCache } {
+  const events = s.hits.exact + s.hits.semantic + s.hits.intermediate + s.misses + s.sets + s.evictions;
+  if (events === 0) return {};
+  return {
+    semantic: {
+      llm_calls: s.llm_calls,
+      served_calls: s.served_calls,
+      hits_exact: s.hits.exact,
+      hits_semantic: s.hits.semantic,
+      hits_intermediate: s.hits.intermediate,
+      misses: s.misses,
+      explored: s.explored,
+      sets: s.sets,
+      evictions: s.evictions,
+      avoided_cost_usd: s.avoided_cost_usd.toFixed(),
+      served_cost_usd: s.served_cost_usd.toFixed(),
+    },
   };
 }

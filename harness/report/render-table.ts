@@ -117,6 +117,13 @@ export function renderReportTable(report: BenchReport, options: TableRenderOptio
   out.push(`  solved runs:                      ${solvedCell({ solved: a.solved_runs, solved_rate: a.solved_rate, outcomes: a.outcomes })}`);
   out.push(`  savings_on_solved_work:           ${usd(report.aggregate.savings_on_successful_work.savings_usd)} (${pct(report.aggregate.savings_on_successful_work.savings_pct)})`);
   out.push(`  cache hit_rate:                   ${num(report.cache.hit_rate)}   write share: ${num(report.cache.cache_write_share)}`);
+  const sc = report.cache.semantic;
+  if (sc) {
+    out.push(
+      `  semantic cache:                   ${sc.served_calls} of ${sc.llm_calls} model calls served (exact ${sc.hits_exact}, semantic ${sc.hits_semantic}, intermediate ${sc.hits_intermediate})`,
+      `                                    misses ${sc.misses} (explored ${sc.explored})   sets ${sc.sets}   evictions ${sc.evictions}   avoided ${usd(sc.avoided_cost_usd)}   served at ${usd(sc.served_cost_usd)}`,
+    );
+  }
   const wins = Object.entries(report.routing.decisions_by_policy).filter(([, n]) => (n ?? 0) > 0).map(([k, n]) => `${k}=${n}`).join(' ');
   out.push(`  routing decisions:                ${wins || 'none'}   hard failures: ${report.routing.hard_failures}`);
 

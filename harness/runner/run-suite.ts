@@ -256,8 +256,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const todo = myJobs.filter((j) => !committed.has(jobKey(j)));
     const total = myJobs.length;
     let done = total - todo.length;
-    const cached = opts.cache ? withRunCache(providers.forRep, prices) : null;
-    const providerFor = cached ?? providers.forRep;
+    const providerFor = opts.cache ? withRunCache(providers.forRep, prices, { bus }) : providers.forRep;
     const judges = new Map<string, JudgeAvailability>();
     const judgeFor = (w: Workload) => {
       let j = judges.get(w.spec.name);
@@ -364,8 +363,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
 
     // ---- score and record
     const budget = budgetWarning(spend.spent(), costModeOf(workloads.length, actual.id), done, workloads.length);
-    const cacheNote = cached ? [`semantic cache on: ${cached.outcomes().served} of ${cached.outcomes().calls} model calls served from the cache`] : [];
-    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...cacheNote];
+    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : [])];
     runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
     // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
     if (!stopped) dropAllCheckpoints(patternsDbPath);

@@ -25,6 +25,8 @@ export interface LlmCallView {
   cost_usd: string;
   latency_ms: number;
   stop_reason: string;
+  /** The semantic cache tier that answered instead of a model (`--cache on`); null when a model did. */
+  cache_tier: string | null;
 }
 
 /** One turn of one session, in the order it happened. */
@@ -126,6 +128,7 @@ function sessionView(db: Database, sessionId: string, messages: readonly Message
           cost_usd: String(p.cost_usd),
           latency_ms: num(p.latency_ms),
           stop_reason: String(p.stop_reason),
+          cache_tier: typeof p.cache_tier === 'string' ? p.cache_tier : null,
         });
         break;
       case 'tool.called': {

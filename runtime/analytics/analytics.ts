@@ -1,4 +1,5 @@
 import type Database from 'better-sqlite3';
+import { Decimal } from 'decimal.js';
 import type { PriceTable } from '../pricing/rates.ts';
 import { POLICY_NAMES, type PolicyName, type RouteDecidedPayload } from '../routing/route-decision.ts';
 import { computeSavings, type SavingsResult, type TokenGroup } from './savings.ts';
@@ -29,6 +30,28 @@ export interface CacheEffectiveness {
   input_tokens: number;
   cached_input_tokens: number;
   cache_creation_input_tokens: number;
+}
+
+/**
+ * The semantic cache (runtime/cache) over a selection, from its cache.* events and the llm.call_completed
+ * rows it served (cache_tier set). All zero when the cache was off.
+ */
+export interface SemanticCacheSummary {
+  /** `llm.call_completed` rows: model calls plus calls a cache tier answered. */
+  llm_calls: number;
+  /** Rows a cache tier answered (no model called). */
+  served_calls: number;
+  /** `cache.hit` events per tier. */
+  hits: { exact: number; semantic: number; intermediate: number };
+  /** `cache.miss` events, and those of them that recomputed a would-be hit to learn (explored). */
+  misses: number;
+  explored: number;
+  sets: number;
+  evictions: number;
+  /** Sum of cache.hit's avoided_cost_usd: what the served answers cost when they were computed. */
+  avoided_cost_usd: Decimal;
+  /** Sum of cache.hit's served_cost_usd (0 with a local embedder). */
+  served_cost_usd: Decimal;
 }
 
 /** Event counts for the report's turns / llm / tool columns. */
@@ -65,6 +88,7 @@ export interface Analytics {
   routing(selector: EventSelector): RoutingSummary;
   cacheEffectiveness(selector: EventSelector): CacheEffectiveness;
   usageCounts(selector: EventSelector): UsageCounts;
+  semanticCache(selector: EventSelector): SemanticCacheSummary;
 }
 
 type Row = Record<string, number | bigint | string | null>;
@@ -178,6 +202,39 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
         input_tokens: input,
         cached_input_tokens: cached,
         cache_creation_input_tokens: creation,
+      };
+    },
+
+    semanticCache(selector) {
+      const c = countByType(selector, ['llm.call_completed', 'cache.miss', 'cache.set', 'cache.evicted']);
+      const n = (t: string) => c.get(t) ?? 0;
+      const where = (type: string, cond: string) => {
+        const f = selectorFilter(selector, [type]);
+        return int(all(`SELECT COUNT(*) AS n FROM events WHERE ${f.sql} AND ${cond}`, f.params)[0]?.n);
+      };
+      const served = where('llm.call_completed', "payload_json ->> '$.cache_tier' IS NOT NULL");
+      const explored = where('cache.miss', "payload_json ->> '$.explored' = 1");
+      const hits = { exact: 0, semantic: 0, intermediate: 0 };
+      let avoided = new Decimal(0);
+      let servedCost = new Decimal(0);
+      // Money is summed exactly in Decimal, not in SQL floats; hits are few.
+      const f = selectorFilter(selector, ['cache.hit']);
+      for (const r of all(`SELECT payload_json FROM events WHERE ${f.sql}`, f.params)) {
+        const p = JSON.parse(String(r.payload_json)) as { tier: keyof typeof hits; avoided_cost_usd: string; served_cost_usd: string };
+        hits[p.tier] += 1;
+        avoided = avoided.plus(p.avoided_cost_usd);
+        servedCost = servedCost.plus(p.served_cost_usd);
+      }
+      return {
+        llm_calls: n('llm.call_completed'),
+        served_calls: served,
+        hits,
+        misses: n('cache.miss'),
+        explored,
+        sets: n('cache.set'),
+        evictions: n('cache.evicted'),
+        avoided_cost_usd: avoided,
+        served_cost_usd: servedCost,
       };
     },
 

@@ -264,6 +264,38 @@ export interface Cache {
    * Share of prompt tokens written to the cache. A fraction in [0, 1] (`_rate`), not a percent.
    */
   cache_write_share: number | null;
+  semantic?: SemanticCache;
+}
+/**
+ * The semantic cache of a `bench run --cache on` (runtime/cache), from the trace's cache.* events and the llm.call_completed rows it served. Absent when the trace holds no cache event (the cache was off).
+ */
+export interface SemanticCache {
+  /**
+   * llm.call_completed rows: model calls plus calls a tier answered.
+   */
+  llm_calls: number;
+  /**
+   * Rows a cache tier answered (cache_tier set): no model was called; priced at served cost.
+   */
+  served_calls: number;
+  hits_exact: number;
+  hits_semantic: number;
+  hits_intermediate: number;
+  misses: number;
+  /**
+   * Misses that recomputed a would-be Tier 2 hit to learn its label.
+   */
+  explored: number;
+  sets: number;
+  evictions: number;
+  /**
+   * What the served answers cost when computed: the spend the hits avoided.
+   */
+  avoided_cost_usd: string;
+  /**
+   * What serving them cost (0 with a local embedder); already in the savings' actual cost.
+   */
+  served_cost_usd: string;
 }
 export interface ProtocolMetrics {
   protocol: 'a3';
