@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { l2Normalize } from '../patterns/embeddings/embedding-provider.ts';
-import { InMemoryVectorDatabase, VectorDimensionError } from './vector-database.ts';
+import { dotsJs } from '../patterns/embeddings/simd-dots.ts';
+import { InMemoryVectorDatabase, VectorDimensionError, type VectorHit } from './vector-database.ts';
 
 const v = (...xs: number[]) => l2Normalize(Float32Array.from(xs));
 
@@ -75,5 +77,102 @@ describe('InMemoryVectorDatabase past the SIMD threshold', () => {
       expect(db.query('p', q, 5).map((h) => h.id)).toEqual(expected);
     }
     expect(db.count()).toBe(all.size);
+  });
+});
+
+describe('InMemoryVectorDatabase is exact: the same top-k as brute-force float32 cosine', () => {
+  // The reference: every live row scored by the plain float32 loop, best first, ties by id.
+  function bruteForce(rows: Map<string, Float32Array>, q: Float32Array, k: number): VectorHit[] {
+    const one = new Float32Array(1);
+    return [...rows.entries()]
+      .map(([id, v]) => {
+        dotsJs(v, v.length, 1, q, one);
+        return { id, score: one[0]! };
+      })
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, k);
+  }
+
+  it('property: random partitions with duplicates, ties, near-ties, clusters, deletes and swap-removes, at 384 and 512 dims', () => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          dim: fc.constantFrom(384, 512, 20),
+          rows: fc.integer({ min: 0, max: 900 }),
+          seed: fc.integer({ min: 0, max: 2 ** 31 }),
+          // Share of rows that copy an earlier row exactly (score ties) or nearly (near-ties).
+          dupShare: fc.double({ min: 0, max: 0.9, noNaN: true }),
+          // How tightly rows gather around a few centres (paraphrase-like clusters), 0 = uniform.
+          cluster: fc.constantFrom(0, 0.05, 0.3),
+          deleteShare: fc.double({ min: 0, max: 0.6, noNaN: true }),
+          k: fc.integer({ min: 1, max: 12 }),
+        }),
+        ({ dim, rows, seed, dupShare, cluster, deleteShare, k }) => {
+          let s = seed;
+          const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32);
+          const gauss = () => Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
+          const centres = Array.from({ length: 3 }, () => Float32Array.from({ length: dim }, gauss));
+          const fresh = () => {
+            if (cluster === 0) return l2Normalize(Float32Array.from({ length: dim }, gauss));
+            const c = centres[Math.floor(rand() * centres.length)]!;
+            return l2Normalize(Float32Array.from(c, (x) => x + cluster * gauss()));
+          };
+          const db = new InMemoryVectorDatabase(dim);
+          const live = new Map<string, Float32Array>();
+          const ids: string[] = [];
+          for (let i = 0; i < rows; i++) {
+            const id = `r${Math.floor(rand() * 1e6)}-${i}`;
+            let v = fresh();
+            if (ids.length > 0 && rand() < dupShare) {
+              const src = live.get(ids[Math.floor(rand() * ids.length)]!);
+              if (src) v = rand() < 0.5 ? Float32Array.from(src) : l2Normalize(Float32Array.from(src, (x) => x + 1e-4 * gauss()));
+            }
+            db.upsert([{ id, partition: 'p', vector: v }]);
+            live.set(id, v);
+            ids.push(id);
+            // Interleave deletes so swap-removes happen before and after the partition is promoted.
+            if (rand() < deleteShare / 2) {
+              const gone = ids[Math.floor(rand() * ids.length)]!;
+              db.delete([gone]);
+              live.delete(gone);
+            }
+          }
+          for (const id of ids) {
+            if (rand() < deleteShare / 2 && db.delete([id]) === 1) live.delete(id);
+          }
+          // Some rows replaced in place (same id, new vector).
+          for (const id of [...live.keys()].slice(0, 5)) {
+            const v = fresh();
+            db.upsert([{ id, partition: 'p', vector: v }]);
+            live.set(id, v);
+          }
+          const stored = [...live.values()];
+          const queries = [fresh(), fresh(), ...(stored.length > 0 ? [stored[Math.floor(rand() * stored.length)]!] : [])];
+          for (const q of queries) expect(db.query('p', q, k)).toEqual(bruteForce(live, q, k));
+          expect(db.count()).toBe(live.size);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it('stays exact when every row scores the same (no row can be pruned)', () => {
+    const dim = 384;
+    const v = l2Normalize(Float32Array.from({ length: dim }, (_, i) => Math.sin(i + 1)));
+    const db = new InMemoryVectorDatabase(dim);
+    const live = new Map<string, Float32Array>();
+    for (let i = 0; i < 600; i++) {
+      db.upsert([{ id: `id${(i * 7919) % 600}`, partition: 'p', vector: v }]);
+      live.set(`id${(i * 7919) % 600}`, v);
+    }
+    const q = l2Normalize(Float32Array.from({ length: dim }, (_, i) => Math.cos(i)));
+    expect(db.query('p', q, 5)).toEqual(bruteForce(live, q, 5));
+  });
+
+  it('refuses a vector with a NaN or infinite component', () => {
+    const db = new InMemoryVectorDatabase(2);
+    expect(() => db.upsert([{ id: 'x', partition: 'p', vector: Float32Array.of(NaN, 1) }])).toThrow(RangeError);
+    expect(() => db.upsert([{ id: 'x', partition: 'p', vector: Float32Array.of(Infinity, 1) }])).toThrow(RangeError);
+    expect(db.count()).toBe(0);
   });
 });

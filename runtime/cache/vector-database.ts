@@ -1,7 +1,10 @@
 // The Tier 2 index (semantic-cache-phase2.md §6): a backend-agnostic interface and the default, exact
 // in-process search per partition. An external engine can implement the same interface at scale.
 import { createEmbeddingRows, type EmbeddingRows } from '../patterns/embeddings/embedding-rows.ts';
+import { createQuantizedRows, type QuantizedRows } from '../patterns/embeddings/quantized-rows.ts';
 import { dotsJs } from '../patterns/embeddings/simd-dots.ts';
+import { createBoundedTopK } from '../patterns/bounded-top-k.ts';
+import { kthLargest } from '../patterns/kth-largest.ts';
 
 export interface VectorRecord {
   id: string;
@@ -31,13 +34,19 @@ export class VectorDimensionError extends Error {
   }
 }
 
-/** Rows at which a partition moves from a plain array to the SIMD-backed matrix (64 KiB of kernel memory each). */
+/** Rows at which a partition moves from a plain array to the SIMD-backed rows (64 KiB of kernel memory each). */
 const SIMD_MIN_ROWS = 256;
+/** Past this share of rows to re-score one by one, one float32 SIMD pass over every row is cheaper. */
+const RESCORE_SHARE = 1 / 8;
 
-/** One partition: rows back to back, swap-remove on delete; large partitions scan with the SIMD kernel. */
+/**
+ * One partition: rows back to back, swap-remove on delete. Large partitions keep float32 rows for the
+ * SIMD kernel plus an int8 copy whose score intervals let a query skip most exact dot products.
+ */
 class PartitionMatrix {
   private plain: Float32Array | null;
   private rows: EmbeddingRows | null = null;
+  private quantized: QuantizedRows | null = null;
   readonly ids: string[] = [];
   constructor(private readonly dim: number) {
     this.plain = new Float32Array(dim * 16);
@@ -54,13 +63,22 @@ class PartitionMatrix {
       }
     }
     if (this.plain) this.plain.set(v, row * this.dim);
-    else this.rows!.set(row, v);
+    else {
+      this.rows!.set(row, v);
+      this.quantized!.set(row, v);
+    }
     return row;
   }
   private promote(): void {
     const rows = createEmbeddingRows(this.dim, SIMD_MIN_ROWS * 2);
-    for (let r = 0; r < this.ids.length - 1; r++) rows.set(r, this.plain!.subarray(r * this.dim, (r + 1) * this.dim));
+    const quantized = createQuantizedRows(this.dim, SIMD_MIN_ROWS * 2);
+    for (let r = 0; r < this.ids.length - 1; r++) {
+      const v = this.plain!.subarray(r * this.dim, (r + 1) * this.dim);
+      rows.set(r, v);
+      quantized.set(r, v);
+    }
     this.rows = rows;
+    this.quantized = quantized;
     this.plain = null;
   }
   /** Removes `row`; returns the id that moved into it, if any. */
@@ -68,7 +86,10 @@ class PartitionMatrix {
     const last = this.ids.length - 1;
     if (row !== last) {
       if (this.plain) this.plain.copyWithin(row * this.dim, last * this.dim, (last + 1) * this.dim);
-      else this.rows!.move(last, row);
+      else {
+        this.rows!.move(last, row);
+        this.quantized!.move(last, row);
+      }
       this.ids[row] = this.ids[last]!;
     } else if (this.rows) this.rows.clear(last);
     this.ids.pop();
@@ -81,21 +102,42 @@ class PartitionMatrix {
     dotsJs(this.plain!, this.dim, n, q, scratch);
     return scratch;
   }
+  /** Cosine of `q` with one row, the same bits `dots` gives it; `one` is a 1-float scratch. */
+  dot(row: number, q: Float32Array, one: Float32Array): number {
+    const v = this.plain ? this.plain.subarray(row * this.dim, (row + 1) * this.dim) : this.rows!.get(row)!;
+    dotsJs(v, this.dim, 1, q, one);
+    return one[0]!;
+  }
+  /** Intervals holding each row's exact cosine, or null for a partition too small to keep them. */
+  bounds(q: Float32Array): { lower: Float64Array; upper: Float64Array } | null {
+    return this.quantized ? this.quantized.bounds(q, this.ids.length) : null;
+  }
 }
 
-/** Exact brute-force cosine search, one matrix per partition. */
+const byScoreThenId = (a: VectorHit, b: VectorHit): number => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * Exact cosine search, one matrix per partition: the same top-k, scores and tie order as scoring every
+ * row in float32. Large partitions first scan int8 copies for score intervals, then score exactly only the
+ * rows whose upper bound reaches the k-th best lower bound (any other row has k rows strictly above it).
+ */
 export class InMemoryVectorDatabase implements VectorDatabase {
   private readonly partitions = new Map<string, PartitionMatrix>();
   private readonly where = new Map<string, { partition: string; row: number }>();
   private scratch = new Float32Array(1024);
+  private readonly one = new Float32Array(1);
 
   constructor(readonly dim: number) {
     if (!Number.isInteger(dim) || dim <= 0) throw new RangeError(`dim must be a whole number > 0, got ${dim}`);
   }
 
+  /** Inserts or replaces records; a vector with a NaN or infinite component is refused (it has no rank). */
   upsert(records: readonly VectorRecord[]): number {
     for (const r of records) {
       if (r.vector.length !== this.dim) throw new VectorDimensionError(this.dim, r.vector.length);
+      if (!r.vector.every(Number.isFinite)) throw new RangeError(`vector for ${r.id} has a NaN or infinite component`);
+    }
+    for (const r of records) {
       const at = this.where.get(r.id);
       if (at && at.partition !== r.partition) this.delete([r.id]);
       let m = this.partitions.get(r.partition);
@@ -112,20 +154,22 @@ export class InMemoryVectorDatabase implements VectorDatabase {
     const m = this.partitions.get(partition);
     if (!m || m.ids.length === 0) return [];
     const n = m.ids.length;
+    const b = n > topK ? m.bounds(vector) : null;
+    if (b) {
+      const kth = kthLargest(b.lower, n, topK);
+      const candidates: number[] = [];
+      for (let r = 0; r < n; r++) if (b.upper[r]! >= kth) candidates.push(r);
+      if (candidates.length <= n * RESCORE_SHARE) {
+        const top = createBoundedTopK<VectorHit>(topK, byScoreThenId);
+        for (const r of candidates) top.offer({ id: m.ids[r]!, score: m.dot(r, vector, this.one) });
+        return top.sorted();
+      }
+    }
     if (this.scratch.length < n) this.scratch = new Float32Array(Math.max(n, this.scratch.length * 2));
     const d = m.dots(vector, this.scratch);
-    const best: number[] = [];
-    const better = (a: number, b: number) => d[a]! > d[b]! || (d[a] === d[b] && m.ids[a]! < m.ids[b]!);
-    for (let r = 0; r < n; r++) {
-      if (best.length === topK && !better(r, best[topK - 1]!)) continue;
-      let i = best.length < topK ? best.length : topK - 1;
-      while (i > 0 && better(r, best[i - 1]!)) {
-        best[i] = best[i - 1]!;
-        i--;
-      }
-      best[i] = r;
-    }
-    return best.map((r) => ({ id: m.ids[r]!, score: d[r]! }));
+    const top = createBoundedTopK<number>(topK, (x, y) => d[y]! - d[x]! || (m.ids[x]! < m.ids[y]! ? -1 : m.ids[x]! > m.ids[y]! ? 1 : 0));
+    for (let r = 0; r < n; r++) top.offer(r);
+    return top.sorted().map((r) => ({ id: m.ids[r]!, score: d[r]! }));
   }
 
   delete(ids: readonly string[]): number {

@@ -3,6 +3,7 @@
 // hand-assembled SIMD kernel does the pass. It keeps the JS arithmetic exactly: four float64 lanes
 // (i mod 4), each fed the exact products of float32 inputs in index order, summed ((s0+s1)+s2)+s3 and
 // rounded to float32, so both paths return the same bits and either one can serve any query.
+import { get, I32, kernelModule, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
 
 /** `out[r] = fround(Σ row_r · q)` for `rows` rows of `dim` floats laid out back to back in `data`. */
 export function dotsJs(data: Float32Array, dim: number, rows: number, q: Float32Array, out: Float32Array): void {
@@ -21,40 +22,22 @@ export function dotsJs(data: Float32Array, dim: number, rows: number, q: Float32
   }
 }
 
-const uleb = (n: number): number[] => {
-  const out: number[] = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
-const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
-const name = (s: string): number[] => vec([...s].map((c) => [c.charCodeAt(0)]));
-const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.length), ...bytes];
-const simd = (op: number): number[] => [0xfd, ...uleb(op)];
-const get = (i: number) => [0x20, i];
-const set = (i: number) => [0x21, i];
-const V128_LOAD = (offset: number) => [...simd(0x00), 4, offset];
 const F64X2_PROMOTE_LOW = simd(0x5f);
 const F64X2_MUL = simd(0xf2);
 const F64X2_ADD = simd(0xf0);
 const LANE = (l: number) => [...simd(0x21), l];
-const ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
 const HIGH_HALF = [...simd(0x0d), 8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 
 // dots(m, q, out, rows, dim): m = float32 rows, q = the query widened to float64, out = float32 results;
 // dim must be a positive multiple of 4. Locals: END, QP (i32); A01, A23, X (v128).
 const [M, Q, OUT, ROWS, DIM, END, QP, A01, A23, X] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9] as const;
 const BODY = [
-  ...vec([[2, 0x7f], [3, 0x7b]]),
+  ...vec([[2, I32], [3, V128]]),
   0x02, 0x40, // block $done
   0x03, 0x40, // loop $rows
   ...get(ROWS), 0x45, 0x0d, 1, // rows == 0 → br $done
-  ...ZERO, ...set(A01),
-  ...ZERO, ...set(A23),
+  ...V128_ZERO, ...set(A01),
+  ...V128_ZERO, ...set(A23),
   ...get(Q), ...set(QP),
   ...get(M), ...get(DIM), 0x41, 2, 0x74, 0x6a, ...set(END), // END = m + dim·4
   0x03, 0x40, // loop $inner: four floats per step
@@ -75,15 +58,7 @@ const BODY = [
   0x0b,
   0x0b,
 ];
-const I32 = [0x7f];
-const MODULE = new Uint8Array([
-  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-  ...section(1, vec([[0x60, ...vec([I32, I32, I32, I32, I32]), 0]])),
-  ...section(2, vec([[...name('env'), ...name('mem'), 0x02, 0x00, 1]])),
-  ...section(3, vec([[0]])),
-  ...section(7, vec([[...name('dots'), 0x00, 0]])),
-  ...section(10, vec([[...uleb(BODY.length), ...BODY]])),
-]);
+const MODULE = kernelModule('dots', 5, BODY);
 
 let compiled: WebAssembly.Module | null | undefined;
 function simdModule(): WebAssembly.Module | null {

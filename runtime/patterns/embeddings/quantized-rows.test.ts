@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { l2Normalize } from './embedding-provider.ts';
+import { createQuantizedRows } from './quantized-rows.ts';
+import { dotsJs } from './simd-dots.ts';
+
+const exact = (v: Float32Array, q: Float32Array) => {
+  const out = new Float32Array(1);
+  dotsJs(v, v.length, 1, q, out);
+  return out[0]!;
+};
+
+// Components across scales, including zeros, subnormal float32 values and large magnitudes.
+const component = fc.oneof(
+  fc.float({ min: -1, max: 1, noNaN: true }),
+  fc.constantFrom(0, -0, 1, -1, 1e-40, -1e-40, 1e-30),
+  fc.float({ min: Math.fround(-1e15), max: Math.fround(1e15), noNaN: true }),
+);
+
+describe('quantized rows', () => {
+  it('property: every exact float32 score lies inside its interval, across growth and swap-remove moves', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 70 }).chain((dim) =>
+          fc.tuple(
+            fc.array(fc.array(component, { minLength: dim, maxLength: dim }), { minLength: 1, maxLength: 40 }),
+            fc.array(component, { minLength: dim, maxLength: dim }),
+          ),
+        ),
+        ([rawRows, rawQ]) => {
+          const rows = rawRows.map((r) => Float32Array.from(r));
+          // A duplicate and the query itself stored, the cases where scores tie or reach the top.
+          const q = Float32Array.from(rawQ);
+          rows.push(rows[0]!, q);
+          const dim = q.length;
+          const m = createQuantizedRows(dim, 2);
+          rows.forEach((r, s) => m.set(s, r));
+          m.move(rows.length - 1, 0);
+          const live = [rows[rows.length - 1]!, ...rows.slice(1, -1)];
+          const { lower, upper } = m.bounds(q, live.length);
+          live.forEach((v, r) => {
+            const s = exact(v, q);
+            expect(lower[r]! <= s && s <= upper[r]!, `row ${r}: ${lower[r]} <= ${s} <= ${upper[r]}`).toBe(true);
+          });
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps intervals narrow enough to prune: under 0.01 on unit vectors at 384 and 512 dims', () => {
+    let seed = 9;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    for (const dim of [384, 512]) {
+      const m = createQuantizedRows(dim);
+      const vs = Array.from({ length: 50 }, () => l2Normalize(Float32Array.from({ length: dim }, rand)));
+      vs.forEach((v, s) => m.set(s, v));
+      const q = l2Normalize(Float32Array.from({ length: dim }, rand));
+      const { lower, upper } = m.bounds(q, vs.length);
+      vs.forEach((v, r) => {
+        expect(upper[r]! - lower[r]!).toBeLessThan(0.02);
+        expect(lower[r]!).toBeLessThanOrEqual(exact(v, q));
+        expect(upper[r]!).toBeGreaterThanOrEqual(exact(v, q));
+      });
+    }
+  });
+
+  it('gives up pruning (infinite interval) where a score could overflow float32', () => {
+    const m = createQuantizedRows(2);
+    m.set(0, Float32Array.of(3e38, 0));
+    const { lower, upper } = m.bounds(Float32Array.of(3e38, 0), 1);
+    expect([lower[0], upper[0]]).toEqual([-Infinity, Infinity]);
+  });
+});

@@ -1,0 +1,42 @@
+// Just enough of the WebAssembly binary format to hand-assemble the tiny SIMD kernels beside this file
+// (simd-dots.ts, simd-int8-dots.ts) without a toolchain or a checked-in .wasm blob.
+
+/** Unsigned LEB128, the format's integer encoding. */
+export const uleb = (n: number): number[] => {
+  const out: number[] = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+};
+/** A length-prefixed vector of items. */
+export const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
+export const name = (s: string): number[] => vec([...s].map((c) => [c.charCodeAt(0)]));
+export const section = (id: number, bytes: number[]): number[] => [id, ...uleb(bytes.length), ...bytes];
+/** A SIMD instruction (0xfd prefix). */
+export const simd = (op: number): number[] => [0xfd, ...uleb(op)];
+export const get = (i: number): number[] => [0x20, i];
+export const set = (i: number): number[] => [0x21, i];
+/** v128.load with 16-byte alignment and a constant byte offset. */
+export const V128_LOAD = (offset: number): number[] => [...simd(0x00), 4, offset];
+export const V128_ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
+export const I32 = 0x7f;
+export const V128 = 0x7b;
+
+/**
+ * A module importing one memory as env.mem and exporting one function `exportName` whose parameters are
+ * all i32 and that returns nothing; `body` is its code (locals declaration, instructions, final `end`).
+ */
+export function kernelModule(exportName: string, params: number, body: number[]): Uint8Array<ArrayBuffer> {
+  return new Uint8Array([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vec([[0x60, ...vec(new Array<number[]>(params).fill([I32])), 0]])),
+    ...section(2, vec([[...name('env'), ...name('mem'), 0x02, 0x00, 1]])),
+    ...section(3, vec([[0]])),
+    ...section(7, vec([[...name(exportName), 0x00, 0]])),
+    ...section(10, vec([[...uleb(body.length), ...body]])),
+  ]);
+}
