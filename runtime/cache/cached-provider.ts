@@ -14,7 +14,8 @@ export function createCachedProvider(provider: Provider, cache: SemanticCache): 
     name: provider.name,
     capabilities: (model) => provider.capabilities(model),
     async complete(request, signal) {
-      const out = await cache.complete(request, () => provider.complete(request, signal));
+      // The third argument lets Tier 3 make one call per workflow step of a request carrying documents.
+      const out = await cache.complete(request, () => provider.complete(request, signal), (step) => provider.complete(step, signal));
       return out.response;
     },
   };

@@ -11,10 +11,19 @@ describe('WorkflowDecomposer', () => {
   it('a question on a document is summarise then answer, keyed by document, type and intent', () => {
     const steps = decompose('What are the termination terms?', 'contract-7');
     expect(steps.map((s) => s.step_type)).toEqual(['summarize', 'answer']);
-    expect(steps[0]!.cache_key).toBe('contract-7:summarize:termination-terms');
+    // The summary is the document's, whatever the question, so other questions can reuse it.
+    expect(steps[0]!.cache_key).toBe('contract-7:summarize:overview');
+    expect(steps[1]!.cache_key).toBe('contract-7:answer:termination-terms');
+    expect(decompose('Who may end the contract?', 'contract-7')[0]!.cache_key).toBe(steps[0]!.cache_key);
   });
-  it('a multi-part question is one step per part', () => {
-    expect(decompose('Who signed it? When does it expire? What is the fee?', 'c1')).toHaveLength(3);
+  it('a multi-part question is one step per part (after the summary when there is a document)', () => {
+    expect(decompose('Who signed it? When does it expire? What is the fee?')).toHaveLength(3);
+    expect(decompose('Who signed it? When does it expire? What is the fee?', 'c1').map((s) => s.step_type)).toEqual(['summarize', 'answer', 'answer', 'answer']);
+  });
+  it('the intent keeps every content word, so long questions differing late do not share a key', () => {
+    expect(extractIntent('What notice period applies to termination by the employer under clause nine')).not.toBe(
+      extractIntent('What notice period applies to termination by the employee under clause nine'),
+    );
   });
   it('a comparison summarises both documents, then compares', () => {
     const steps = decompose('Compare the pricing of these two offers', 'offerA|offerB');
@@ -49,7 +58,8 @@ describe('IntermediateCache', () => {
     cache.set('d2:summarize:x', 'T', 'd2');
     cache.set('d1|d2:compare:x', 'C', 'd1|d2');
     expect(cache.get('d1:summarize:x')).toBe('S');
-    expect(cache.invalidateByDocument('d1')).toBe(2);
+    cache.set('d1@v2:summarize:x', 'S2', 'd1@v2');
+    expect(cache.invalidateByDocument('d1')).toBe(3); // every version of d1, and the comparison reading it
     expect(cache.get('d1|d2:compare:x')).toBeNull();
     now = 11e6;
     expect(cache.get('d2:summarize:x')).toBeNull();

@@ -1,7 +1,9 @@
 // The cache in front of the provider call: Tier 1 exact, then Tier 2 semantic (eligibility, partition,
 // embedding, exact search, exact-token gate, learned threshold), then the call itself, whose final
 // answers are kept for both tiers. Tier 3 (intermediate results) is `IntermediateCache`.
+import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { canonicalJson } from '../core/canonical-json.ts';
 import { newId } from '../core/ids.ts';
 import type { CanonicalRequest } from '../types/request.ts';
 import type { CanonicalResponse } from '../types/response.ts';
@@ -9,8 +11,10 @@ import { ZERO_USAGE } from '../types/response.ts';
 import { isCacheableResponse, type CacheEntry, type CacheTier } from './cache-entry.ts';
 import type { CacheEventSink } from './cache-events.ts';
 import type { CacheStore } from './cache-store.ts';
+import { documentRequestOf, type DocumentRequest } from './document-request.ts';
+import type { DocumentWorkflowTier, IntermediateStepOutcome, StepCall } from './document-workflow.ts';
 import { exactRequestKey, type CacheScope } from './canonical-request-key.ts';
-import { DEFAULT_ELIGIBILITY, exactTierEligibility, semanticTierEligibility, type EligibilityOptions } from './eligibility.ts';
+import { DEFAULT_ELIGIBILITY, exactTierEligibility, isTimeSensitive, isToolResultContinuation, semanticTierEligibility, type EligibilityOptions } from './eligibility.ts';
 import type { EmbeddingEngine } from './embedding-engine.ts';
 import { CostAwareLru } from './eviction.ts';
 import { gateMismatch, gateSignature, type GateMismatch, type GateSignature } from './exact-token-gate.ts';
@@ -56,6 +60,12 @@ export interface SemanticCacheOptions {
   /** Switch the exact-token gate off (for the ablation in the report only). */
   gate?: boolean;
   tiers?: { exact: boolean; semantic: boolean };
+  /**
+   * Tier 3: requests that carry documents (document-request.ts) are answered step by step through it,
+   * when `complete` is given a step call. Such requests never go to Tier 2: its query-only similarity
+   * cannot see that a document was edited.
+   */
+  intermediate?: DocumentWorkflowTier;
   seed?: number;
   nowUs?: () => number;
   onEvent?: CacheEventSink;
@@ -84,6 +94,8 @@ export interface CacheOutcome {
   exactLookupUs: number;
   embedUs: number;
   searchUs: number;
+  /** Tier 3's steps when the request carried documents and went through it; else null. */
+  steps: IntermediateStepOutcome[] | null;
 }
 
 interface SemanticMeta {
@@ -113,8 +125,8 @@ export class SemanticCache {
   readonly tuner: AdaptiveThresholdTuner;
   private readonly detector = new TaskTypeDetector();
   private readonly random: () => number;
-  private readonly o: Required<Omit<SemanticCacheOptions, 'embeddings' | 'store' | 'onEvent' | 'vectorDatabase' | 'embeddingText'>> &
-    Pick<SemanticCacheOptions, 'embeddings' | 'store' | 'onEvent' | 'embeddingText'>;
+  private readonly o: Required<Omit<SemanticCacheOptions, 'embeddings' | 'store' | 'onEvent' | 'vectorDatabase' | 'embeddingText' | 'intermediate'>> &
+    Pick<SemanticCacheOptions, 'embeddings' | 'store' | 'onEvent' | 'embeddingText' | 'intermediate'>;
 
   constructor(options: SemanticCacheOptions) {
     this.o = {
@@ -170,11 +182,12 @@ export class SemanticCache {
 
   /**
    * Answers `request` from a tier or by calling `compute`, keeping a computed final answer for later.
-   * `compute` is the provider call; its errors propagate unchanged.
+   * `compute` is the provider call; its errors propagate unchanged. `call` makes one provider call for
+   * any request: with it, a request carrying documents goes through Tier 3 after a Tier 1 miss.
    */
-  async complete(request: CanonicalRequest, compute: () => Promise<CanonicalResponse>): Promise<CacheOutcome> {
+  async complete(request: CanonicalRequest, compute: () => Promise<CanonicalResponse>, call?: StepCall): Promise<CacheOutcome> {
     const t0 = performance.now();
-    const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0 };
+    const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0, steps: null };
     let nearest: { similarity: number; query: string } | null = null;
     // Tier 1.
     const exactOk = this.o.tiers.exact ? exactTierEligibility(request, this.o.exactOptIn, this.o.eligibility) : ({ eligible: false, reason: 'tier_off' } as const);
@@ -188,8 +201,21 @@ export class SemanticCache {
       this.emitHit(request, 'exact', exactHit, null, null, lookupUs, 0);
       return { ...base, response: servedResponse(exactHit, request, lookupUs), servedBy: 'exact', entryId: exactHit.id, candidateQuery: exactHit.query, missReason: null, lookupUs, exactLookupUs };
     }
+    const doc = documentRequestOf(request);
+    if (doc && this.o.intermediate && call && this.tier3Eligible(request, doc)) {
+      const out = await this.o.intermediate.run(request, doc, call, this.tier3Scope(request, scope));
+      const lookupUs = exactLookupUs + out.lookupUs;
+      const all = out.served === out.steps.length;
+      if (!all) this.o.onEvent?.('cache.miss', { tier: 'intermediate', reason: out.served ? 'partial_steps' : 'no_step_held', similarity: null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: 0 }, request);
+      this.keep(request, out.response, exactKey, null);
+      return { ...base, response: all ? { ...out.response, usage: { ...ZERO_USAGE } } : out.response, servedBy: all ? 'intermediate' : null, missReason: all ? null : 'intermediate_partial', lookupUs, exactLookupUs, steps: out.steps };
+    }
     // Tier 2.
-    const semOk = this.o.tiers.semantic && this.vectors && this.o.embeddings ? semanticTierEligibility(request, this.o.eligibility) : ({ eligible: false, reason: 'tier_off' } as const);
+    const semOk = doc
+      ? ({ eligible: false, reason: 'carries_document' } as const)
+      : this.o.tiers.semantic && this.vectors && this.o.embeddings
+        ? semanticTierEligibility(request, this.o.eligibility)
+        : ({ eligible: false, reason: 'tier_off' } as const);
     let missReason: string;
     let embedUs = 0;
     let searchUs = 0;
@@ -254,6 +280,17 @@ export class SemanticCache {
     const response = await compute();
     this.keep(request, response, exactKey, semOk.eligible && vector && partition && taskType && signature ? { partition, vector, taskType, signature, query: semOk.query } : null);
     return { ...base, similarity: nearest?.similarity ?? null, candidateQuery: nearest?.query ?? null, response, servedBy: null, missReason, taskType, lookupUs, exactLookupUs, embedUs, searchUs };
+  }
+
+  /** Tier 3 takes a document request the way Tier 2 takes a query: no tools, no tool result, a question that does not move with the clock. */
+  private tier3Eligible(request: CanonicalRequest, doc: DocumentRequest): boolean {
+    return request.tools.length === 0 && !isToolResultContinuation(request) && doc.question.trim().length > 0 && !isTimeSensitive(doc.question);
+  }
+
+  /** Everything besides the documents and the question that can change a step's answer. */
+  private tier3Scope(request: CanonicalRequest, scope: CacheScope): string {
+    const body = canonicalJson({ scope, model: request.model, system: request.system, system_volatile: request.system_volatile, earlier: request.messages.slice(0, -1), temperature: request.temperature });
+    return createHash('sha256').update(body).digest('hex').slice(0, 16);
   }
 
   private scopeOf(request: CanonicalRequest): CacheScope {

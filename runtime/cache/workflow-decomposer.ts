@@ -16,10 +16,13 @@ export interface WorkflowStep {
 
 const STOP = new Set(['the', 'a', 'an', 'of', 'in', 'on', 'for', 'to', 'and', 'or', 'is', 'are', 'what', 'which', 'how', 'does', 'do', 'please', 'me', 'about', 'this', 'that', 'it']);
 
-/** A short, order-insensitive intent: the sorted content words of `text` (at most 6). */
+/**
+ * An order-insensitive intent: the sorted content words of `text`. Every content word counts: a cap
+ * would let "notice period for the employer" and "... for the employee" share one key.
+ */
 export function extractIntent(text: string): string {
   const words = (text.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => !STOP.has(w) && w.length > 1);
-  return [...new Set(words)].sort().slice(0, 6).join('-') || 'general';
+  return [...new Set(words)].sort().join('-') || 'general';
 }
 
 /** Sections of a document: blocks split on Markdown headings or blank lines, trimmed, empty ones dropped. */
@@ -37,27 +40,33 @@ function step(document_id: string | null, step_type: StepType, intent: string, i
   return { step_id: `s${n}`, step_type, intent, document_id, input_text, cache_key: key, result: null };
 }
 
+/** Steps that summarise each document as a whole, so every question about it can reuse the summary. */
+function overviews(ids: readonly string[]): WorkflowStep[] {
+  return ids.map((id, i) => step(id, 'summarize', 'overview', id, i + 1));
+}
+
 /**
- * §8.4: a single question with no document is one answer step; with a document, summarise the relevant
- * part then answer from it; a multi-part question is one step per sub-question; a comparison of two
- * documents ("docA vs docB", document_id "A|B") summarises each, then compares.
+ * §8.4: a single question with no document is one answer step; with a document, summarise it then
+ * answer from the summary; a multi-part question is one answer step per sub-question (after the
+ * summary when there is a document); several documents ("A|B") are each summarised, then one step
+ * compares them (or answers across them when the wording is no comparison).
+ *
+ * The summary is of the whole document (intent "overview"), not of the section a question touches: the
+ * point of Tier 3 is that different questions share it, and the documents it serves are short.
  */
 export function decompose(prompt: string, documentId: string | null = null): WorkflowStep[] {
   const text = prompt.trim();
   if (!text) throw new RangeError('decompose: the prompt must not be empty');
-  if (documentId?.includes('|') && COMPARISON.test(text)) {
-    const [a, b] = documentId.split('|') as [string, string];
-    const intent = extractIntent(text);
-    return [step(a, 'summarize', 'overview', text, 1), step(b, 'summarize', 'overview', text, 2), step(documentId, 'compare', intent, text, 3)];
+  const ids = documentId ? documentId.split('|').filter(Boolean) : [];
+  if (ids.length > 1) {
+    const last = step(documentId, COMPARISON.test(text) ? 'compare' : 'answer', extractIntent(text), text, ids.length + 1);
+    return [...overviews(ids), last];
   }
   const parts = text
     .split(/(?<=\?)\s+|\n+|;\s+/)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
-  if (parts.length > 1) return parts.map((p, i) => step(documentId, 'answer', extractIntent(p), p, i + 1));
-  if (documentId) {
-    const intent = extractIntent(text);
-    return [step(documentId, 'summarize', intent, text, 1), step(documentId, 'answer', intent, text, 2)];
-  }
-  return [step(null, 'answer', extractIntent(text), text, 1)];
+  const first = overviews(ids);
+  const answers = (parts.length > 1 ? parts : [text]).map((p, i) => step(documentId, 'answer', extractIntent(p), p, first.length + i + 1));
+  return [...first, ...answers];
 }
