@@ -30,7 +30,7 @@ export interface CacheCompareRow {
 /** Pairs the two arms query by query; throws when they did not run the same queries. */
 export function pairArms(
   off: readonly { id: string; spentUsd: string }[],
-  on: readonly { id: string; spentUsd: string; costUsd: string; servedBy: string | null; correct: boolean | null }[],
+  on: readonly { id: string; spentUsd: string; costUsd: string; servedBy: string | null; correct: boolean | null; steps?: readonly { served: boolean; correct: boolean | null }[] }[],
   penalty: number,
 ): { savings: number[]; hits: number; wrong: number } {
   if (off.length !== on.length || off.some((r, i) => r.id !== on[i]!.id)) throw new Error('cache compare: the two arms did not replay the same queries in the same order');
@@ -39,7 +39,8 @@ export function pairArms(
   const savings = off.map((r, i) => {
     const x = on[i]!;
     if (x.servedBy !== null) hits++;
-    const isWrong = x.servedBy !== null && !x.correct;
+    // A wrong Tier 3 step spoils the answer built on it, even when other steps were computed.
+    const isWrong = (x.servedBy !== null && !x.correct) || (x.steps?.some((s) => s.served && !s.correct) ?? false);
     if (isWrong) wrong++;
     return new Decimal(r.spentUsd).minus(x.spentUsd).minus(isWrong ? new Decimal(x.costUsd).times(penalty) : 0).toNumber();
   });

@@ -5,6 +5,7 @@ import { validatorFor } from '../../runtime/core/schemas.ts';
 import { loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import type { CacheStreamFile, Query } from '../../schemas/types/cache-stream.ts';
 import { SetupError } from '../errors.ts';
+import { resolveStreamDocuments, type StreamDocuments } from './stream-documents.ts';
 
 export const STREAM_FILE = 'stream.yaml';
 
@@ -17,6 +18,8 @@ export interface QueryStream {
   system: string | null;
   queries: Query[];
   dir: string;
+  /** Tier 3 documents by "id@version" (empty for streams without documents). */
+  documents: StreamDocuments;
 }
 
 /** True when `dir` holds a query-stream workload. */
@@ -99,5 +102,6 @@ export function loadQueryStream(dir: string): QueryStream {
     system: data.system ?? null,
     queries,
     dir: abs,
+    documents: resolveStreamDocuments(file, data),
   };
 }

@@ -12,6 +12,11 @@ function us(x: number | null): string {
   return x === null ? 'n/a' : x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} µs`;
 }
 
+/** Tier 3 counts steps; its savings are against the uncached workflow, which may cost more than one call per query. */
+function tier3Line(t: NonNullable<StreamFigures['tier3']>): string {
+  return `tier 3: ${t.queries} document queries, ${t.steps} steps (${t.steps_served} served); their cost as one call each $${t.one_call_cost_usd}, as the uncached workflow $${t.workflow_uncached_cost_usd}, with Tier 3 $${t.workflow_cached_cost_usd} (the intermediate row's % is of the uncached workflow)`;
+}
+
 export interface StreamTableHeader {
   name: string;
   set: string;
@@ -48,5 +53,6 @@ export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): strin
     `latency: tier 1 = exact-key lookup; tier 2 = vector search, embedding excluded (embedding p50 ${us(f.embed_us_p50)}, p95 ${us(f.embed_us_p95)}); all = whole lookup; all-tiers-miss overhead p50 ${us(f.all_miss_overhead_us_p50)}, p95 ${us(f.all_miss_overhead_us_p95)}`,
     f.must_miss_classes_hit.length ? `must-miss classes served (each a wrong hit): ${f.must_miss_classes_hit.join(', ')}` : 'must-miss classes served: none',
   );
+  if (f.tier3) lines.push(tier3Line(f.tier3));
   return lines.join('\n');
 }

@@ -1,5 +1,7 @@
 // Replays a query stream through the cache (or with it off) and records what each query got.
 import { Decimal } from 'decimal.js';
+import { withDocuments } from '../../runtime/cache/document-request.ts';
+import { DocumentWorkflowTier } from '../../runtime/cache/document-workflow.ts';
 import { EmbeddingEngine } from '../../runtime/cache/embedding-engine.ts';
 import type { CacheEventSink } from '../../runtime/cache/cache-events.ts';
 import { SemanticCache, TENANT_METADATA_KEY } from '../../runtime/cache/semantic-cache.ts';
@@ -13,7 +15,7 @@ import type { Query } from '../../schemas/types/cache-stream.ts';
 import { SetupError } from '../errors.ts';
 import type { QueryStream } from './load-stream.ts';
 import { createStreamOracleProvider, QUERY_ID_KEY } from './stream-provider.ts';
-import type { QueryRecord } from './stream-metrics.ts';
+import type { QueryRecord, StepRecord } from './stream-metrics.ts';
 
 const STREAM_TOOL: ToolSpec = {
   name: 'read_file',
@@ -30,7 +32,7 @@ export function streamRequest(stream: QueryStream, q: Query): CanonicalRequest {
     messages.push({ role: 'assistant', content: [{ type: 'tool_use', id, name: STREAM_TOOL.name, input: { path: 'README.md' } }] });
     messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: q.tool_result, is_error: false }] });
   } else messages.push({ role: 'user', content: [{ type: 'text', text: q.text }] });
-  return {
+  const request: CanonicalRequest = {
     model: stream.model,
     system: stream.system,
     system_volatile: null,
@@ -40,13 +42,16 @@ export function streamRequest(stream: QueryStream, q: Query): CanonicalRequest {
     max_tokens: 1024,
     metadata: { [QUERY_ID_KEY]: q.id, ...(q.tenant ? { [TENANT_METADATA_KEY]: q.tenant } : {}) },
   };
+  // The loader checked every ref; a document request carries each text before the question.
+  return q.documents ? withDocuments(request, q.documents.map((ref) => ({ id: stream.documents.get(ref)!.id, text: stream.documents.get(ref)!.text }))) : request;
 }
 
 export interface StreamRunOptions {
   cache: boolean;
   embedder: EmbeddingProvider;
   prices: PriceTable;
-  tuner?: Partial<ThresholdTunerConfig>;
+  /** Tuner settings, or a tuner instance (a cross-fitted run passes one warmed by a calibration replay). */
+  tuner?: Partial<ThresholdTunerConfig> | AdaptiveThresholdTuner;
   gate?: boolean;
   seed?: number;
   maxEntries?: number;
@@ -65,20 +70,22 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
   const rates = options.prices.rates(stream.model);
   if (!rates) throw new SetupError(`${stream.dir}/stream.yaml: model ${stream.model} is not in the price table (${options.prices.version})`);
   const priced = (r: CanonicalResponse) => costOf(r.usage, rates);
-  const provider = createStreamOracleProvider(stream.queries);
-  const counterfactual = createStreamOracleProvider(stream.queries);
+  const provider = createStreamOracleProvider(stream.queries, stream.documents);
+  const counterfactual = createStreamOracleProvider(stream.queries, stream.documents);
   const cache = options.cache
     ? new SemanticCache({
         scope: { tenant: 'stream', workspace: stream.name },
         embeddings: new EmbeddingEngine(options.embedder),
-        tuner: new AdaptiveThresholdTuner(options.tuner),
+        tuner: options.tuner instanceof AdaptiveThresholdTuner ? options.tuner : new AdaptiveThresholdTuner(options.tuner),
         costOf: (r) => priced(r).toFixed(),
         gate: options.gate ?? true,
         seed: options.seed ?? 0,
         maxEntries: options.maxEntries ?? 10_000,
         onEvent: options.onEvent,
+        intermediate: new DocumentWorkflowTier({ costOf: (r) => priced(r).toFixed(), gate: options.gate ?? true, onEvent: options.onEvent }),
       })
     : null;
+  const stepsSeen = new Set<string>();
   // Load the embedder's model before the clock starts: a one-time cost, not a lookup's.
   if (cache) await options.embedder.embed(['warm-up']);
   const seen = new Set<string>();
@@ -99,19 +106,34 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
       continue;
     }
     let spent = new Decimal(0);
-    const out = await cache.complete(request, async () => {
-      const r = await provider.complete(request);
-      spent = spent.plus(priced(r));
-      return r;
-    });
+    const call = async (r: CanonicalRequest) => {
+      const response = await provider.complete(r);
+      spent = spent.plus(priced(response));
+      return response;
+    };
+    const out = await cache.complete(request, () => call(request), call);
     const text = out.response.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+    // A served step is right when it equals what computing it now would give: a stale summary does not,
+    // and an answer held for another class does not (an expect-miss query may still reuse a valid summary).
+    const steps: StepRecord[] | undefined = out.steps
+      ? await Promise.all(
+          out.steps.map(async (s) => {
+            const fresh = await counterfactual.complete(s.request);
+            const freshText = fresh.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+            const repeatStep = stepsSeen.has(s.cache_key);
+            stepsSeen.add(s.cache_key);
+            return { key: s.cache_key, type: s.step_type, repeat: repeatStep, served: s.served, correct: s.served ? s.result === freshText : null, costUsd: priced(fresh).toFixed() };
+          }),
+        )
+      : undefined;
+    const stepsRight = steps?.every((s) => !s.served || s.correct) ?? true;
     records.push({
       id: q.id,
       class: q.class,
       repeat,
       expectMiss: q.expect === 'miss',
       servedBy: out.servedBy,
-      correct: out.servedBy === null ? null : text === q.answer && q.expect !== 'miss',
+      correct: out.servedBy === null ? null : text === q.answer && q.expect !== 'miss' && stepsRight,
       explored: out.explored,
       similarity: out.similarity,
       matchedQuery: out.candidateQuery,
@@ -123,6 +145,7 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
       embedUs: out.embedUs,
       searchUs: out.searchUs,
       tier2Consulted: out.embedUs > 0,
+      ...(steps ? { steps } : {}),
     });
   }
   return { records, providerCalls: provider.calls, embedderId: options.embedder.provider_id, cache };

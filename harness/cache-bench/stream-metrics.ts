@@ -2,7 +2,20 @@
 // net savings after a wrong-hit penalty, lookup latency, and the must-miss classes that were served.
 import { Decimal } from 'decimal.js';
 import { wilson } from '../../runtime/cache/wilson.ts';
-import type { Rate, Tier } from '../../schemas/types/cache-stream-report.ts';
+import type { Figures as StreamFiguresReport, Rate, Tier } from '../../schemas/types/cache-stream-report.ts';
+
+/** One Tier 3 step of a document query. */
+export interface StepRecord {
+  key: string;
+  type: string;
+  /** The same step (key) came earlier in the stream, so a hit could be right. */
+  repeat: boolean;
+  served: boolean;
+  /** Served and equal to what computing it now gives (null when computed). */
+  correct: boolean | null;
+  /** What computing the step costs, USD. */
+  costUsd: string;
+}
 
 /** What happened to one query of the stream. */
 export interface QueryRecord {
@@ -29,6 +42,8 @@ export interface QueryRecord {
   embedUs: number;
   searchUs: number;
   tier2Consulted: boolean;
+  /** Tier 3's steps, when the query carried documents and went through it. */
+  steps?: StepRecord[];
 }
 
 // The figure types are the report schema's (schemas/cache-stream-report.schema.json), so they cannot drift from it.
@@ -43,7 +58,7 @@ export interface StreamFigures {
   cost_on_usd: string;
   wrong_hit_penalty: number;
   tiers: TierFigures[];
-  /** Classes of hits on novel or expect-miss queries (each a wrong hit). */
+  /** Classes of hits on novel or expect-miss queries (each a wrong hit), and of queries served a wrong Tier 3 step. */
   must_miss_classes_hit: string[];
   embed_us_p50: number | null;
   embed_us_p95: number | null;
@@ -51,7 +66,12 @@ export interface StreamFigures {
   all_miss_overhead_us_p50: number | null;
   all_miss_overhead_us_p95: number | null;
   explored: number;
+  /** Tier 3's economics, when the stream has document queries. */
+  tier3?: Tier3Figures;
 }
+
+/** What the document queries cost three ways: one call each, the workflow uncached, the workflow with Tier 3. */
+export type Tier3Figures = NonNullable<StreamFiguresReport['tier3']>;
 
 /** The nearest-rank percentile of `xs` (p in [0, 100]); null for an empty list. */
 export function percentile(xs: readonly number[], p: number): number | null {
@@ -77,7 +97,9 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
   const tier = (name: TierFigures['tier']): TierFigures => {
     const served = records.filter((r) => r.servedBy !== null && (name === 'all' || r.servedBy === name));
     const wrong = served.filter((r) => !r.correct);
-    const avoided = served.reduce((s, r) => s.plus(r.costUsd), new Decimal(0));
+    // For all tiers together the saving is what the run did not spend: a document query Tier 3 served in
+    // part saves its held steps but pays for decomposing (equal to the served cost on streams without one).
+    const avoided = name === 'all' ? costOff.minus(costOn) : served.reduce((s, r) => s.plus(r.costUsd), new Decimal(0));
     const pen = wrong.reduce((s, r) => s.plus(new Decimal(r.costUsd).times(penalty)), new Decimal(0));
     const net = avoided.minus(pen);
     const lat =
@@ -99,6 +121,37 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
       lookup_us_p95: round(percentile(lat, 95)),
     };
   };
+  // Tier 3 counts steps, not queries: a query it served in part saves the steps it served.
+  const docs = records.filter((r) => r.steps);
+  const steps = docs.flatMap((r) => r.steps!);
+  const workflowCost = steps.reduce((s, x) => s.plus(x.costUsd), new Decimal(0));
+  // Its savings are a share of what the steps would cost uncached, not of one call per query.
+  const intermediate = (): TierFigures => {
+    const served = steps.filter((s) => s.served);
+    const wrong = served.filter((s) => !s.correct);
+    const avoided = served.reduce((s, x) => s.plus(x.costUsd), new Decimal(0));
+    const pen = wrong.reduce((s, x) => s.plus(new Decimal(x.costUsd).times(penalty)), new Decimal(0));
+    const net = avoided.minus(pen);
+    const lat = records.filter((r) => r.steps).map((r) => r.lookupUs - r.exactLookupUs);
+    return {
+      tier: 'intermediate',
+      queries: steps.length,
+      hits: served.length,
+      wrong_hits: wrong.length,
+      hit_rate: rate(served.length, steps.length),
+      hit_rate_on_repeats: rate(served.length - wrong.length, steps.filter((s) => s.repeat).length),
+      false_hit_rate: rate(wrong.length, steps.length),
+      precision: rate(served.length - wrong.length, served.length),
+      avoided_usd: avoided.toFixed(),
+      penalty_usd: pen.toFixed(),
+      net_savings_usd: net.toFixed(),
+      net_savings_pct: workflowCost.isZero() ? null : net.div(workflowCost).times(100).toNumber(),
+      lookup_us_p50: round(percentile(lat, 50)),
+      lookup_us_p95: round(percentile(lat, 95)),
+    };
+  };
+  const hasSteps = docs.length > 0;
+  const sum = (xs: readonly QueryRecord[], f: (r: QueryRecord) => string) => xs.reduce((s, r) => s.plus(f(r)), new Decimal(0)).toFixed();
   const misses = records.filter((r) => r.servedBy === null);
   const embeds = records.filter((r) => r.tier2Consulted).map((r) => r.embedUs);
   return {
@@ -107,12 +160,26 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
     cost_off_usd: costOff.toFixed(),
     cost_on_usd: costOn.toFixed(),
     wrong_hit_penalty: penalty,
-    tiers: [tier('exact'), tier('semantic'), tier('all')],
-    must_miss_classes_hit: [...new Set(records.filter((r) => r.servedBy !== null && (!r.repeat || r.expectMiss)).map((r) => r.class))].sort(),
+    tiers: [tier('exact'), tier('semantic'), ...(hasSteps ? [intermediate()] : []), tier('all')],
+    must_miss_classes_hit: [
+      ...new Set(records.filter((r) => (r.servedBy !== null && (!r.repeat || r.expectMiss)) || r.steps?.some((s) => s.served && !s.correct)).map((r) => r.class)),
+    ].sort(),
     embed_us_p50: round(percentile(embeds, 50)),
     embed_us_p95: round(percentile(embeds, 95)),
     all_miss_overhead_us_p50: round(percentile(misses.map((r) => r.lookupUs), 50)),
     all_miss_overhead_us_p95: round(percentile(misses.map((r) => r.lookupUs), 95)),
     explored: records.filter((r) => r.explored).length,
+    ...(hasSteps
+      ? {
+          tier3: {
+            queries: docs.length,
+            steps: steps.length,
+            steps_served: steps.filter((x) => x.served).length,
+            one_call_cost_usd: sum(docs, (r) => r.costUsd),
+            workflow_uncached_cost_usd: workflowCost.toFixed(),
+            workflow_cached_cost_usd: sum(docs, (r) => r.spentUsd),
+          },
+        }
+      : {}),
   };
 }

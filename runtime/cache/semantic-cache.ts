@@ -190,7 +190,10 @@ export class SemanticCache {
     const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0, steps: null };
     let nearest: { similarity: number; query: string } | null = null;
     // Tier 1.
-    const exactOk = this.o.tiers.exact ? exactTierEligibility(request, this.o.exactOptIn, this.o.eligibility) : ({ eligible: false, reason: 'tier_off' } as const);
+    const doc = documentRequestOf(request);
+    // The question decides eligibility, not the documents it carries ("next year" in a policy is no clock).
+    const shape = doc ? questionOnly(request, doc) : request;
+    const exactOk = this.o.tiers.exact ? exactTierEligibility(shape, this.o.exactOptIn, this.o.eligibility) : ({ eligible: false, reason: 'tier_off' } as const);
     const scope = this.scopeOf(request);
     const exactKey = exactOk.eligible ? exactRequestKey(request, scope) : null;
     const exactHit = exactKey ? this.exact.get(exactKey) : undefined;
@@ -201,7 +204,6 @@ export class SemanticCache {
       this.emitHit(request, 'exact', exactHit, null, null, lookupUs, 0);
       return { ...base, response: servedResponse(exactHit, request, lookupUs), servedBy: 'exact', entryId: exactHit.id, candidateQuery: exactHit.query, missReason: null, lookupUs, exactLookupUs };
     }
-    const doc = documentRequestOf(request);
     if (doc && this.o.intermediate && call && this.tier3Eligible(request, doc)) {
       const out = await this.o.intermediate.run(request, doc, call, this.tier3Scope(request, scope));
       const lookupUs = exactLookupUs + out.lookupUs;
@@ -395,6 +397,12 @@ export class SemanticCache {
       }
     }
   }
+}
+
+/** `request` with its documents left out of the last message: what eligibility reads. */
+function questionOnly(request: CanonicalRequest, doc: DocumentRequest): CanonicalRequest {
+  const last = request.messages[request.messages.length - 1]!;
+  return { ...request, messages: [...request.messages.slice(0, -1), { ...last, content: [{ type: 'text', text: doc.question }] }] };
 }
 
 function stripMeta(e: CacheEntry & SemanticMeta): CacheEntry {

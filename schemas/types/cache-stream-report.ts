@@ -8,7 +8,7 @@ export interface CacheStreamReport {
   provider: 'sim';
   streams: {
     name: string;
-    set: 'paraphrase' | 'adversarial' | 'multi_turn' | 'agent';
+    set: 'paraphrase' | 'adversarial' | 'multi_turn' | 'agent' | 'document_workflow';
     embedder: string;
     delta: number;
     gate: boolean;
@@ -24,7 +24,7 @@ export interface Figures {
   wrong_hit_penalty: number;
   /**
    * @minItems 3
-   * @maxItems 3
+   * @maxItems 4
    */
   tiers: Tier[];
   must_miss_classes_hit: string[];
@@ -33,9 +33,23 @@ export interface Figures {
   all_miss_overhead_us_p50: number | null;
   all_miss_overhead_us_p95: number | null;
   explored: number;
+  /**
+   * Document queries (Tier 3) only: what they cost as one provider call each (no decomposition), as the decomposed workflow with every step computed, and as run with Tier 3 (computed steps, or a Tier 1 hit). The intermediate row's net savings percentage is of the uncached workflow.
+   */
+  tier3?: {
+    queries: number;
+    steps: number;
+    steps_served: number;
+    one_call_cost_usd: string;
+    workflow_uncached_cost_usd: string;
+    workflow_cached_cost_usd: string;
+  };
 }
 export interface Tier {
-  tier: 'exact' | 'semantic' | 'all';
+  /**
+   * exact, semantic and all count queries; intermediate (Tier 3) counts workflow steps: hits are steps served, queries the steps of the stream.
+   */
+  tier: 'exact' | 'semantic' | 'intermediate' | 'all';
   queries: number;
   hits: number;
   wrong_hits: number;

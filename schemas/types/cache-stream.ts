@@ -9,7 +9,7 @@ export interface CacheStreamFile {
    */
   name: string;
   kind: 'query_stream';
-  set: 'paraphrase' | 'adversarial' | 'multi_turn' | 'agent';
+  set: 'paraphrase' | 'adversarial' | 'multi_turn' | 'agent' | 'document_workflow';
   description: string;
   /**
    * Where the data comes from and its licence.
@@ -33,7 +33,20 @@ export interface CacheStreamFile {
     format: 'gptcache_pairs';
     file: string;
   };
+  /**
+   * Documents the queries refer to (Tier 3); one entry per version of a document.
+   */
+  documents?: Document[];
   queries?: Query[];
+}
+export interface Document {
+  id: string;
+  /**
+   * An edit of a document is a new entry with the same id and a higher version.
+   */
+  version: number;
+  title?: string;
+  text: string;
 }
 export interface Query {
   id: string;
@@ -71,6 +84,12 @@ export interface Query {
    */
   expect?: 'miss';
   note?: string;
+  /**
+   * Documents the request carries, as id@version of the stream's `documents`; the text is the question about them.
+   *
+   * @minItems 1
+   */
+  documents?: string[];
   /**
    * Written to the cache without a lookup and left out of the figures (the insert phase of GPTCache's own replay).
    */
