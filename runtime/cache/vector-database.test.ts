@@ -169,10 +169,11 @@ describe('InMemoryVectorDatabase is exact: the same top-k as brute-force float32
     expect(db.query('p', q, 5)).toEqual(bruteForce(live, q, 5));
   });
 
-  it('refuses a vector with a NaN or infinite component', () => {
+  it('refuses a stored or query vector with a NaN or infinite component', () => {
     const db = new InMemoryVectorDatabase(2);
     expect(() => db.upsert([{ id: 'x', partition: 'p', vector: Float32Array.of(NaN, 1) }])).toThrow(RangeError);
     expect(() => db.upsert([{ id: 'x', partition: 'p', vector: Float32Array.of(Infinity, 1) }])).toThrow(RangeError);
     expect(db.count()).toBe(0);
+    expect(() => db.query('p', Float32Array.of(NaN, 1), 1)).toThrow(RangeError);
   });
 });

@@ -151,6 +151,7 @@ export class InMemoryVectorDatabase implements VectorDatabase {
   query(partition: string, vector: Float32Array, topK: number): VectorHit[] {
     if (vector.length !== this.dim) throw new VectorDimensionError(this.dim, vector.length);
     if (!Number.isInteger(topK) || topK < 1) throw new RangeError(`topK must be a whole number >= 1, got ${topK}`);
+    if (!vector.every(Number.isFinite)) throw new RangeError('query vector has a NaN or infinite component');
     const m = this.partitions.get(partition);
     if (!m || m.ids.length === 0) return [];
     const n = m.ids.length;
