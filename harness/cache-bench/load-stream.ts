@@ -6,6 +6,7 @@ import { loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import type { CacheStreamFile, Query } from '../../schemas/types/cache-stream.ts';
 import { SetupError } from '../errors.ts';
 import { resolveStreamDocuments, type StreamDocuments } from './stream-documents.ts';
+import { loadAuditedMerges, type StreamLabels } from './audited-labels.ts';
 
 export const STREAM_FILE = 'stream.yaml';
 
@@ -20,6 +21,8 @@ export interface QueryStream {
   dir: string;
   /** Tier 3 documents by "id@version" (empty for streams without documents). */
   documents: StreamDocuments;
+  /** The labels the classes follow: GPTCache's own, or with the audited merges applied. */
+  labels: StreamLabels;
 }
 
 /** True when `dir` holds a query-stream workload. */
@@ -36,9 +39,9 @@ interface GptCachePair {
  * GPTCache pairs → queries. Classes are pairs joined by a shared origin or similar text (the file repeats
  * 35 origins and 11 similars), so a repeated text is never counted as a wrong hit. As GPTCache's own replay
  * does, every origin is written to the cache first (warm, no lookup), then every similar is asked; the
- * reference answer names the class.
+ * reference answer names the class. `merges` (the audited labels) joins further groups of pair indices.
  */
-export function gptCacheQueries(file: string, pairs: unknown): Query[] {
+export function gptCacheQueries(file: string, pairs: unknown, merges: readonly (readonly number[])[] = []): Query[] {
   if (!Array.isArray(pairs) || pairs.some((p) => typeof (p as GptCachePair)?.origin !== 'string' || typeof (p as GptCachePair)?.similar !== 'string'))
     throw new SetupError(`${file}: expected a JSON array of {"origin": string, "similar": string}`);
   const list = pairs as GptCachePair[];
@@ -52,14 +55,18 @@ export function gptCacheQueries(file: string, pairs: unknown): Query[] {
       else parent[find(i)] = find(j);
     }
   });
+  for (const group of merges) for (const i of group.slice(1)) parent[find(i)] = find(group[0]!);
   const cls = (i: number) => `pair-${find(i)}`;
   const q = (kind: 'origin' | 'similar') =>
     list.map((p, i): Query => ({ id: `${kind}-${i}`, class: cls(i), text: p[kind], answer: `reference answer of ${cls(i)}`, ...(kind === 'origin' ? { warm: true } : {}) }));
   return [...q('origin'), ...q('similar')];
 }
 
-/** Reads and validates `<dir>/stream.yaml`; every problem is a SetupError naming the file. */
-export function loadQueryStream(dir: string): QueryStream {
+/**
+ * Reads and validates `<dir>/stream.yaml`; every problem is a SetupError naming the file. `labels: 'audited'`
+ * applies the source's `audited_labels` merges (an error when the stream has none).
+ */
+export function loadQueryStream(dir: string, labels: StreamLabels = 'gptcache'): QueryStream {
   const abs = resolve(dir);
   const file = join(abs, STREAM_FILE);
   if (!existsSync(file)) throw new SetupError(`${file}: no ${STREAM_FILE} in ${abs}`);
@@ -81,8 +88,16 @@ export function loadQueryStream(dir: string): QueryStream {
     } catch (err) {
       throw new SetupError(`${src}: not valid JSON: ${(err as Error).message}`);
     }
-    queries.push(...gptCacheQueries(src, parsed));
-  }
+    let merges: number[][] = [];
+    if (labels === 'audited') {
+      if (!data.source.audited_labels) throw new SetupError(`${file}: --cache-labels audited needs source.audited_labels; this stream has none`);
+      const auditFile = join(abs, data.source.audited_labels);
+      if (!existsSync(auditFile)) throw new SetupError(`${file}: source.audited_labels ${data.source.audited_labels} does not exist beside it`);
+      gptCacheQueries(src, parsed); // validates the pairs before the merges index into them
+      merges = loadAuditedMerges(auditFile, parsed as GptCachePair[]);
+    }
+    queries.push(...gptCacheQueries(src, parsed, merges));
+  } else if (labels === 'audited') throw new SetupError(`${file}: --cache-labels audited needs a source with audited_labels; this stream has none`);
   queries.push(...(data.queries ?? []));
   const seen = new Set<string>();
   const answerOf = new Map<string, string>();
@@ -103,5 +118,6 @@ export function loadQueryStream(dir: string): QueryStream {
     queries,
     dir: abs,
     documents: resolveStreamDocuments(file, data),
+    labels,
   };
 }

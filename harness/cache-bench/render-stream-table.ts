@@ -25,6 +25,10 @@ export interface StreamTableHeader {
   gate: boolean;
   cache: boolean;
   warm: number;
+  /** Which labels scored it (GPTCache-sourced streams only). */
+  labels?: 'gptcache' | 'audited';
+  /** How the learned tuner was calibrated, when not from an empty ledger. */
+  calibration?: string;
 }
 
 /** One stream's figures as text: a header line, the per-tier table, latency and must-miss lines. */
@@ -33,6 +37,9 @@ export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): strin
     `${h.name} (${h.set}): ${f.queries} queries (${f.repeats} repeats of an answered class${h.warm ? `, after ${h.warm} warm-up writes` : ''}); cache ${h.cache ? 'on' : 'off'}, embedder ${h.embedder}, delta ${h.delta >= 1 ? 'off (fixed prior threshold)' : h.delta}, gate ${h.gate ? 'on' : 'off'}`,
     'sim: answers are the stream\'s reference answers priced as the stream model (simulated provider, no model called)',
   ];
+  if (h.labels === 'gptcache') lines.push("labels: GPTCache's own (each pair its own answer; the primary figures)");
+  if (h.labels === 'audited') lines.push('labels: audited (pairs stating the same facts merged, equivalent-pairs.yaml; secondary figures)');
+  if (h.calibration) lines.push(`calibration: ${h.calibration}`);
   const t = plainTable(['tier', 'hits', 'hit rate [95% CI]', 'hit rate on repeats', 'wrong', 'false-hit rate [95% CI]', 'precision [95% CI]', 'net savings', 'lookup p50', 'lookup p95']);
   for (const r of f.tiers)
     t.push([

@@ -9,6 +9,8 @@ import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
 import type { CliIO } from '../cli/command.ts';
 import { EXIT, SetupError } from '../errors.ts';
+import type { StreamLabels } from './audited-labels.ts';
+import { runCrossFitted, type CalibrationMode } from './cross-fit.ts';
 import { isQueryStreamDir, loadQueryStream } from './load-stream.ts';
 import { renderStreamTable } from './render-stream-table.ts';
 import { runStream } from './run-stream.ts';
@@ -28,6 +30,10 @@ export interface StreamCommandOptions {
   penalty: number;
   seed: number;
   json: string | null;
+  /** Labels of GPTCache-sourced streams (default GPTCache's own). */
+  labels?: StreamLabels;
+  /** `cross-fit`: each fold's tuner is warmed by a calibration replay of the other fold (default none). */
+  calibration?: CalibrationMode;
 }
 
 /** True when every selected name is a query-stream workload (and there is at least one). */
@@ -45,6 +51,8 @@ export interface StreamReportEntry {
   delta: number;
   gate: boolean;
   cache: boolean;
+  labels?: StreamLabels;
+  calibration?: CalibrationMode;
   figures: StreamFigures;
 }
 
@@ -57,23 +65,24 @@ export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Prom
   const entries: StreamReportEntry[] = [];
   let failed = false;
   for (const name of o.names) {
-    const stream = loadQueryStream(join(o.workloadsDir, name));
+    const labels = o.labels ?? 'gptcache';
+    const stream = loadQueryStream(join(o.workloadsDir, name), labels);
+    const sourced = stream.queries.some((q) => q.warm) && stream.set === 'paraphrase';
     const embedder = createEmbeddingProvider(embedderId, { env: io.env });
     try {
-      const run = await runStream(stream, {
-        cache: o.cache,
-        embedder,
-        prices,
-        gate: o.gate,
-        seed: o.seed,
-        tuner: { delta, ...(o.priorOffset !== null ? { priorOffset: o.priorOffset } : {}) },
-      });
-      const figures = streamFigures(run.records, o.penalty);
+      const tuner = { delta, ...(o.priorOffset !== null ? { priorOffset: o.priorOffset } : {}) };
+      const crossFit = o.calibration === 'cross-fit' && o.cache;
+      const fitted = crossFit ? await runCrossFitted(stream, { embedder, prices, gate: o.gate, seed: o.seed, tuner }) : null;
+      const records = fitted ? fitted.records : (await runStream(stream, { cache: o.cache, embedder, prices, gate: o.gate, seed: o.seed, tuner })).records;
+      const figures = streamFigures(records, o.penalty);
       const warm = stream.queries.filter((q) => q.warm).length;
-      io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm }, figures));
+      const calibration = fitted
+        ? `cross-fit: asked queries split in 2 folds by a hash of their id (${fitted.foldSizes.join(' + ')}); each fold served by a tuner warmed only by a calibration replay of the other fold (${fitted.calibrationLabels.join(' / ')} labelled would-be hits), cache content the same in every replay; calibration calls are not in the costs`
+        : undefined;
+      io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}) }, figures));
       io.out('');
       if (figures.must_miss_classes_hit.length) failed = true;
-      entries.push({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, figures });
+      entries.push({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), figures });
     } finally {
       await embedder.close();
     }

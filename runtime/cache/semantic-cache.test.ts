@@ -98,7 +98,8 @@ describe('SemanticCache', () => {
 
   it('serves a paraphrase once the bound is met, and the gate still refuses a swapped number', async () => {
     const tuner = new AdaptiveThresholdTuner({ priorOffset: -0.5, delta: 0.05, exploreRate: 0 });
-    for (let i = 0; i < 80; i++) tuner.record('general', 1, true, { wrongAbove: -1, observations: 0 });
+    // Agreeing labels spread over 0.5-1.0: they certify serving at >= 0.5 (labels only at 1.0 would certify only 1.0).
+    for (let i = 0; i < 80; i++) tuner.record('general', 0.5 + i / 160, true, { wrongAbove: -1, observations: 0 });
     const { cache } = makeCache({ tuner });
     await cache.complete(req('How do I grow 10 tomato plants on a small balcony?'), () => Promise.resolve(answer('Use sorted().')));
     const hit = await cache.complete(req('How can I grow 10 tomato plants on a small balcony garden?'), () => Promise.reject(new Error('must not compute')));

@@ -72,14 +72,26 @@ export interface ThresholdDecision {
 /** Per task type: learned ledgers; per entry: the wrong-above threshold. */
 export class AdaptiveThresholdTuner {
   readonly config: ThresholdTunerConfig;
-  private readonly ledgers = new Map<string, SimilarityLedger>();
+  private readonly ledgers: Map<string, SimilarityLedger>;
+  /** certifiedThreshold per task type and floor, valid while its ledger's version is unchanged. */
+  private readonly certified = new Map<string, { version: number; value: { threshold: number; errorBound: number } | null }>();
 
-  constructor(config: Partial<ThresholdTunerConfig> = {}) {
+  constructor(config: Partial<ThresholdTunerConfig> = {}, shared?: Map<string, SimilarityLedger>) {
+    this.ledgers = shared ?? new Map();
     this.config = { ...DEFAULT_TUNER_CONFIG, ...config, priors: { ...DEFAULT_PRIOR_THRESHOLDS, ...(config.priors ?? {}) } };
     const { delta, exploreRate, z } = this.config;
     if (!(delta > 0 && delta <= 1)) throw new RangeError(`delta must be in (0, 1], got ${delta}`);
     if (!(exploreRate >= 0 && exploreRate <= 1)) throw new RangeError(`exploreRate must be in [0, 1], got ${exploreRate}`);
     if (!(z > 0)) throw new RangeError(`z must be > 0, got ${z}`);
+  }
+
+  /**
+   * A tuner with other settings that reads and writes this one's ledgers. A calibration replay runs
+   * through `fork({ exploreRate: 1 })` (every would-be hit above the prior is recomputed and labelled),
+   * so the cache that then serves starts from that evidence instead of spending its own queries on it.
+   */
+  fork(config: Partial<ThresholdTunerConfig>): AdaptiveThresholdTuner {
+    return new AdaptiveThresholdTuner({ ...this.config, ...config, priors: { ...this.config.priors, ...(config.priors ?? {}) } }, this.ledgers);
   }
 
   /** The prior threshold (§5.4 plus the embedder offset); unknown task types use `general`. */
@@ -114,10 +126,38 @@ export class AdaptiveThresholdTuner {
     if (similarity < floor) return { action: 'reject', floor, errorBound: 1, reason: 'below_prior' };
     if (similarity <= entry.wrongAbove) return { action: 'reject', floor, errorBound: 1, reason: 'below_entry_threshold' };
     if (this.config.delta >= 1) return { action: 'serve', floor, errorBound: 1, reason: 'bound_met' };
-    const errorBound = this.errorBound(taskType, similarity);
-    if (errorBound > this.config.delta) return { action: 'explore', floor, errorBound, reason: 'bound_above_delta' };
-    if (draw < this.config.exploreRate) return { action: 'explore', floor, errorBound, reason: 'sampled_exploration' };
-    return { action: 'serve', floor, errorBound, reason: 'bound_met' };
+    const certified = this.certifiedThreshold(taskType, floor);
+    if (!certified || similarity < certified.threshold)
+      return { action: 'explore', floor, errorBound: this.errorBound(taskType, similarity), reason: 'bound_above_delta' };
+    if (draw < this.config.exploreRate) return { action: 'explore', floor, errorBound: certified.errorBound, reason: 'sampled_exploration' };
+    return { action: 'serve', floor, errorBound: certified.errorBound, reason: 'bound_met' };
+  }
+
+  /**
+   * The lowest similarity t (at or above `floor`) such that serving every would-be hit at t or above is
+   * certified: the one-sided Wilson bound on the error rate of the labelled would-be hits at >= t is at
+   * most delta. A candidate at s >= t belongs to that certified set, so it is served however few labels
+   * lie above s itself; reading the bound at the candidate's own similarity instead (the first design)
+   * refused the most similar candidates for having few labels above them while serving less similar ones.
+   * Only occupied similarities are thresholds: nothing below the lowest label is ever certified. Taking
+   * the lowest passing t among nested sets is mildly optimistic (a minimum over correlated tests); the
+   * cross-fitted stream report measures the error on queries the ledger never saw. Null when none passes.
+   */
+  certifiedThreshold(taskType: string, floor: number): { threshold: number; errorBound: number } | null {
+    const ledger = this.ledger(taskType);
+    const key = `${taskType}\u0000${floor}`;
+    const cached = this.certified.get(key);
+    if (cached && cached.version === ledger.version) return cached.value;
+    const { delta, z } = this.config;
+    let value: { threshold: number; errorBound: number } | null = null;
+    ledger.scanDown((edge, { trials, errors }) => {
+      if (edge < floor) return false;
+      const bound = wilsonUpper(errors, trials, z);
+      if (bound <= delta) value = { threshold: edge, errorBound: bound };
+      return true;
+    });
+    this.certified.set(key, { version: ledger.version, value });
+    return value;
   }
 
   /** Records the label of a recomputed would-be hit. */

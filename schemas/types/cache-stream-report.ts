@@ -13,6 +13,14 @@ export interface CacheStreamReport {
     delta: number;
     gate: boolean;
     cache: boolean;
+    /**
+     * Which labels scored a GPTCache-sourced stream: GPTCache's own (the primary figures) or with the audited merges of equivalent pairs. Absent for streams without a data source.
+     */
+    labels?: 'gptcache' | 'audited';
+    /**
+     * Present when the learned tuner was cross-fitted: each of two folds of the asked queries was served by a tuner warmed only by a calibration replay of the other fold. Absent: the tuner started from an empty ledger.
+     */
+    calibration?: 'cross-fit';
     figures: Figures;
   }[];
 }

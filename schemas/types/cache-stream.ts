@@ -32,6 +32,10 @@ export interface CacheStreamFile {
      */
     format: 'gptcache_pairs';
     file: string;
+    /**
+     * A file beside stream.yaml (schema gptcache-equivalences.schema.json) merging pairs that state the same facts; used when the run asks for the audited labelling (--cache-labels audited). GPTCache's own labels stay the default.
+     */
+    audited_labels?: string;
   };
   /**
    * Documents the queries refer to (Tier 3); one entry per version of a document.

@@ -64,6 +64,8 @@ export const runCommandSpec: CommandSpec = {
       .option('--cache-delta <d>', 'query streams: largest tolerated wrong-hit rate of Tier 2 (the learned bound); 1 = fixed prior threshold, no bound (default 0.01)', numberArg('--cache-delta', 0, 1))
       .addOption(new Option('--cache-gate <mode>', 'query streams: the exact-token gate (numbers, identifiers, quotes, entities, negation, direction)').choices(['on', 'off']).default('on'))
       .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold (docs/semantic-cache.md) (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
+      .addOption(new Option('--cache-labels <labels>', "query streams from GPTCache's pairs: score under GPTCache's own labels (default) or the audited ones that merge pairs stating the same facts (workloads/cache-gptcache/equivalent-pairs.yaml)").choices(['gptcache', 'audited']).default('gptcache'))
+      .addOption(new Option('--cache-calibration <mode>', 'query streams with warm cache content (cache-gptcache): cross-fit = split the asked queries in 2 folds by a hash of their id and serve each fold with a tuner warmed only by a calibration replay of the other (docs/semantic-cache.md); none = start from an empty ledger').choices(['none', 'cross-fit']).default('none'))
       .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
     addWidthOptions(cmd);
@@ -106,6 +108,8 @@ export const runCommandSpec: CommandSpec = {
       cacheDelta?: number;
       cacheGate: 'on' | 'off';
       cachePriorOffset?: number;
+      cacheLabels: 'gptcache' | 'audited';
+      cacheCalibration: 'none' | 'cross-fit';
       wrongHitPenalty: number;
     }>();
     if (selectsQueryStreams(o.workloadsDir, o.workload))
@@ -121,6 +125,8 @@ export const runCommandSpec: CommandSpec = {
           penalty: o.wrongHitPenalty,
           seed: o.seed,
           json: o.json ?? null,
+          labels: o.cacheLabels,
+          calibration: o.cacheCalibration,
         },
         io,
       );
