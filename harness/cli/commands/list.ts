@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { loadQueryStream } from '../../cache-bench/load-stream.ts';
+import { queryStreamDirs, renderStreamList, streamListRow } from '../../cache-bench/stream-catalog.ts';
 import { discoverWorkloads } from '../../workloads/load-workload.ts';
 import type { CommandSpec } from '../command.ts';
 import { addWidthOptions, tableWidth } from '../parse-args.ts';
@@ -111,10 +113,10 @@ const LEGEND = [
   'gap score/solved: mean gated score and solved rate, strong minus cheap. check: has a hidden check. sim: has a sim.yaml script.',
 ];
 
-/** `bench list`: the workloads with their signal verdict, who measured it, turns and description. */
+/** `bench list`: the workloads with their signal verdict, who measured it, turns and description; then the cache query streams. */
 export const listCommandSpec: CommandSpec = {
   name: 'list',
-  description: 'List the workloads with their signal verdict (and who measured it), turn count and description.',
+  description: 'List the workloads with their signal verdict (and who measured it), turn count and description, then the cache query streams (set, queries, must-miss count).',
   configure(cmd) {
     cmd
       .option('--workloads-dir <dir>', 'where workloads live', './workloads')
@@ -128,7 +130,9 @@ export const listCommandSpec: CommandSpec = {
       width?: number;
       wide: boolean;
     }>();
-    const all = discoverWorkloads(resolve(io.cwd, o.workloadsDir));
+    const root = resolve(io.cwd, o.workloadsDir);
+    const all = discoverWorkloads(root);
+    const streams = queryStreamDirs(root).map((d) => streamListRow(loadQueryStream(d)));
     const rows: ListRow[] = all.map((w) => ({
       name: w.spec.name,
       signal_strength: w.spec.signal_strength ?? 'high',
@@ -141,7 +145,8 @@ export const listCommandSpec: CommandSpec = {
       description: w.spec.description,
     }));
     if (o.json) {
-      io.out(JSON.stringify(rows, null, 2));
+      // One array: agent workloads, then query streams, told apart by `kind`.
+      io.out(JSON.stringify([...rows.map((r) => ({ kind: 'agent' as const, ...r })), ...streams], null, 2));
       return 0;
     }
     const width = tableWidth(o, io);
@@ -149,6 +154,12 @@ export const listCommandSpec: CommandSpec = {
     io.out(fitted.text);
     if (fitted.hidden.length > 0) io.out(fold(`hidden to fit ${width} columns: ${fitted.hidden.join(', ')} (--wide shows them)`, width));
     for (const line of LEGEND) io.out(fold(line, width));
+    if (streams.length) {
+      io.out('');
+      io.out(fold('Query streams for the semantic cache (`bench run --workload NAME` replays one through the cache):', width));
+      io.out(renderStreamList(streams, (t) => fold(t, width, '    ')));
+      io.out(fold('queries: looked up (warm: written first without a lookup). must-miss: queries marked expect: miss, which no tier may serve. documents: document versions for Tier 3.', width));
+    }
     return 0;
   },
 };

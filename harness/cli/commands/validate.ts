@@ -1,7 +1,9 @@
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { loadSimScript } from '../../../runtime/providers/sim/index.ts';
 import { DataFileError } from '../../../runtime/core/yaml-document.ts';
+import { isQueryStreamDir, loadQueryStream, STREAM_FILE } from '../../cache-bench/load-stream.ts';
+import { queryStreamDirs } from '../../cache-bench/stream-catalog.ts';
 import { EXIT, SetupError } from '../../errors.ts';
 import { loadGenericCheats, loadWorkloadRedTeam, WORKLOAD_CHEATS_FILE } from '../../redteam/cheat-data.ts';
 import { redTeamViolations, runRedTeam } from '../../redteam/red-team.ts';
@@ -20,13 +22,16 @@ ones in harness/data/cheats/*.yaml and the workload's own in <workload>/${WORKLO
 (schema: schemas/cheat-set.schema.json). It prints a workload × variant table and exits 2 on any
 violation. Commands run in the sandbox (METIS_SANDBOX=auto|bwrap|none; default auto).`;
 
-/** `bench validate [PATHS]`: check workload directories (or workload.yaml files) and their sim scripts; `--deep` adds the red-team QA. */
+/**
+ * `bench validate [PATHS]`: check workload directories (or workload.yaml files) and their sim scripts, and
+ * query streams (stream.yaml against its schema, classes, document refs); `--deep` adds the red-team QA.
+ */
 export const validateCommandSpec: CommandSpec = {
   name: 'validate',
-  description: 'Validate workload files (workload.yaml, sim.yaml, cheats.yaml, fixture links); --deep also red-teams the hidden checks; exit 2 on any error.',
+  description: 'Validate workload files (workload.yaml, sim.yaml, cheats.yaml, fixture links) and cache query streams (stream.yaml); --deep also red-teams the hidden checks; exit 2 on any error.',
   configure(cmd) {
     cmd
-      .argument('[paths...]', 'workload directories or workload.yaml files (default: every workload under --workloads-dir)')
+      .argument('[paths...]', 'workload or query-stream directories, workload.yaml or stream.yaml files (default: every workload and stream under --workloads-dir)')
       .option('--workloads-dir <dir>', 'where workloads live', './workloads')
       .option('--deep', 'also run the competent plan, a do-nothing run and every scripted cheat against each hidden check (slow: a check run each)', false)
       .addHelpText('after', DEEP_HELP);
@@ -35,12 +40,14 @@ export const validateCommandSpec: CommandSpec = {
     const paths = (args[0] as string[] | undefined) ?? [];
     const o = cmd.opts<{ workloadsDir: string; deep: boolean }>();
     const workloadsDir = resolve(io.cwd, o.workloadsDir);
-    const dirs = paths.length
-      ? paths.map((p) => {
-          const abs = resolve(io.cwd, p);
-          return existsSync(abs) && statSync(abs).isFile() && basename(abs) === 'workload.yaml' ? dirname(abs) : abs;
-        })
-      : workloadDirs(workloadsDir);
+    const named = paths.map((p) => {
+      const abs = resolve(io.cwd, p);
+      return existsSync(abs) && statSync(abs).isFile() && (basename(abs) === 'workload.yaml' || basename(abs) === STREAM_FILE) ? dirname(abs) : abs;
+    });
+    // A directory with a stream.yaml and no workload.yaml is a query stream.
+    const isStream = (d: string) => isQueryStreamDir(d) && !existsSync(join(d, 'workload.yaml'));
+    const dirs = paths.length ? named.filter((d) => !isStream(d)) : workloadDirs(workloadsDir);
+    const streamDirs = paths.length ? named.filter(isStream) : queryStreamDirs(workloadsDir);
     let failures = 0;
     const valid: Workload[] = [];
     let generic: ReturnType<typeof loadGenericCheats> = [];
@@ -59,6 +66,16 @@ export const validateCommandSpec: CommandSpec = {
         loadWorkloadRedTeam(w.dir, generic);
         valid.push(w);
         io.out(`ok      ${d}`);
+      } catch (e) {
+        if (!(e instanceof SetupError || e instanceof DataFileError)) throw e;
+        failures += 1;
+        io.err(`invalid ${e.message}`);
+      }
+    }
+    for (const d of streamDirs) {
+      try {
+        const s = loadQueryStream(d);
+        io.out(`ok      ${d} (query stream, ${s.queries.length} queries)`);
       } catch (e) {
         if (!(e instanceof SetupError || e instanceof DataFileError)) throw e;
         failures += 1;
