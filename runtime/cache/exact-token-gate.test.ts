@@ -34,6 +34,14 @@ describe('exact-token gate', () => {
     expect(gate('Is Rust faster than Go for servers?', 'Is Go faster than Rust for servers?')).toBe('direction');
     expect(gate('How long is the flight from London to Paris?', 'How long is the flight from Paris to London?')).toBe('direction');
   });
+  it('blocks one swapped content word between otherwise identical questions (lower-case tools)', () => {
+    expect(gate('How do I install numpy with pip?', 'How do I install numpy with conda?')).toBe('word_swap');
+    expect(gate('What does the git command git rebase do?', 'What does the git command git merge do?')).toBe('word_swap');
+    // A reworded paraphrase keeps passing; so does a swapped function word or an inflection.
+    expect(gate('How do I install numpy with pip?', 'What is the way to install numpy using pip?')).toBeNull();
+    expect(gate('How do I install numpy with pip?', 'How can I install numpy with pip?')).toBeNull();
+    expect(gate('How do I merge two datasets?', 'How do I merge two dataset?')).toBeNull();
+  });
   it('treats 1,000 and 1000 as the same number', () => {
     expect(gate('Is 1,000 bigger than 999 here?', 'Is 1000 bigger than 999 here?')).toBeNull();
   });

@@ -1,5 +1,7 @@
 // The exact gate: a semantic neighbour is only a candidate when the tokens that decide the answer
-// (numbers, identifiers, quoted strings, named entities, negation, direction) are the same in both.
+// (numbers, identifiers, quoted strings, named entities, negation, direction) are the same in both, and
+// the two are not the same words but one swapped content word.
+import { oneWordSwap, wordsOf } from './one-word-swap.ts';
 
 /** The answer-determining tokens of one query. */
 export interface GateSignature {
@@ -12,10 +14,12 @@ export interface GateSignature {
   negated: boolean;
   /** Ordered (from, to) pairs read from "from A to B", "A to B", "A into B", "A than B". */
   directions: string[];
+  /** The lower-cased words in order, for the one-word-swap check. */
+  words: string[];
 }
 
 /** Why the gate refused a candidate (reported on `cache.miss`). */
-export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'direction';
+export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'direction' | 'word_swap';
 
 const NEGATION = /\b(not|no|never|none|nor|neither|without|except|cannot|avoid|excluding|unless|absence|lack|lacks|lacking|non)\b|n['’]t\b/i;
 // Single quotes only around a phrase (after a space or start, before a space or punctuation), so
@@ -72,6 +76,7 @@ export function gateSignature(text: string): GateSignature {
     entities: uniqSorted(entitiesOf(unquoted)),
     negated: NEGATION.test(unquoted),
     directions: uniqSorted(directions),
+    words: wordsOf(text),
   };
 
 }
@@ -117,7 +122,8 @@ function allPresent(tokens: readonly string[], other: GateSignature): boolean {
 /**
  * The first field in which the two texts disagree, or null when the gate passes. Numbers and negation
  * must match exactly; an identifier, quoted string or named entity of either text must occur in the
- * other (a paraphrase may move it, a swapped entity is absent); ordered pairs ("from A to B") must agree.
+ * other (a paraphrase may move it, a swapped entity is absent); ordered pairs ("from A to B") must agree;
+ * and the texts must not be the same words but one swapped content word ("with pip" / "with conda").
  */
 export function gateMismatch(a: GateSignature, b: GateSignature): GateMismatch | null {
   if (!sameList(a.numbers, b.numbers)) return 'numbers';
@@ -128,5 +134,6 @@ export function gateMismatch(a: GateSignature, b: GateSignature): GateMismatch |
   const reversed = (d: string) => d.split('>').reverse().join('>');
   if (a.directions.some((d) => b.directions.includes(reversed(d)) && !b.directions.includes(d)) || b.directions.some((d) => a.directions.includes(reversed(d)) && !a.directions.includes(d)))
     return 'direction';
+  if (oneWordSwap(a.words, b.words)) return 'word_swap';
   return null;
 }
