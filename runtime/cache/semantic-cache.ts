@@ -1,6 +1,7 @@
 // The cache in front of the provider call: Tier 1 exact, then Tier 2 semantic (eligibility, partition,
 // embedding, exact search, exact-token gate, learned threshold), then the call itself, whose final
-// answers are kept for both tiers. Tier 3 (intermediate results) is `IntermediateCache`.
+// answers are kept for both tiers. A request carrying documents goes Tier 1, then Tier 3
+// (`DocumentWorkflowTier`: workflow steps in `IntermediateCache`), never Tier 2.
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { canonicalJson } from '../core/canonical-json.ts';
