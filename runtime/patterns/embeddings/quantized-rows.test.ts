@@ -18,7 +18,7 @@ const component = fc.oneof(
 );
 
 describe('quantized rows', () => {
-  it('property: every exact float32 score lies inside its interval, across growth and swap-remove moves', () => {
+  it.each([true, false])('property (SIMD %s): every exact float32 score lies inside its interval, across growth and swap-remove moves', (simd) => {
     fc.assert(
       fc.property(
         fc.integer({ min: 1, max: 70 }).chain((dim) =>
@@ -33,7 +33,7 @@ describe('quantized rows', () => {
           const q = Float32Array.from(rawQ);
           rows.push(rows[0]!, q);
           const dim = q.length;
-          const m = createQuantizedRows(dim, 2);
+          const m = createQuantizedRows(dim, 2, { simd });
           rows.forEach((r, s) => m.set(s, r));
           m.move(rows.length - 1, 0);
           const live = [rows[rows.length - 1]!, ...rows.slice(1, -1)];

@@ -36,15 +36,15 @@ const ABS_SLACK = 2 ** -126;
 /** Above this ‖q‖·‖v‖ a float32 score may overflow to ±Infinity; the interval then gives up. */
 const OVERFLOW_GUARD = 2 ** 120;
 
-/** Creates empty quantised rows of `dim` components. */
-export function createQuantizedRows(dim: number, initialCapacity = 64): QuantizedRows {
+/** Creates empty quantised rows of `dim` components; `simd: false` forces the JS loop (as without SIMD). */
+export function createQuantizedRows(dim: number, initialCapacity = 64, options: { simd?: boolean } = {}): QuantizedRows {
   if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`dim must be a whole number >= 1, got ${dim}`);
   // Zero padding to whole kernel steps adds nothing to any sum.
   const stride = Math.ceil(dim / INT8_STEP) * INT8_STEP;
   // Largest query magnitude that keeps Σ |q̂·v̂| ≤ stride·127·qMax inside int32.
   const qMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (ROW_MAX * stride)));
   if (qMax < 1) throw new RangeError(`dim ${dim} is too large for int32 sums`);
-  const simd: SimdInt8Dots | null = createSimdInt8Dots(1);
+  const simd: SimdInt8Dots | null = options.simd === false ? null : createSimdInt8Dots(1);
   let capacity = 0;
   let data = new Int8Array(0);
   let query = new Int16Array(stride);
