@@ -9,6 +9,8 @@ import type { CanonicalRequest } from '../types/request.ts';
 import { callContextMetadata } from '../events/call-context.ts';
 import { busCacheSink, createCachedProvider, traceCacheSink } from './cached-provider.ts';
 import { EmbeddingEngine } from './embedding-engine.ts';
+import { DocumentWorkflowTier } from './document-workflow.ts';
+import { withDocuments } from './document-request.ts';
 import { SemanticCache } from './semantic-cache.ts';
 
 const req = (text: string, tools = false): CanonicalRequest => ({
@@ -73,6 +75,44 @@ describe('createCachedProvider', () => {
     ]);
     expect(of('sess_b')).toEqual([['cache.hit', 'turn_sess_b', 'evt_sess_b']]);
     expect(events).toHaveLength(3);
+  });
+
+  it('traces a document workflow: a partly held answer is a valid intermediate miss, a fully held one a $0 row marked intermediate', async () => {
+    const events: BusEvent[] = [];
+    // Strict mode validates every payload against its schema: an unknown tier would throw here.
+    const bus = createEventBus({ mode: 'strict', clock: createVirtualClock(), logger: createMemoryLogger() });
+    bus.subscribe({ name: 't', filter: {}, handler: (e) => void events.push(e) });
+    const inner = countingProvider();
+    const sink = traceCacheSink(bus);
+    const cache = new SemanticCache({
+      scope: { tenant: 't', workspace: 'w' },
+      costOf: () => '0.0001',
+      onEvent: sink,
+      intermediate: new DocumentWorkflowTier({ costOf: () => '0.0001', onEvent: sink }),
+    });
+    const p = createCachedProvider(inner, cache);
+    const policy = { id: 'leave-policy', text: 'Employees accrue two days of paid leave per month. Unused days expire after one year.' };
+    const ask = (id: string, question: string) => ({
+      ...withDocuments(req(question), [policy]),
+      metadata: { ...withDocuments(req(question), [policy]).metadata, ...callContextMetadata({ session_id: id, turn_id: `turn_${id}`, call_event_id: `evt_${id}` }) },
+    });
+    const first = await p.complete(ask('sess_a', 'How many days of paid leave do employees accrue per month?'));
+    const callsAfterFirst = inner.calls;
+    // Same content words in another order: Tier 1 misses, every Tier 3 step is held.
+    const second = await p.complete(ask('sess_b', 'Per month, how many days of paid leave do employees accrue?'));
+    const callsAfterSecond = inner.calls;
+    const third = await p.complete(ask('sess_c', 'When do unused leave days expire?'));
+    await bus.drain();
+    expect(first.served_from_cache).toBeUndefined();
+    expect(callsAfterFirst).toBe(2); // summarise, then answer
+    // The same question on the same document version: every step is held, no model is called.
+    expect(callsAfterSecond).toBe(callsAfterFirst);
+    expect(second.served_from_cache).toMatchObject({ tier: 'intermediate', served_cost_usd: '0' });
+    expect(second.usage.input_tokens + second.usage.output_tokens).toBe(0);
+    // A new question reuses the document's summary but computes its answer: a partial intermediate miss.
+    expect(third.served_from_cache).toBeUndefined();
+    expect(inner.calls).toBe(callsAfterSecond + 1);
+    expect(events.filter((e) => e.session_id === 'sess_c').map((e) => [e.type, (e.payload as { tier: string }).tier])).toContainEqual(['cache.miss', 'intermediate']);
   });
 
   it('is transparent for agent requests: tools offered means every call reaches the provider', async () => {

@@ -211,7 +211,9 @@ export class SemanticCache {
       const all = out.served === out.steps.length;
       if (!all) this.o.onEvent?.('cache.miss', { tier: 'intermediate', reason: out.served ? 'partial_steps' : 'no_step_held', similarity: null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: 0 }, request);
       this.keep(request, out.response, exactKey, null);
-      return { ...base, response: all ? { ...out.response, usage: { ...ZERO_USAGE } } : out.response, servedBy: all ? 'intermediate' : null, missReason: all ? null : 'intermediate_partial', lookupUs, exactLookupUs, steps: out.steps };
+      // Every step held: no model was called, so the row is marked like any served hit (priced at $0).
+      const served = all ? { ...out.response, usage: { ...ZERO_USAGE }, served_from_cache: { tier: 'intermediate' as const, entry_id: out.steps.at(-1)!.cache_key, served_cost_usd: SERVED_COST_USD } } : out.response;
+      return { ...base, response: served, servedBy: all ? 'intermediate' : null, missReason: all ? null : 'intermediate_partial', lookupUs, exactLookupUs, steps: out.steps };
     }
     // Tier 2.
     const semOk = doc

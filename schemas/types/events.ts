@@ -623,9 +623,9 @@ export interface CacheHitPayload {
  */
 export interface CacheMissPayload {
   /**
-   * The last tier consulted.
+   * The last tier consulted (intermediate: a document request whose workflow steps were not all held).
    */
-  tier: 'exact' | 'semantic';
+  tier: 'exact' | 'semantic' | 'intermediate';
   /**
    * e.g. no_neighbour, gate_numbers, below_prior, bound_above_delta, semantic_tool_result_continuation, explore_sampled_exploration.
    */
