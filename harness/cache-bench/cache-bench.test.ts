@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -123,6 +123,32 @@ describe('runStream end to end (hashing embedder)', () => {
     expect(text).toMatch(/false-hit rate \[95% CI\]/);
     expect(text).toMatch(/must-miss classes served: none/);
     expect(text).toMatch(/│ exact +│ 4 /);
+  }, 120_000);
+});
+
+describe('contextual embedding on a stream (--cache-contextual on)', () => {
+  it('embeds every Tier 2 query behind the labelled [emulated] summary, and the report says so', async () => {
+    const hashing = createHashingProvider(384);
+    const embedded: string[] = [];
+    const spy = { ...hashing, provider_id: hashing.provider_id, dim: hashing.dim, max_input_tokens: hashing.max_input_tokens, embed: (t: string[]) => (embedded.push(...t), hashing.embed(t)), close: () => hashing.close() };
+    const stream = loadQueryStream(join(WORKLOADS, 'cache-adversarial'));
+    await runStream(stream, { cache: true, embedder: spy, prices: loadPriceTable(), contextual: true });
+    const queried = embedded.filter((t) => t !== 'warm-up');
+    expect(queried.length).toBeGreaterThan(0);
+    expect(queried.every((t) => t.startsWith('[emulated] '))).toBe(true);
+    embedded.length = 0;
+    await runStream(stream, { cache: true, embedder: spy, prices: loadPriceTable() });
+    expect(embedded.some((t) => t.startsWith('[emulated]'))).toBe(false);
+
+    const root = mkdtempSync(join(tmpdir(), 'ctx-'));
+    dirs.push(root);
+    const out: string[] = [];
+    await runStreamCommand(
+      { workloadsDir: WORKLOADS, names: ['cache-multiturn'], cache: true, embedder: 'local:hashing-384', delta: null, gate: true, priorOffset: null, penalty: 10, seed: 0, json: join(root, 'r.json'), contextual: true },
+      { out: (l) => out.push(l), err: () => {}, isTTY: false, progress: () => {}, env: {}, cwd: root },
+    );
+    expect(out.join('\n')).toMatch(/contextual embedding: .*\[emulated\]/);
+    expect(JSON.parse(readFileSync(join(root, 'r.json'), 'utf8')).streams[0].contextual_embedding).toBe('emulated');
   }, 120_000);
 });
 

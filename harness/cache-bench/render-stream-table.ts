@@ -29,6 +29,8 @@ export interface StreamTableHeader {
   labels?: 'gptcache' | 'audited';
   /** How the learned tuner was calibrated, when not from an empty ledger. */
   calibration?: string;
+  /** Tier 2 embedded the emulated context summary before each query. */
+  contextual?: boolean;
 }
 
 /** One stream's figures as text: a header line, the per-tier table, latency and must-miss lines. */
@@ -40,6 +42,7 @@ export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): strin
   if (h.labels === 'gptcache') lines.push("labels: GPTCache's own (each pair its own answer; the primary figures)");
   if (h.labels === 'audited') lines.push('labels: audited (pairs stating the same facts merged, equivalent-pairs.yaml; secondary figures)');
   if (h.calibration) lines.push(`calibration: ${h.calibration}`);
+  if (h.contextual) lines.push('contextual embedding: each query embedded behind an [emulated] context summary (built from the detected task and intent words; no model wrote it)');
   const t = plainTable(['tier', 'hits', 'hit rate [95% CI]', 'hit rate on repeats', 'wrong', 'false-hit rate [95% CI]', 'precision [95% CI]', 'net savings', 'lookup p50', 'lookup p95']);
   for (const r of f.tiers)
     t.push([

@@ -34,6 +34,8 @@ export interface StreamCommandOptions {
   labels?: StreamLabels;
   /** `cross-fit`: each fold's tuner is warmed by a calibration replay of the other fold (default none). */
   calibration?: CalibrationMode;
+  /** Embed queries behind the emulated context summary (semantic-cache-phase2.md §13). */
+  contextual?: boolean;
 }
 
 /** True when every selected name is a query-stream workload (and there is at least one). */
@@ -53,6 +55,7 @@ export interface StreamReportEntry {
   cache: boolean;
   labels?: StreamLabels;
   calibration?: CalibrationMode;
+  contextual_embedding?: 'emulated';
   figures: StreamFigures;
 }
 
@@ -71,18 +74,19 @@ export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Prom
     const embedder = createEmbeddingProvider(embedderId, { env: io.env });
     try {
       const tuner = { delta, ...(o.priorOffset !== null ? { priorOffset: o.priorOffset } : {}) };
+      const contextual = o.contextual ?? false;
       const crossFit = o.calibration === 'cross-fit' && o.cache;
-      const fitted = crossFit ? await runCrossFitted(stream, { embedder, prices, gate: o.gate, seed: o.seed, tuner }) : null;
-      const records = fitted ? fitted.records : (await runStream(stream, { cache: o.cache, embedder, prices, gate: o.gate, seed: o.seed, tuner })).records;
+      const fitted = crossFit ? await runCrossFitted(stream, { embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual }) : null;
+      const records = fitted ? fitted.records : (await runStream(stream, { cache: o.cache, embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual })).records;
       const figures = streamFigures(records, o.penalty);
       const warm = stream.queries.filter((q) => q.warm).length;
       const calibration = fitted
         ? `cross-fit: asked queries split in 2 folds by a hash of their id (${fitted.foldSizes.join(' + ')}); each fold served by a tuner warmed only by a calibration replay of the other fold (${fitted.calibrationLabels.join(' / ')} labelled would-be hits), cache content the same in every replay; calibration calls are not in the costs`
         : undefined;
-      io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}) }, figures));
+      io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}), contextual: contextual && o.cache }, figures));
       io.out('');
       if (figures.must_miss_classes_hit.length) failed = true;
-      entries.push({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), figures });
+      entries.push({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), ...(contextual && o.cache ? { contextual_embedding: 'emulated' as const } : {}), figures });
     } finally {
       await embedder.close();
     }

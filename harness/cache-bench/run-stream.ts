@@ -2,6 +2,7 @@
 import { Decimal } from 'decimal.js';
 import { withDocuments } from '../../runtime/cache/document-request.ts';
 import { DocumentWorkflowTier } from '../../runtime/cache/document-workflow.ts';
+import { ContextualEmbeddingEngine, emulatedSummarizer } from '../../runtime/cache/contextual-embedding.ts';
 import { EmbeddingEngine } from '../../runtime/cache/embedding-engine.ts';
 import type { CacheEventSink } from '../../runtime/cache/cache-events.ts';
 import { SemanticCache, TENANT_METADATA_KEY } from '../../runtime/cache/semantic-cache.ts';
@@ -56,6 +57,8 @@ export interface StreamRunOptions {
   seed?: number;
   maxEntries?: number;
   onEvent?: CacheEventSink;
+  /** Embed each query behind a context summary (§13); streams run on the sim, so the summary is the emulation. */
+  contextual?: boolean;
 }
 
 export interface StreamRun {
@@ -72,10 +75,12 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
   const priced = (r: CanonicalResponse) => costOf(r.usage, rates);
   const provider = createStreamOracleProvider(stream.queries, stream.documents);
   const counterfactual = createStreamOracleProvider(stream.queries, stream.documents);
+  const embeddings = new EmbeddingEngine(options.embedder);
   const cache = options.cache
     ? new SemanticCache({
         scope: { tenant: 'stream', workspace: stream.name },
-        embeddings: new EmbeddingEngine(options.embedder),
+        embeddings,
+        ...(options.contextual ? { embeddingText: new ContextualEmbeddingEngine(embeddings, emulatedSummarizer()).embeddingText() } : {}),
         tuner: options.tuner instanceof AdaptiveThresholdTuner ? options.tuner : new AdaptiveThresholdTuner(options.tuner),
         costOf: (r) => priced(r).toFixed(),
         gate: options.gate ?? true,

@@ -18,6 +18,10 @@ export interface CacheStreamReport {
      */
     labels?: 'gptcache' | 'audited';
     /**
+     * Present when Tier 2 embedded each query behind a context summary (semantic-cache-phase2.md section 13). The stream runs on the simulated provider, so no model wrote the summary: it is the deterministic emulation (text starting [emulated]). Absent: the query alone was embedded.
+     */
+    contextual_embedding?: 'emulated';
+    /**
      * Present when the learned tuner was cross-fitted: each of two folds of the asked queries was served by a tuner warmed only by a calibration replay of the other fold. Absent: the tuner started from an empty ledger.
      */
     calibration?: 'cross-fit';

@@ -66,6 +66,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold (docs/semantic-cache.md) (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
       .addOption(new Option('--cache-labels <labels>', "query streams from GPTCache's pairs: score under GPTCache's own labels (default) or the audited ones that merge pairs stating the same facts (workloads/cache-gptcache/equivalent-pairs.yaml)").choices(['gptcache', 'audited']).default('gptcache'))
       .addOption(new Option('--cache-calibration <mode>', 'query streams with warm cache content (cache-gptcache): cross-fit = split the asked queries in 2 folds by a hash of their id and serve each fold with a tuner warmed only by a calibration replay of the other (docs/semantic-cache.md); none = start from an empty ledger').choices(['none', 'cross-fit']).default('none'))
+      .addOption(new Option('--cache-contextual <mode>', 'query streams: embed each query behind a context summary (semantic-cache-phase2.md §13); streams run on the simulated provider, so the summary is its labelled [emulated] stand-in, not a model\'s').choices(['on', 'off']).default('off'))
       .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
     addWidthOptions(cmd);
@@ -110,6 +111,7 @@ export const runCommandSpec: CommandSpec = {
       cachePriorOffset?: number;
       cacheLabels: 'gptcache' | 'audited';
       cacheCalibration: 'none' | 'cross-fit';
+      cacheContextual: 'on' | 'off';
       wrongHitPenalty: number;
     }>();
     if (selectsQueryStreams(o.workloadsDir, o.workload))
@@ -127,6 +129,7 @@ export const runCommandSpec: CommandSpec = {
           json: o.json ?? null,
           labels: o.cacheLabels,
           calibration: o.cacheCalibration,
+          contextual: o.cacheContextual === 'on',
         },
         io,
       );
