@@ -3,7 +3,7 @@
 // hand-assembled SIMD kernel does the pass. It keeps the JS arithmetic exactly: four float64 lanes
 // (i mod 4), each fed the exact products of float32 inputs in index order, summed ((s0+s1)+s2)+s3 and
 // rounded to float32, so both paths return the same bits and either one can serve any query.
-import { get, I32, kernelModule, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
+import { get, I32, kernelModule, lazyKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
 
 /** `out[r] = fround(Σ row_r · q)` for `rows` rows of `dim` floats laid out back to back in `data`. */
 export function dotsJs(data: Float32Array, dim: number, rows: number, q: Float32Array, out: Float32Array): void {
@@ -58,14 +58,8 @@ const BODY = [
   0x0b,
   0x0b,
 ];
-const MODULE = kernelModule('dots', 5, BODY);
-
-let compiled: WebAssembly.Module | null | undefined;
-function simdModule(): WebAssembly.Module | null {
-  // Null where the runtime lacks WebAssembly SIMD: callers fall back to `dotsJs` (same results).
-  if (compiled === undefined) compiled = typeof WebAssembly === 'object' && WebAssembly.validate(MODULE) ? new WebAssembly.Module(MODULE) : null;
-  return compiled;
-}
+// Null where the runtime lacks WebAssembly SIMD: callers fall back to `dotsJs` (same results).
+const instantiate = lazyKernel(kernelModule('dots', 5, BODY), 'dots');
 
 /** A SIMD kernel bound to one memory; `dots` reads and writes that memory by byte offset. */
 export interface SimdDots {
@@ -75,10 +69,6 @@ export interface SimdDots {
 
 /** The kernel over a fresh memory of `pages` 64 KiB pages, or null when SIMD is unavailable. */
 export function createSimdDots(pages: number): SimdDots | null {
-  const mod = simdModule();
-  if (!mod) return null;
-  const memory = new WebAssembly.Memory({ initial: pages });
-  const instance = new WebAssembly.Instance(mod, { env: { mem: memory } });
-  const fn = instance.exports.dots as (m: number, q: number, out: number, rows: number, dim: number) => void;
-  return { memory, dots: fn };
+  const k = instantiate(pages);
+  return k && { memory: k.memory, dots: k.fn };
 }

@@ -1,5 +1,5 @@
 // Just enough of the WebAssembly binary format to hand-assemble the tiny SIMD kernels beside this file
-// (simd-dots.ts, simd-int8-dots.ts) without a toolchain or a checked-in .wasm blob.
+// (simd-dots.ts, simd-int8-dots.ts) without a toolchain or a checked-in .wasm blob, and to instantiate them.
 
 /** Unsigned LEB128, the format's integer encoding. */
 export const uleb = (n: number): number[] => {
@@ -39,4 +39,23 @@ export function kernelModule(exportName: string, params: number, body: number[])
     ...section(7, vec([[...name(exportName), 0x00, 0]])),
     ...section(10, vec([[...uleb(body.length), ...body]])),
   ]);
+}
+
+/** A kernel's entry point: five i32 arguments (byte offsets and counts), results written to memory. */
+export type KernelFn = (a: number, b: number, c: number, d: number, e: number) => void;
+
+/**
+ * Compiles `module` once, on first use, and returns a factory binding its export `exportName` to a fresh
+ * memory of `pages` 64 KiB pages — or null where the runtime lacks WebAssembly SIMD (callers then use
+ * their plain-JS twin, which gives the same results).
+ */
+export function lazyKernel(module: Uint8Array<ArrayBuffer>, exportName: string): (pages: number) => { memory: WebAssembly.Memory; fn: KernelFn } | null {
+  let compiled: WebAssembly.Module | null | undefined;
+  return (pages) => {
+    if (compiled === undefined) compiled = typeof WebAssembly === 'object' && WebAssembly.validate(module) ? new WebAssembly.Module(module) : null;
+    if (!compiled) return null;
+    const memory = new WebAssembly.Memory({ initial: pages });
+    const instance = new WebAssembly.Instance(compiled, { env: { mem: memory } });
+    return { memory, fn: instance.exports[exportName] as KernelFn };
+  };
 }
