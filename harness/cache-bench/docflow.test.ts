@@ -113,7 +113,7 @@ describe('bench run / compare on cache-docflow', () => {
     );
     expect(code).toBe(0);
     const text = out.join('\n');
-    expect(text).toMatch(/│ intermediate +│ \d+ +│/);
+    expect(text).toMatch(/│ intermediate \(steps\) +│ \d+ +│/);
     expect(text).toMatch(/tier 3: \d+ document queries, \d+ steps \(\d+ served\)/);
     expect(text).toMatch(/must-miss classes served: none/);
     const json = JSON.parse(readFileSync(join(root, 'r.json'), 'utf8')) as { streams: { figures: { tiers: { tier: string }[] } }[] };

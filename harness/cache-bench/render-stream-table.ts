@@ -46,7 +46,8 @@ export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): strin
   const t = plainTable(['tier', 'hits', 'hit rate [95% CI]', 'hit rate on repeats', 'wrong', 'false-hit rate [95% CI]', 'precision [95% CI]', 'net savings', 'lookup p50', 'lookup p95']);
   for (const r of f.tiers)
     t.push([
-      r.tier,
+      // Tier 3's row counts workflow steps, not queries: its rates are over steps.
+      r.tier === 'intermediate' ? 'intermediate (steps)' : r.tier,
       String(r.hits),
       pctCi(r.hit_rate),
       pctCi(r.hit_rate_on_repeats),
