@@ -54,4 +54,14 @@ describe('loadPriceTable', () => {
     );
     expect(() => parsePriceTable('p.json', '{')).toThrow(/p\.json: malformed JSON/);
   });
+
+  it('prices paid embedders per million input tokens, each with its source and date; an embedding entry without them is refused', () => {
+    const t = loadPriceTable();
+    expect(t.embeddingRate!('openai:text-embedding-3-small')!.toFixed()).toBe('0.02');
+    expect(t.embeddingRate!('local:hashing-384')).toBeUndefined();
+    const head = '{"version":"v","currency":"USD","unit":"per_million_tokens","models":{},"embedding_models":';
+    expect(parsePriceTable('p.json', `${head}{"openai:e":{"input":"0.5","source":"s","as_of":"2026-11"}}}`).embeddingRate!('openai:e')!.toFixed()).toBe('0.5');
+    expect(() => parsePriceTable('p.json', `${head}{"openai:e":{"input":"0.5"}}}`)).toThrow(/must have required property 'source'/);
+    expect(() => parsePriceTable('p.json', `${head}{"openai:e":{"input":0.5,"source":"s","as_of":"2026-11"}}}`)).toThrow(/embedding_models\/openai:e\/input: must be string/);
+  });
 });

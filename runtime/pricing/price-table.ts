@@ -26,10 +26,12 @@ export function createPriceTable(file: PriceTableFile): PriceTable {
     );
   }
   const models = [...byModel.keys()].sort();
+  const embedding = new Map(Object.entries(file.embedding_models ?? {}).flatMap(([id, r]) => (r ? [[id, new Decimal(r.input)] as const] : [])));
   return {
     version: file.version,
     rates: (model) => byModel.get(model),
     models: () => [...models],
+    embeddingRate: (embedder) => embedding.get(embedder),
   };
 }
 
@@ -56,5 +58,5 @@ export function loadPriceTable(path: string = DEFAULT_PRICE_TABLE_PATH): PriceTa
   } catch (e) {
     throw new DataFileError(path, null, null, `cannot read price table: ${(e as Error).message}`);
   }
-  return parsePriceTable(path, text);
+  return { ...parsePriceTable(path, text), path };
 }

@@ -13,4 +13,8 @@ export interface PriceTable {
   version: string;
   rates(model: string): ModelRates | undefined;
   models(): string[];
+  /** USD per million input tokens of a paid embedder (`embedding_models`); undefined when unpriced. */
+  embeddingRate?(embedder: string): Decimal | undefined;
+  /** The file it was loaded from, for messages that send the reader there. */
+  path?: string;
 }

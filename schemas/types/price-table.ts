@@ -16,6 +16,12 @@ export interface PriceTableFile {
   models: {
     [k: string]: ModelRatesEntry | undefined;
   };
+  /**
+   * Paid embedders' rates keyed by embedder id (provider:model), USD per million input tokens. Local embedders (local:*, test:*) run on this machine and cost 0 by construction, so they have no entry.
+   */
+  embedding_models?: {
+    [k: string]: EmbeddingRatesEntry | undefined;
+  };
 }
 export interface ModelRatesEntry {
   /**
@@ -34,4 +40,18 @@ export interface ModelRatesEntry {
    * Input tokens written to the prompt cache.
    */
   cache_write: string;
+}
+export interface EmbeddingRatesEntry {
+  /**
+   * Input tokens, as the provider's API reports them billed.
+   */
+  input: string;
+  /**
+   * Where the rate was read (the provider's pricing page).
+   */
+  source: string;
+  /**
+   * When it was read; list prices change, so check before quoting.
+   */
+  as_of: string;
 }

@@ -6,7 +6,23 @@ export interface EmbeddingProvider {
   readonly dim: number;
   readonly max_input_tokens: number;
   embed(texts: string[]): Promise<Float32Array[]>;
+  /**
+   * The same call, with the input tokens the API billed when it reports them (null when it does not).
+   * Paid remote providers implement it so their price can be charged; local ones need not.
+   */
+  embedWithUsage?(texts: string[]): Promise<EmbedResult>;
   close(): Promise<void>;
+}
+
+/** Vectors of one embed call and the input tokens it was billed for (null: not reported). */
+export interface EmbedResult {
+  vectors: Float32Array[];
+  input_tokens: number | null;
+}
+
+/** A whole, non-negative token count from an API body field, or null when absent or malformed. */
+export function reportedTokens(x: unknown): number | null {
+  return typeof x === 'number' && Number.isInteger(x) && x >= 0 ? x : null;
 }
 
 /** Thrown when a provider cannot embed (bad key, HTTP error, missing package); never carries the key. */

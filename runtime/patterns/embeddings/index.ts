@@ -3,7 +3,7 @@ export { createCohereEmbeddingProvider, type CohereEmbeddingOptions } from './co
 export { createEmbeddingProvider, type EmbeddingProviderContext } from './create-embedding-provider.ts';
 export { createDeterministicProvider, deterministicEmbed } from './deterministic-provider.ts';
 export { createEmbeddingCache, DEFAULT_EMBEDDING_CACHE_LIMITS, textSha256, type EmbeddingCache, type EmbeddingCacheLimits, type EmbeddingCacheStats } from './embedding-cache.ts';
-export { assertEmbeddingProvider, dot, EmbeddingProviderError, l2Normalize, packVector, unpackVector, type EmbeddingProvider } from './embedding-provider.ts';
+export { assertEmbeddingProvider, dot, EmbeddingProviderError, l2Normalize, packVector, reportedTokens, unpackVector, type EmbeddingProvider, type EmbedResult } from './embedding-provider.ts';
 export { createHashingProvider, fnv1a32, hashingEmbed } from './hashing-provider.ts';
 export { createOpenAIEmbeddingProvider, type OpenAIEmbeddingOptions } from './openai-provider.ts';
 export { createVectorMatrix, type VectorMatrix } from './vector-matrix.ts';

@@ -1,6 +1,6 @@
 // openai:<model> via the installed SDK's embeddings.create (§16.2). The key is passed in, never read from env here.
 import OpenAI from 'openai';
-import { EmbeddingProviderError, l2Normalize, type EmbeddingProvider } from './embedding-provider.ts';
+import { EmbeddingProviderError, l2Normalize, reportedTokens, type EmbeddingProvider, type EmbedResult } from './embedding-provider.ts';
 
 /** Options of `createOpenAIEmbeddingProvider`. */
 export interface OpenAIEmbeddingOptions {
@@ -16,20 +16,25 @@ export function createOpenAIEmbeddingProvider(o: OpenAIEmbeddingOptions): Embedd
   const model = o.model ?? 'text-embedding-3-small';
   const id = `openai:${model}`;
   const client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, fetch: o.fetch, maxRetries: 0 });
+  const embedWithUsage = async (texts: string[]): Promise<EmbedResult> => {
+    try {
+      const res = await client.embeddings.create({ model, input: texts, encoding_format: 'float', ...(o.dimensions ? { dimensions: o.dimensions } : {}) });
+      const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => l2Normalize(Float32Array.from(d.embedding)));
+      // Embeddings bill input only, so prompt_tokens and total_tokens agree; either will do.
+      const usage = res.usage as { prompt_tokens?: unknown; total_tokens?: unknown } | undefined;
+      return { vectors, input_tokens: reportedTokens(usage?.prompt_tokens) ?? reportedTokens(usage?.total_tokens) };
+    } catch (err) {
+      const status = (err as { status?: unknown }).status;
+      // The SDK's message can echo a partial key; say only what a user needs.
+      throw new EmbeddingProviderError(id, `embeddings request failed${typeof status === 'number' ? ` (HTTP ${status})` : ''}`);
+    }
+  };
   return {
     provider_id: id,
     dim: o.dimensions ?? 1536,
     max_input_tokens: 8_191,
-    async embed(texts) {
-      try {
-        const res = await client.embeddings.create({ model, input: texts, encoding_format: 'float', ...(o.dimensions ? { dimensions: o.dimensions } : {}) });
-        return [...res.data].sort((a, b) => a.index - b.index).map((d) => l2Normalize(Float32Array.from(d.embedding)));
-      } catch (err) {
-        const status = (err as { status?: unknown }).status;
-        // The SDK's message can echo a partial key; say only what a user needs.
-        throw new EmbeddingProviderError(id, `embeddings request failed${typeof status === 'number' ? ` (HTTP ${status})` : ''}`);
-      }
-    },
+    embed: async (texts) => (await embedWithUsage(texts)).vectors,
+    embedWithUsage,
     close: () => Promise.resolve(),
   };
 }

@@ -69,3 +69,31 @@ describe('API providers are deterministic over a replayed response (§16.10 test
     }
   });
 });
+
+describe('paid embedders report the input tokens their API billed', () => {
+  it('openai: usage.prompt_tokens (total_tokens when prompt_tokens is absent); null when no usage is sent', async () => {
+    const bodies = [
+      { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [1, 0] }], usage: { prompt_tokens: 7, total_tokens: 7 } },
+      { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [1, 0] }], usage: { total_tokens: 5 } },
+      { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [1, 0] }] },
+    ];
+    let n = 0;
+    const s = await startLoopbackServer({ path: '/v1/embeddings', basePath: '/v1', fallback: () => ({ kind: 'json', body: bodies[n++]! }) });
+    servers.push(s);
+    const p = createEmbeddingProvider('openai:text-embedding-3-small', { env: { OPENAI_API_KEY: KEY }, baseURL: s.baseURL });
+    const got = [];
+    for (let i = 0; i < 3; i++) got.push((await p.embedWithUsage!(['one text'])).input_tokens);
+    expect(got).toEqual([7, 5, null]);
+  });
+  it('cohere: meta.billed_units.input_tokens; null when the body has no meta', async () => {
+    const bodies = [{ id: 'x', embeddings: { float: [[0, 1]] }, meta: { billed_units: { input_tokens: 11 } } }, { id: 'y', embeddings: { float: [[0, 1]] } }];
+    let n = 0;
+    const s = await startLoopbackServer({ path: '/v2/embed', fallback: () => ({ kind: 'json', body: bodies[n++]! }) });
+    servers.push(s);
+    const p = createEmbeddingProvider('cohere:embed-english-v3.0', { env: { COHERE_API_KEY: KEY }, baseURL: s.baseURL });
+    const first = await p.embedWithUsage!(['hello']);
+    expect(first.input_tokens).toBe(11);
+    expect(Array.from(first.vectors[0]!)).toEqual([0, 1]);
+    expect((await p.embedWithUsage!(['hello'])).input_tokens).toBeNull();
+  });
+});
