@@ -5,6 +5,7 @@ import type { CanonicalRequest } from '../types/request.ts';
 import type { CanonicalResponse } from '../types/response.ts';
 import type { CacheEventType } from './cache-events.ts';
 import { EmbeddingEngine } from './embedding-engine.ts';
+import { createPaidEmbedder, pricesWithEmbedder } from './test-support/paid-embedder.ts';
 import { SemanticCache, TENANT_METADATA_KEY, type SemanticCacheOptions } from './semantic-cache.ts';
 import { AdaptiveThresholdTuner } from './threshold-tuner.ts';
 
@@ -130,5 +131,33 @@ describe('SemanticCache', () => {
     const other = await cache.complete(conv('the Statue of Liberty'), () => Promise.resolve(answer('93 m')));
     expect(other.servedBy).toBeNull();
     expect(other.missReason).toBe('no_neighbour');
+  });
+
+  it('with a paid embedder a Tier 2 hit is served at its lookup\'s embedding cost; misses say what they embedded; Tier 1 costs nothing', async () => {
+    const tuner = new AdaptiveThresholdTuner({ priorOffset: -0.5, delta: 0.05, exploreRate: 0 });
+    for (let i = 0; i < 80; i++) tuner.record('general', 0.5 + i / 160, true, { wrongAbove: -1, observations: 0 });
+    // 40 tokens per text at $0.10 per million: $0.000004 per embedded query.
+    const { cache, events } = makeCache({ tuner, embeddings: new EmbeddingEngine(createPaidEmbedder(40), { prices: pricesWithEmbedder('0.10') }) });
+    const first = await cache.complete(req('How do I grow 10 tomato plants on a small balcony?'), () => Promise.resolve(answer('Use pots.')));
+    expect([first.servedBy, first.embedCostUsd]).toEqual([null, '0.000004']);
+    expect(events.find(([t]) => t === 'cache.miss')![1]).toMatchObject({ tier: 'semantic', embed_cost_usd: '0.000004' });
+    const hit = await cache.complete(req('How can I grow 10 tomato plants on a small balcony garden?'), () => Promise.reject(new Error('must not compute')));
+    expect(hit.servedBy).toBe('semantic');
+    expect(hit.embedCostUsd).toBe('0.000004');
+    expect(hit.response.served_from_cache).toMatchObject({ tier: 'semantic', served_cost_usd: '0.000004' });
+    expect(events.at(-1)).toEqual(['cache.hit', expect.objectContaining({ tier: 'semantic', served_cost_usd: '0.000004', embed_cost_usd: '0.000004', avoided_cost_usd: '0.001' })]);
+    // The exact repeat is answered before anything is embedded.
+    const exact = await cache.complete(req('How do I grow 10 tomato plants on a small balcony?'), () => Promise.reject(new Error('must not compute')));
+    expect([exact.servedBy, exact.embedCostUsd, exact.response.served_from_cache?.served_cost_usd]).toEqual(['exact', '0', '0']);
+  });
+
+  it('a local embedder serves every hit at $0, as before', async () => {
+    const tuner = new AdaptiveThresholdTuner({ priorOffset: -0.5, delta: 0.05, exploreRate: 0 });
+    for (let i = 0; i < 80; i++) tuner.record('general', 0.5 + i / 160, true, { wrongAbove: -1, observations: 0 });
+    const { cache, events } = makeCache({ tuner });
+    await cache.complete(req('How do I grow 10 tomato plants on a small balcony?'), () => Promise.resolve(answer('Use pots.')));
+    const hit = await cache.complete(req('How can I grow 10 tomato plants on a small balcony garden?'), () => Promise.reject(new Error('must not compute')));
+    expect([hit.servedBy, hit.response.served_from_cache?.served_cost_usd, hit.embedCostUsd]).toEqual(['semantic', '0', '0']);
+    expect(events.filter(([t]) => t === 'cache.hit' || t === 'cache.miss').map(([, p]) => p.embed_cost_usd)).toEqual(['0', '0']);
   });
 });

@@ -95,6 +95,8 @@ export interface CacheOutcome {
   exactLookupUs: number;
   embedUs: number;
   searchUs: number;
+  /** What embedding the query for Tier 2 cost, USD decimal string ('0' when local, remembered or not consulted); a Tier 2 hit is served at this. */
+  embedCostUsd: string;
   /** Tier 3's steps when the request carried documents and went through it; else null. */
   steps: IntermediateStepOutcome[] | null;
 }
@@ -103,17 +105,18 @@ interface SemanticMeta {
   signature: GateSignature;
 }
 
-/** What serving a hit costs: nothing (embedding is local; a paid embedder's price would go here). */
-const SERVED_COST_USD = '0';
+/** What a hit that embedded nothing costs (Tier 1, Tier 3): no model and no embedder was called. */
+const NOTHING_USD = '0';
 
-function servedResponse(entry: CacheEntry, request: CanonicalRequest, lookupUs: number): CanonicalResponse {
+/** A served answer; `servedCostUsd` is what the lookup cost (a Tier 2 hit: its query's embedding). */
+function servedResponse(entry: CacheEntry, request: CanonicalRequest, lookupUs: number, servedCostUsd: string): CanonicalResponse {
   return {
     ...entry.response,
     model: request.model,
     usage: { ...ZERO_USAGE },
     latency_ms: lookupUs / 1000,
     request_id: `cache_${entry.id}`,
-    served_from_cache: { tier: entry.tier, entry_id: entry.id, served_cost_usd: SERVED_COST_USD },
+    served_from_cache: { tier: entry.tier, entry_id: entry.id, served_cost_usd: servedCostUsd },
   };
 }
 
@@ -188,7 +191,7 @@ export class SemanticCache {
    */
   async complete(request: CanonicalRequest, compute: () => Promise<CanonicalResponse>, call?: StepCall): Promise<CacheOutcome> {
     const t0 = performance.now();
-    const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0, steps: null };
+    const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0, embedCostUsd: NOTHING_USD, steps: null };
     let nearest: { similarity: number; query: string } | null = null;
     // Tier 1.
     const doc = documentRequestOf(request);
@@ -202,17 +205,17 @@ export class SemanticCache {
     if (exactHit) {
       this.use(exactHit, this.exactLru);
       const lookupUs = exactLookupUs;
-      this.emitHit(request, 'exact', exactHit, null, null, lookupUs, 0);
-      return { ...base, response: servedResponse(exactHit, request, lookupUs), servedBy: 'exact', entryId: exactHit.id, candidateQuery: exactHit.query, missReason: null, lookupUs, exactLookupUs };
+      this.emitHit(request, 'exact', exactHit, null, null, lookupUs, 0, NOTHING_USD);
+      return { ...base, response: servedResponse(exactHit, request, lookupUs, NOTHING_USD), servedBy: 'exact', entryId: exactHit.id, candidateQuery: exactHit.query, missReason: null, lookupUs, exactLookupUs };
     }
     if (doc && this.o.intermediate && call && this.tier3Eligible(request, doc)) {
       const out = await this.o.intermediate.run(request, doc, call, this.tier3Scope(request, scope));
       const lookupUs = exactLookupUs + out.lookupUs;
       const all = out.served === out.steps.length;
-      if (!all) this.o.onEvent?.('cache.miss', { tier: 'intermediate', reason: out.served ? 'partial_steps' : 'no_step_held', similarity: null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: 0 }, request);
+      if (!all) this.o.onEvent?.('cache.miss', { tier: 'intermediate', reason: out.served ? 'partial_steps' : 'no_step_held', similarity: null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: 0, embed_cost_usd: NOTHING_USD }, request);
       this.keep(request, out.response, exactKey, null);
       // Every step held: no model was called, so the row is marked like any served hit (priced at $0).
-      const served = all ? { ...out.response, usage: { ...ZERO_USAGE }, served_from_cache: { tier: 'intermediate' as const, entry_id: out.steps.at(-1)!.cache_key, served_cost_usd: SERVED_COST_USD } } : out.response;
+      const served = all ? { ...out.response, usage: { ...ZERO_USAGE }, served_from_cache: { tier: 'intermediate' as const, entry_id: out.steps.at(-1)!.cache_key, served_cost_usd: NOTHING_USD } } : out.response;
       return { ...base, response: served, servedBy: all ? 'intermediate' : null, missReason: all ? null : 'intermediate_partial', lookupUs, exactLookupUs, steps: out.steps };
     }
     // Tier 2.
@@ -223,6 +226,7 @@ export class SemanticCache {
         : ({ eligible: false, reason: 'tier_off' } as const);
     let missReason: string;
     let embedUs = 0;
+    let embedCostUsd = NOTHING_USD;
     let searchUs = 0;
     let vector: Float32Array | null = null;
     let partition: string | null = null;
@@ -235,7 +239,9 @@ export class SemanticCache {
       partition = partitionKey(request, scope, this.o.partitionTurns);
       const te = performance.now();
       const text = this.o.embeddingText ? await this.o.embeddingText(semOk.query, request) : semOk.query;
-      vector = await this.o.embeddings!.embedText(text);
+      const embedded = await this.o.embeddings!.embedTextCosted(text);
+      vector = embedded.vector;
+      embedCostUsd = embedded.costUsd.toFixed();
       const ts = performance.now();
       embedUs = (ts - te) * 1000;
       const hits = this.vectors!.query(partition, vector, this.o.topK);
@@ -252,7 +258,7 @@ export class SemanticCache {
         }
         const decision = this.tuner.decide(taskType, this.o.sensitivity, hit.score, entry.threshold, this.random());
         const lookupUs = (performance.now() - t0) * 1000;
-        const common = { ...base, similarity: hit.score, errorBound: decision.errorBound, entryId: entry.id, candidateQuery: entry.query, taskType, embedUs, searchUs, exactLookupUs };
+        const common = { ...base, similarity: hit.score, errorBound: decision.errorBound, entryId: entry.id, candidateQuery: entry.query, taskType, embedUs, searchUs, embedCostUsd, exactLookupUs };
         if (decision.action === 'serve' && !this.o.mismatch.shouldUseCache(hit.score, taskType, Number(entry.cost_usd) || 1)[0]) {
           missReason = 'mismatch_cost';
           nearest = { similarity: hit.score, query: entry.query };
@@ -260,15 +266,15 @@ export class SemanticCache {
         }
         if (decision.action === 'serve') {
           this.use(entry, this.semanticLru);
-          this.emitHit(request, 'semantic', entry, hit.score, decision.errorBound, lookupUs, embedUs);
-          return { ...common, response: servedResponse(entry, request, lookupUs), servedBy: 'semantic', missReason: null, lookupUs };
+          this.emitHit(request, 'semantic', entry, hit.score, decision.errorBound, lookupUs, embedUs, embedCostUsd);
+          return { ...common, response: servedResponse(entry, request, lookupUs, embedCostUsd), servedBy: 'semantic', missReason: null, lookupUs };
         }
         if (decision.action === 'explore') {
           const fresh = await compute();
           const agreed = this.o.judge(textOfResponse(entry.response), textOfResponse(fresh));
           this.tuner.record(taskType, hit.score, agreed, entry.threshold);
           this.o.store?.saveThreshold(entry);
-          this.o.onEvent?.('cache.miss', { tier: 'semantic', reason: `explore_${decision.reason}`, similarity: hit.score, error_bound: decision.errorBound, explored: true, explore_agreed: agreed, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) }, request);
+          this.o.onEvent?.('cache.miss', { tier: 'semantic', reason: `explore_${decision.reason}`, similarity: hit.score, error_bound: decision.errorBound, explored: true, explore_agreed: agreed, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs), embed_cost_usd: embedCostUsd }, request);
           if (!agreed) this.keep(request, fresh, exactKey, { partition, vector, taskType, signature, query: semOk.query });
           else if (exactKey) this.keep(request, fresh, exactKey, null);
           return { ...common, response: fresh, servedBy: null, explored: true, exploreAgreed: agreed, missReason: `explore_${decision.reason}`, lookupUs };
@@ -281,10 +287,10 @@ export class SemanticCache {
       if (missReason === 'no_neighbour' && firstGateMiss) missReason = `gate_${firstGateMiss}`;
     }
     const lookupUs = (performance.now() - t0) * 1000;
-    this.o.onEvent?.('cache.miss', { tier: semOk.eligible ? 'semantic' : 'exact', reason: missReason, similarity: nearest?.similarity ?? null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs) }, request);
+    this.o.onEvent?.('cache.miss', { tier: semOk.eligible ? 'semantic' : 'exact', reason: missReason, similarity: nearest?.similarity ?? null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs), embed_cost_usd: embedCostUsd }, request);
     const response = await compute();
     this.keep(request, response, exactKey, semOk.eligible && vector && partition && taskType && signature ? { partition, vector, taskType, signature, query: semOk.query } : null);
-    return { ...base, similarity: nearest?.similarity ?? null, candidateQuery: nearest?.query ?? null, response, servedBy: null, missReason, taskType, lookupUs, exactLookupUs, embedUs, searchUs };
+    return { ...base, similarity: nearest?.similarity ?? null, candidateQuery: nearest?.query ?? null, response, servedBy: null, missReason, taskType, lookupUs, exactLookupUs, embedUs, searchUs, embedCostUsd };
   }
 
   /** Tier 3 takes a document request the way Tier 2 takes a query: no tools, no tool result, a question that does not move with the clock. */
@@ -310,7 +316,8 @@ export class SemanticCache {
     this.o.store?.touch(entry);
   }
 
-  private emitHit(request: CanonicalRequest, tier: CacheTier, entry: CacheEntry, similarity: number | null, errorBound: number | null, lookupUs: number, embedUs: number): void {
+  /** `servedCostUsd` is the lookup's embedding cost: what the hit's llm-call row is priced at. */
+  private emitHit(request: CanonicalRequest, tier: CacheTier, entry: CacheEntry, similarity: number | null, errorBound: number | null, lookupUs: number, embedUs: number, servedCostUsd: string): void {
     this.o.onEvent?.('cache.hit', {
       tier,
       entry_id: entry.id,
@@ -319,7 +326,8 @@ export class SemanticCache {
       lookup_us: Math.round(lookupUs),
       embed_us: Math.round(embedUs),
       avoided_cost_usd: entry.cost_usd,
-      served_cost_usd: SERVED_COST_USD,
+      served_cost_usd: servedCostUsd,
+      embed_cost_usd: servedCostUsd,
     }, request);
   }
 

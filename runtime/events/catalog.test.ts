@@ -44,6 +44,8 @@ const MONEY_FIELDS: [string, string][] = [
   ['llm.call_completed', 'cost_usd'],
   ['cache.hit', 'avoided_cost_usd'],
   ['cache.hit', 'served_cost_usd'],
+  ['cache.hit', 'embed_cost_usd'],
+  ['cache.miss', 'embed_cost_usd'],
   ['cache.set', 'cost_usd'],
   ['turn.completed', 'total_cost_usd'],
   ['session.ended', 'total_cost_usd'],

@@ -617,6 +617,10 @@ export interface CacheHitPayload {
    * What serving cost (0, or the embedding's price).
    */
   served_cost_usd: string;
+  /**
+   * What embedding this lookup's query cost (0 with a local embedder or a remembered text); equals served_cost_usd on a Tier 2 hit.
+   */
+  embed_cost_usd?: string;
 }
 /**
  * No tier served a request: it was ineligible, had no neighbour, failed the exact-token gate or the threshold, or was a would-be hit recomputed to learn (explored).
@@ -639,6 +643,10 @@ export interface CacheMissPayload {
   explore_agreed: boolean | null;
   lookup_us: number;
   embed_us: number;
+  /**
+   * What embedding this lookup's query cost (0 with a local embedder, a remembered text, or when Tier 2 was not consulted). Not part of the call's llm.call_completed cost.
+   */
+  embed_cost_usd?: string;
 }
 /**
  * A computed final answer was kept by a cache tier.
