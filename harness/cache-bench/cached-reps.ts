@@ -9,6 +9,7 @@ import { createCachedProvider, traceCacheSink } from '../../runtime/cache/cached
 import { SemanticCache } from '../../runtime/cache/semantic-cache.ts';
 import { AdaptiveThresholdTuner, type ThresholdTunerConfig } from '../../runtime/cache/threshold-tuner.ts';
 import type { EventBus } from '../../runtime/events/event.ts';
+import type { EmbeddingProvider } from '../../runtime/patterns/embeddings/embedding-provider.ts';
 import { createHashingProvider } from '../../runtime/patterns/embeddings/hashing-provider.ts';
 import { costOf, type PriceTable } from '../../runtime/pricing/index.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
@@ -22,6 +23,8 @@ export interface RunCacheOptions {
   bus: EventBus;
   /** Tier 2's threshold tuner (default: the learned bound at δ = 0.01). */
   tuner?: Partial<ThresholdTunerConfig>;
+  /** Tier 2's embedder for a workload's cache (default: a fresh local:hashing-384, free); a paid one is priced from `prices`. */
+  embedder?: () => EmbeddingProvider;
 }
 
 /** Wraps a run's per-rep provider factory with one cache per workload, kept for the whole run. */
@@ -34,7 +37,7 @@ export function withRunCache(forRep: ForRep, prices: PriceTable, options: RunCac
         name,
         (c = new SemanticCache({
           scope: { tenant: 'bench', workspace: name },
-          embeddings: new EmbeddingEngine(createHashingProvider(384)),
+          embeddings: new EmbeddingEngine(options.embedder?.() ?? createHashingProvider(384), { prices }),
           tuner: new AdaptiveThresholdTuner(options.tuner),
           onEvent: traceCacheSink(options.bus),
           costOf: (r) => {

@@ -8,7 +8,7 @@ import { createPriceTable } from '../pricing/price-table.ts';
 import type { ChainEntry, PolicyName } from '../routing/route-decision.ts';
 import { POLICY_NAMES } from '../routing/route-decision.ts';
 import { createAnalytics } from './analytics.ts';
-import { createEventsFixture, type EventsFixture } from './events-fixture.ts';
+import { createEventsFixture, llmCallCompletedPayload, type EventsFixture } from './events-fixture.ts';
 import { computeSavings, sumSavings } from './savings.ts';
 
 const table = createPriceTable({
@@ -127,6 +127,18 @@ describe('analytics.savings', () => {
       table,
     );
     expect(plain(a.savings({ window: { startUs: 0, endUs: Number.MAX_SAFE_INTEGER } }, SONNET))).toEqual(plain(expected));
+  });
+
+  it('a row a cache tier served keeps its recorded cost (a paid embedder\'s lookup) on both sides; re-pricing its zero tokens would say $0', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's1', model: HAIKU, input_tokens: 1_000_000 });
+    const served = (cost: string) => f.add({ type: 'llm.call_completed', session_id: 's1', payload: { ...llmCallCompletedPayload({ model: HAIKU, cost_usd: cost }), cache_tier: 'semantic' } });
+    served('0.000004');
+    served('0.00000123');
+    served('0');
+    const r = createAnalytics(f.db, table).savings({ sessions: ['s1'] }, SONNET);
+    // $1 of haiku input vs $3 of sonnet, each plus the $0.00000523 the served rows recorded.
+    expect([r.actual_repriced_usd.toFixed(), r.baseline_repriced_usd.toFixed(), r.savings_usd.toFixed(), r.rows_total]).toEqual(['1.00000523', '3.00000523', '2', 4]);
   });
 
   it('works on a read-only trace DB that lacks the analytics index', () => {

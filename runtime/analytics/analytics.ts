@@ -148,6 +148,21 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
     }));
   };
 
+  /**
+   * The recorded cost of the rows a cache tier served (zero tokens, so re-pricing alone would say $0).
+   * Only zero-token rows can be served, and the usage index says which those are without parsing JSON.
+   * Summed in Decimal; served rows are few.
+   */
+  const servedCost = (selector: EventSelector): Decimal => {
+    const f = selectorFilter(selector, ['llm.call_completed']);
+    const rows = all(
+      `SELECT payload_json ->> '$.cost_usd' AS cost FROM events${indexHint(selector, f)}
+        WHERE ${f.sql} AND ${USAGE_EXPR.input_tokens} = 0 AND ${USAGE_EXPR.output_tokens} = 0 AND payload_json ->> '$.cache_tier' IS NOT NULL`,
+      f.params,
+    );
+    return rows.reduce((s, r) => s.plus(typeof r.cost === 'string' && r.cost ? r.cost : 0), new Decimal(0));
+  };
+
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
     const f = selectorFilter(selector, types);
     const rows = all(`SELECT type, COUNT(*) AS n FROM events WHERE ${f.sql} GROUP BY type`, f.params);
@@ -165,7 +180,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
     },
 
     savings(selector, baselineModel) {
-      return computeSavings(tokenGroups(selector), baselineModel, table);
+      return computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector));
     },
 
     routing(selector) {

@@ -40,12 +40,15 @@ export class UnpricedBaselineError extends Error {
 /**
  * Re-prices per-model token sums at current rates (actual) and at the baseline's rates (counterfactual:
  * same tokens, cache tokens at the baseline's cache rates). Exact because cost is linear in tokens.
+ * `servedUsd` is what the rows a cache tier answered cost as recorded (a paid embedder's lookups): they
+ * carry no tokens to re-price, and the lookup is the same whichever model would have answered, so it is
+ * added to both sides.
  */
-export function computeSavings(groups: readonly TokenGroup[], baselineModel: string, table: PriceTable): SavingsResult {
+export function computeSavings(groups: readonly TokenGroup[], baselineModel: string, table: PriceTable, servedUsd: Decimal = new Decimal(0)): SavingsResult {
   const baselineRates = table.rates(baselineModel);
   if (!baselineRates) throw new UnpricedBaselineError(baselineModel, table.version, table.models());
-  let actual = new Decimal(0);
-  let baseline = new Decimal(0);
+  let actual = servedUsd;
+  let baseline = servedUsd;
   let rowsTotal = 0;
   let rowsMissing = 0;
   for (const g of groups) {

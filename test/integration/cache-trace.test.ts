@@ -19,7 +19,9 @@ import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { createRouter, defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import { createToolDispatcher } from '../../runtime/tools/index.ts';
 import { openTraceStore } from '../../runtime/trace/index.ts';
-import { withRunCache } from '../../harness/cache-bench/cached-reps.ts';
+import { createPaidEmbedder, PAID_EMBEDDER_ID, pricesWithEmbedder } from '../../runtime/cache/test-support/paid-embedder.ts';
+import type { PriceTable } from '../../runtime/pricing/index.ts';
+import { withRunCache, type RunCacheOptions } from '../../harness/cache-bench/cached-reps.ts';
 import { buildReport } from '../../harness/report/build-report.ts';
 import { planProvider } from '../../harness/runner/provider-plan.ts';
 import { runWorkloadRep } from '../../harness/runner/run-workload.ts';
@@ -46,7 +48,7 @@ interface EventRow {
 }
 
 /** One rep per prompt of one workload, through one run cache; returns the report and the DB. */
-async function runReps(prompts: readonly string[]): Promise<{ report: BenchReport; db: string; sessions: string[][] }> {
+async function runReps(prompts: readonly string[], paid?: { prices: PriceTable; embedder: RunCacheOptions['embedder'] }): Promise<{ report: BenchReport; db: string; sessions: string[][] }> {
   const dir = copyWorkloads([NAME]);
   rewriteSim(dir, NAME, doNothing);
   const loaded = discoverWorkloads(dir).find((w) => w.spec.name === NAME)!;
@@ -54,7 +56,7 @@ async function runReps(prompts: readonly string[]): Promise<{ report: BenchRepor
   const withPrompt = (prompt: string): Workload => ({ ...loaded, spec: { ...loaded.spec, turns: [{ prompt }], expect: {}, evaluate } });
   const clock = createSystemClock();
   const logger = createMemoryLogger();
-  const prices = loadPriceTable();
+  const prices = paid?.prices ?? loadPriceTable();
   const registry = loadModelRegistry();
   const db = join(tempDir(), 'cache.db');
   const store = openTraceStore(db, { logger });
@@ -77,7 +79,7 @@ async function runReps(prompts: readonly string[]): Promise<{ report: BenchRepor
   const router = createRouter({ bus, registry, global: { ...defaultRoutingConfig(), default_model: MODEL } });
   const evaluator = createEvaluator({ bus, rubric: loadRubric() });
   // δ = 1: Tier 2 serves at the prior threshold (a fresh learned bound serves nothing until it has evidence).
-  const providerFor = withRunCache(providers.forRep, prices, { bus, tuner: { delta: 1 } });
+  const providerFor = withRunCache(providers.forRep, prices, { bus, tuner: { delta: 1 }, ...(paid ? { embedder: paid.embedder } : {}) });
   const sessions: string[][] = [];
   for (const [rep, prompt] of prompts.entries()) {
     const record = await runWorkloadRep(
@@ -165,5 +167,43 @@ describe('bench run --cache on: cache events and served hits in the trace', () =
     expect(r.code, r.stderr).toBe(run.report.exit_code);
     expect(JSON.parse(readFileSync(json, 'utf8'))).toEqual(run.report);
     expect(r.stdout).toContain('semantic cache:                   2 of 3 model calls served (exact 1, semantic 1, intermediate 0)');
+  });
+});
+
+describe('bench run --cache on with a paid embedder: a served Tier 2 row costs its lookup\'s embedding, and analyze agrees', () => {
+  // 40 tokens per embedded text at $0.10 per million: each Tier 2 lookup costs $0.000004.
+  const EMBED_COST = '0.000004';
+  let run: Awaited<ReturnType<typeof runReps>>;
+  let rows: EventRow[];
+  beforeAll(async () => {
+    run = await runReps([PROMPT, PROMPT, PARAPHRASE], { prices: pricesWithEmbedder('0.10', PAID_EMBEDDER_ID), embedder: () => createPaidEmbedder(40) });
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(run.db, { readonly: true });
+    rows = db.prepare('SELECT id, session_id, turn_id, parent_event_id, type, payload_json FROM events ORDER BY id').all() as EventRow[];
+    db.close();
+  }, 120_000);
+
+  const payloadOf = (s: string, type: string) => JSON.parse(rows.find((r) => r.session_id === s && r.type === type)!.payload_json) as Record<string, unknown>;
+
+  it('the Tier 2 hit row is priced at the embedding cost, the Tier 1 hit at $0; the miss states what its lookup embedded', () => {
+    const [first, repeat, paraphrase] = run.sessions.map((s) => s[0]!);
+    expect(payloadOf(first!, 'cache.miss')).toMatchObject({ embed_cost_usd: EMBED_COST });
+    expect(payloadOf(repeat!, 'cache.hit')).toMatchObject({ tier: 'exact', served_cost_usd: '0', embed_cost_usd: '0' });
+    expect(payloadOf(repeat!, 'llm.call_completed')).toMatchObject({ cache_tier: 'exact', cost_usd: '0' });
+    expect(payloadOf(paraphrase!, 'cache.hit')).toMatchObject({ tier: 'semantic', served_cost_usd: EMBED_COST, embed_cost_usd: EMBED_COST });
+    expect(payloadOf(paraphrase!, 'llm.call_completed')).toMatchObject({ cache_tier: 'semantic', cost_usd: EMBED_COST, input_tokens: 0, output_tokens: 0 });
+    const reps = run.report.workloads[0]!.reps;
+    expect(reps.map((r) => r.savings.actual_repriced_usd)).toEqual([reps[0]!.savings.actual_repriced_usd, '0', EMBED_COST]);
+    expect(run.report.cache.semantic).toMatchObject({ served_calls: 2, hits_exact: 1, hits_semantic: 1, served_cost_usd: EMBED_COST });
+    expect(validatorFor<BenchReport>('report.schema.json')(run.report)).toBe(true);
+  });
+
+  it('analyze --skip-execute re-prices the DB to the same report, the served row at its recorded cost', async () => {
+    const json = join(tempDir(), 'again-paid.json');
+    const r = await bench(['analyze', '--skip-execute', '--db-path', run.db, '--json', json]);
+    expect(r.code, r.stderr).toBe(run.report.exit_code);
+    const again = JSON.parse(readFileSync(json, 'utf8')) as BenchReport;
+    expect(again.workloads[0]!.reps[2]!.savings.actual_repriced_usd).toBe(EMBED_COST);
+    expect(again).toEqual(run.report);
   });
 });
