@@ -17,6 +17,11 @@ function tier3Line(t: NonNullable<StreamFigures['tier3']>): string {
   return `tier 3: ${t.queries} document queries, ${t.steps} steps (${t.steps_served} served); their cost as one call each $${t.one_call_cost_usd}, as the uncached workflow $${t.workflow_uncached_cost_usd}, with Tier 3 $${t.workflow_cached_cost_usd} (the intermediate row's % is of the uncached workflow)`;
 }
 
+/** The embedding total inside the cost line, when a paid embedder charged one. */
+function embedPart(embedCostUsd: string | undefined): string {
+  return embedCostUsd && Number(embedCostUsd) !== 0 ? ` (of which embedding $${embedCostUsd}; net savings of semantic and all are after it)` : '';
+}
+
 export interface StreamTableHeader {
   name: string;
   set: string;
@@ -60,7 +65,8 @@ export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): strin
     ]);
   lines.push(t.toString());
   lines.push(
-    `cost: cache off $${f.cost_off_usd}, cache on $${f.cost_on_usd}; net savings charge each wrong hit ${f.wrong_hit_penalty}x its query's cost; ${f.explored} would-be hits recomputed to learn`,
+    // A local embedder costs nothing, and its line stays as it always read.
+    `cost: cache off $${f.cost_off_usd}, cache on $${f.cost_on_usd}${embedPart(f.embed_cost_usd)}; net savings charge each wrong hit ${f.wrong_hit_penalty}x its query's cost; ${f.explored} would-be hits recomputed to learn`,
     `latency: tier 1 = exact-key lookup; tier 2 = vector search, embedding excluded (embedding p50 ${us(f.embed_us_p50)}, p95 ${us(f.embed_us_p95)}); all = whole lookup; all-tiers-miss overhead p50 ${us(f.all_miss_overhead_us_p50)}, p95 ${us(f.all_miss_overhead_us_p95)}`,
     f.must_miss_classes_hit.length ? `must-miss classes served (each a wrong hit): ${f.must_miss_classes_hit.join(', ')}` : 'must-miss classes served: none',
   );

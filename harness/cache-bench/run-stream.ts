@@ -75,7 +75,8 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
   const priced = (r: CanonicalResponse) => costOf(r.usage, rates);
   const provider = createStreamOracleProvider(stream.queries, stream.documents);
   const counterfactual = createStreamOracleProvider(stream.queries, stream.documents);
-  const embeddings = new EmbeddingEngine(options.embedder);
+  // A paid embedder is priced from the run's table (an unpriced one is refused here, before any query).
+  const embeddings = new EmbeddingEngine(options.embedder, { prices: options.prices });
   const cache = options.cache
     ? new SemanticCache({
         scope: { tenant: 'stream', workspace: stream.name },
@@ -144,7 +145,9 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
       matchedQuery: out.candidateQuery,
       missReason: out.missReason,
       costUsd: cost.toFixed(),
-      spentUsd: spent.toFixed(),
+      // The lookup's embedding is spent whether it hit or missed.
+      spentUsd: spent.plus(out.embedCostUsd).toFixed(),
+      embedCostUsd: out.embedCostUsd,
       lookupUs: out.lookupUs,
       exactLookupUs: out.exactLookupUs,
       embedUs: out.embedUs,

@@ -35,8 +35,10 @@ export interface QueryRecord {
   missReason: string | null;
   /** What computing this query costs (the cache-off arm), USD. */
   costUsd: string;
-  /** What this query cost with the cache on, USD (0 on a hit). */
+  /** What this query cost with the cache on, USD: its provider calls plus its lookup's embedding (0 on a hit with a local embedder). */
   spentUsd: string;
+  /** The part of `spentUsd` that embedding its query for Tier 2 cost (absent or '0' with a local embedder). */
+  embedCostUsd?: string;
   lookupUs: number;
   exactLookupUs: number;
   embedUs: number;
@@ -56,6 +58,8 @@ export interface StreamFigures {
   repeats: number;
   cost_off_usd: string;
   cost_on_usd: string;
+  /** What embedding queries for Tier 2 cost (part of cost_on_usd); '0' with a local embedder. */
+  embed_cost_usd: string;
   wrong_hit_penalty: number;
   tiers: TierFigures[];
   /** Classes of hits on novel or expect-miss queries (each a wrong hit), and of queries served a wrong Tier 3 step. */
@@ -93,15 +97,17 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
   if (!(penalty >= 0)) throw new RangeError(`wrong-hit penalty must be >= 0, got ${penalty}`);
   const costOff = records.reduce((s, r) => s.plus(r.costUsd), new Decimal(0));
   const costOn = records.reduce((s, r) => s.plus(r.spentUsd), new Decimal(0));
+  // Only Tier 2 embeds, so its net savings and those of all tiers together pay for every lookup's embedding, hit or miss.
+  const embedCost = records.reduce((s, r) => s.plus(r.embedCostUsd ?? 0), new Decimal(0));
   const repeats = records.filter((r) => r.repeat && !r.expectMiss).length;
   const tier = (name: TierFigures['tier']): TierFigures => {
     const served = records.filter((r) => r.servedBy !== null && (name === 'all' || r.servedBy === name));
     const wrong = served.filter((r) => !r.correct);
-    // For all tiers together the saving is what the run did not spend: a document query Tier 3 served in
-    // part saves its held steps but pays for decomposing (equal to the served cost on streams without one).
-    const avoided = name === 'all' ? costOff.minus(costOn) : served.reduce((s, r) => s.plus(r.costUsd), new Decimal(0));
+    // For all tiers together the saving is what the run did not spend on the provider: a document query Tier 3
+    // served in part saves its held steps but pays for decomposing (equal to the served cost on streams without one).
+    const avoided = name === 'all' ? costOff.minus(costOn.minus(embedCost)) : served.reduce((s, r) => s.plus(r.costUsd), new Decimal(0));
     const pen = wrong.reduce((s, r) => s.plus(new Decimal(r.costUsd).times(penalty)), new Decimal(0));
-    const net = avoided.minus(pen);
+    const net = avoided.minus(pen).minus(name === 'all' || name === 'semantic' ? embedCost : 0);
     const lat =
       name === 'exact' ? records.map((r) => r.exactLookupUs) : name === 'semantic' ? records.filter((r) => r.tier2Consulted).map((r) => r.searchUs) : records.map((r) => r.lookupUs);
     return {
@@ -159,6 +165,7 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
     repeats,
     cost_off_usd: costOff.toFixed(),
     cost_on_usd: costOn.toFixed(),
+    embed_cost_usd: embedCost.toFixed(),
     wrong_hit_penalty: penalty,
     tiers: [tier('exact'), tier('semantic'), ...(hasSteps ? [intermediate()] : []), tier('all')],
     must_miss_classes_hit: [

@@ -33,6 +33,10 @@ export interface Figures {
   repeats: number;
   cost_off_usd: string;
   cost_on_usd: string;
+  /**
+   * What embedding the queries for Tier 2 cost, hit or miss (part of cost_on_usd; the semantic and all rows' net savings are net of it). 0 with a local embedder.
+   */
+  embed_cost_usd?: string;
   wrong_hit_penalty: number;
   /**
    * @minItems 3
@@ -71,6 +75,9 @@ export interface Tier {
   precision: Rate;
   avoided_usd: string;
   penalty_usd: string;
+  /**
+   * avoided_usd less penalty_usd and, for the semantic and all rows, the embedding cost of every Tier 2 lookup.
+   */
   net_savings_usd: string;
   net_savings_pct: number | null;
   lookup_us_p50: number | null;
