@@ -23,7 +23,10 @@ export function cosine(a: Float32Array | readonly number[], b: Float32Array | re
     na += a[i]! * a[i]!;
     nb += b[i]! * b[i]!;
   }
-  return na === 0 || nb === 0 ? 0 : d / Math.sqrt(na * nb);
+  // Norms taken apart: na * nb underflows to 0 for tiny nonzero vectors (then 0/0 = NaN); the clamp keeps
+  // rounding from leaving [-1, 1].
+  const den = Math.sqrt(na) * Math.sqrt(nb);
+  return den === 0 ? 0 : Math.max(-1, Math.min(1, d / den));
 }
 
 /** True when both sides carry comparable embeddings (same provider and dim); otherwise §16.5.3 falls back. */
