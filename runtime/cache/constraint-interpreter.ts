@@ -23,11 +23,12 @@ const DEFAULTS: RoutingConstraints = { min_quality: QUALITY_THRESHOLDS.medium, m
 export class ConstraintInterpreter {
   /** Null preferences take the medium / normal defaults; an unknown value throws naming the allowed ones. */
   interpret(quality: string | null | undefined, latency: string | null | undefined, taskType: string): RoutingConstraints {
-    const q = quality == null ? DEFAULTS.min_quality : QUALITY_THRESHOLDS[quality as QualityPreference];
+    // Own keys only: "constructor" or "toString" must not pass as a preference or a task type.
+    const q = quality == null ? DEFAULTS.min_quality : Object.hasOwn(QUALITY_THRESHOLDS, quality) ? QUALITY_THRESHOLDS[quality as QualityPreference] : undefined;
     if (q === undefined) throw new RangeError(`quality preference '${quality}' is not one of ${Object.keys(QUALITY_THRESHOLDS).join(', ')}`);
-    const l = latency == null ? DEFAULTS.max_latency_ms : LATENCY_BUDGETS_MS[latency as LatencyPreference];
+    const l = latency == null ? DEFAULTS.max_latency_ms : Object.hasOwn(LATENCY_BUDGETS_MS, latency) ? LATENCY_BUDGETS_MS[latency as LatencyPreference] : undefined;
     if (l === undefined) throw new RangeError(`latency preference '${latency}' is not one of ${Object.keys(LATENCY_BUDGETS_MS).join(', ')}`);
-    const o = TASK_OVERRIDES[taskType];
+    const o = Object.hasOwn(TASK_OVERRIDES, taskType) ? TASK_OVERRIDES[taskType] : undefined;
     return o ? { min_quality: Math.max(q, o.min_quality), max_latency_ms: Math.min(l, o.max_latency_ms) } : { min_quality: q, max_latency_ms: l };
   }
 
