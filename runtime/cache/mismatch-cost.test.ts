@@ -31,4 +31,59 @@ describe('MismatchCostCalculator (§4)', () => {
       }),
     );
   });
+
+  it.each(['faq', 'summarization', 'reasoning', 'coding', 'legal', 'astrology'])('similarity 1.0 costs nothing and reuses for %s', (t) => {
+    expect(m.mismatchCost(1, t, 0.5)).toBe(0);
+    expect(m.shouldUseCache(1, t, 0.5)[0]).toBe(true);
+  });
+
+  // Break-even s* = 1 − 1 / (penalty × weight): exactly there the costs are equal and it recomputes
+  // (strictly cheaper only); just above it reuses.
+  it.each([
+    ['faq', 0.5],
+    ['summarization', 1 - 1 / 3],
+    ['reasoning', 0.8],
+    ['coding', 1 - 1 / 6],
+    ['legal', 0.875],
+  ])('%s breaks even at %f: recomputes there, reuses just above', (t, s) => {
+    expect(m.mismatchCost(s, t, 1)).toBeCloseTo(1, 12);
+    expect(m.shouldUseCache(s - 1e-9, t, 1)[0]).toBe(false);
+    expect(m.shouldUseCache(s + 1e-9, t, 1)[0]).toBe(true);
+  });
+
+  it('the reason for a reuse states both costs', () => {
+    const [use, why] = m.shouldUseCache(0.9, 'faq', 0.01);
+    expect(use).toBe(true);
+    const [, mc, rc] = /^Mismatch cost \$(\S+) < recompute cost \$(\S+)$/.exec(why)!;
+    expect([Number(mc), Number(rc)]).toEqual([m.mismatchCost(0.9, 'faq', 0.01), 0.01]);
+    expect(Number(mc)).toBeCloseTo(0.002, 12);
+  });
+
+  it('orders the task types by sensitivity at the same similarity and cost', () => {
+    const costs = ['faq', 'summarization', 'reasoning', 'coding', 'legal'].map((t) => m.mismatchCost(0.9, t, 1));
+    expect([...costs].sort((a, b) => a - b)).toEqual(costs);
+    expect(new Set(costs).size).toBe(5);
+  });
+
+  it('similarity -1 is the largest cost (twice the penalty × weight × cost)', () => {
+    expect(m.mismatchCost(-1, 'faq', 1)).toBe(4);
+    expect(m.shouldUseCache(-1, 'faq', 1)[0]).toBe(false);
+  });
+
+  it('a free recompute (cost 0) is never worth a risk: it recomputes even at similarity 1', () => {
+    expect(m.shouldUseCache(1, 'faq', 0)[0]).toBe(false);
+  });
+
+  it('config: overriding one task weight keeps the other defaults; penalty 0 always reuses; a negative penalty is refused', () => {
+    const c = new MismatchCostCalculator({ task_weights: { faq: 5 } });
+    expect([c.taskWeight('faq'), c.taskWeight('legal')]).toEqual([5, 4]);
+    expect(new MismatchCostCalculator({ quality_penalty_weight: 0 }).shouldUseCache(0, 'legal', 1)[0]).toBe(true);
+    expect(() => new MismatchCostCalculator({ quality_penalty_weight: -1 })).toThrow(RangeError);
+    expect(new MismatchCostCalculator({ default_task_weight: 1 }).taskWeight('astrology')).toBe(1);
+  });
+
+  it('refuses NaN inputs instead of deciding on them', () => {
+    expect(() => m.mismatchCost(Number.NaN, 'faq', 1)).toThrow(RangeError);
+    expect(() => m.mismatchCost(0.5, 'faq', Number.NaN)).toThrow(RangeError);
+  });
 });
