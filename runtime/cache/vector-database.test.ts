@@ -52,6 +52,59 @@ describe('InMemoryVectorDatabase', () => {
   });
 });
 
+describe('InMemoryVectorDatabase (§6.7 cases)', () => {
+  it('an empty database answers every query with nothing and counts 0', () => {
+    const db = new InMemoryVectorDatabase(3);
+    expect(db.count()).toBe(0);
+    expect(db.query('p', v(1, 0, 0), 5)).toEqual([]);
+    expect(db.delete(['nothing'])).toBe(0);
+  });
+
+  it('upsert returns how many records it took; re-upserting an id replaces its vector and keeps the count', () => {
+    const db = new InMemoryVectorDatabase(2);
+    expect(db.upsert([{ id: 'a', partition: 'p', vector: v(1, 0) }, { id: 'b', partition: 'p', vector: v(0, 1) }])).toBe(2);
+    expect(db.upsert([{ id: 'a', partition: 'p', vector: v(-1, 0) }])).toBe(1);
+    expect(db.count()).toBe(2);
+    const hits = db.query('p', v(-1, 0), 2);
+    expect(hits[0]).toEqual({ id: 'a', score: expect.closeTo(1, 6) });
+  });
+
+  it('count follows upserts and deletes across partitions', () => {
+    const db = new InMemoryVectorDatabase(2);
+    db.upsert(Array.from({ length: 6 }, (_, i) => ({ id: `e${i}`, partition: i % 2 ? 'odd' : 'even', vector: v(1, i) })));
+    expect(db.count()).toBe(6);
+    expect(db.delete(['e0', 'e1', 'e1'])).toBe(2);
+    expect(db.count()).toBe(4);
+    expect(db.query('even', v(1, 0), 10).map((h) => h.id).sort()).toEqual(['e2', 'e4']);
+    expect(db.query('odd', v(1, 0), 10).map((h) => h.id).sort()).toEqual(['e3', 'e5']);
+  });
+
+  it('a partition emptied by deletes answers nothing, and takes rows again afterwards', () => {
+    const db = new InMemoryVectorDatabase(2);
+    db.upsert([{ id: 'a', partition: 'p', vector: v(1, 0) }]);
+    db.delete(['a']);
+    expect(db.query('p', v(1, 0), 5)).toEqual([]);
+    db.upsert([{ id: 'b', partition: 'p', vector: v(0, 1) }]);
+    expect(db.query('p', v(1, 0), 5).map((h) => h.id)).toEqual(['b']);
+  });
+
+  it('the partition is the filter: a row never answers a query on another partition, however close', () => {
+    const db = new InMemoryVectorDatabase(2);
+    db.upsert([{ id: 'tenant-a', partition: 'A', vector: v(1, 0) }, { id: 'tenant-b', partition: 'B', vector: v(0, 1) }]);
+    expect(db.query('B', v(1, 0), 5).map((h) => h.id)).toEqual(['tenant-b']);
+  });
+
+  it('a batch with one bad vector is refused whole (nothing stored)', () => {
+    const db = new InMemoryVectorDatabase(2);
+    expect(() => db.upsert([{ id: 'ok', partition: 'p', vector: v(1, 0) }, { id: 'bad', partition: 'p', vector: v(1, 0, 0) }])).toThrow(VectorDimensionError);
+    expect(db.count()).toBe(0);
+  });
+
+  it.each([0, -3, 2.5])('refuses dimension %s', (dim) => {
+    expect(() => new InMemoryVectorDatabase(dim)).toThrow(RangeError);
+  });
+});
+
 describe('InMemoryVectorDatabase past the SIMD threshold', () => {
   it('gives the same nearest neighbours as a plain scan, through upserts and deletes', () => {
     let seed = 3;
