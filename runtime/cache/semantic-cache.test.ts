@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createHashingProvider } from '../patterns/embeddings/hashing-provider.ts';
 import type { Message } from '../types/content.ts';
@@ -7,6 +10,9 @@ import type { CacheEventType } from './cache-events.ts';
 import { EmbeddingEngine } from './embedding-engine.ts';
 import { createPaidEmbedder, pricesWithEmbedder } from './test-support/paid-embedder.ts';
 import { SemanticCache, TENANT_METADATA_KEY, type SemanticCacheOptions } from './semantic-cache.ts';
+import { CacheStore } from './cache-store.ts';
+import { MismatchCostCalculator } from './mismatch-cost.ts';
+import { cosineSimilarity } from './similarity-calculator.ts';
 import { AdaptiveThresholdTuner } from './threshold-tuner.ts';
 
 const user = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
@@ -159,5 +165,140 @@ describe('SemanticCache', () => {
     const hit = await cache.complete(req('How can I grow 10 tomato plants on a small balcony garden?'), () => Promise.reject(new Error('must not compute')));
     expect([hit.servedBy, hit.response.served_from_cache?.served_cost_usd, hit.embedCostUsd]).toEqual(['semantic', '0', '0']);
     expect(events.filter(([t]) => t === 'cache.hit' || t === 'cache.miss').map(([, p]) => p.embed_cost_usd)).toEqual(['0', '0']);
+  });
+});
+
+const ASKED = 'How do I grow tomatoes on a small balcony?';
+const PARAPHRASE = 'How can I grow tomatoes on a small balcony garden?';
+/** The cosine the cache sees between two queries (same embedder as makeCache). */
+async function similarityOf(a: string, b: string): Promise<number> {
+  const e = new EmbeddingEngine(createHashingProvider(384));
+  const [va, vb] = await e.embedTexts([a, b]);
+  return cosineSimilarity(va!, vb!);
+}
+/** A fixed threshold at `floor` for 'general' queries: the bound off (delta 1), no sampled exploration. */
+const fixedAt = async (floor: number) => new AdaptiveThresholdTuner({ delta: 1, exploreRate: 0, priorOffset: floor - 0.85 });
+const mustNotCompute = () => Promise.reject(new Error('must not compute'));
+
+describe('SemanticCache (§7.6 cases)', () => {
+  it('an empty cache misses with no neighbour, computes once and keeps the answer', async () => {
+    const { cache, events } = makeCache();
+    let calls = 0;
+    const out = await cache.complete(req(ASKED), () => Promise.resolve((calls++, answer('Use pots.'))));
+    expect([out.servedBy, out.missReason, out.similarity, calls]).toEqual([null, 'no_neighbour', null, 1]);
+    expect(cache.size()).toEqual({ exact: 1, semantic: 1 });
+    expect(events[0]).toEqual(['cache.miss', expect.objectContaining({ tier: 'semantic', reason: 'no_neighbour' })]);
+  });
+
+  it('serves a neighbour just above the threshold and reports its similarity', async () => {
+    const s = await similarityOf(ASKED, PARAPHRASE);
+    expect(s).toBeGreaterThan(0.5);
+    const { cache } = makeCache({ tuner: await fixedAt(s - 0.01) });
+    await cache.complete(req(ASKED), () => Promise.resolve(answer('Use pots.')));
+    const hit = await cache.complete(req(PARAPHRASE), mustNotCompute);
+    expect(hit.servedBy).toBe('semantic');
+    expect(hit.similarity).toBeCloseTo(s, 5);
+    expect(hit.candidateQuery).toBe(ASKED);
+    expect(hit.response.content).toEqual([{ type: 'text', text: 'Use pots.' }]);
+  });
+
+  it('misses a neighbour just below the threshold and computes', async () => {
+    const s = await similarityOf(ASKED, PARAPHRASE);
+    const { cache } = makeCache({ tuner: await fixedAt(s + 0.01) });
+    await cache.complete(req(ASKED), () => Promise.resolve(answer('Use pots.')));
+    const miss = await cache.complete(req(PARAPHRASE), () => Promise.resolve(answer('Use big pots.')));
+    expect([miss.servedBy, miss.missReason, miss.explored]).toEqual([null, 'below_prior', false]);
+    expect(miss.similarity).toBeCloseTo(s, 5);
+    expect(miss.response.content).toEqual([{ type: 'text', text: 'Use big pots.' }]);
+  });
+
+  it('refuses a hit the threshold allows when its mismatch cost reaches the recompute cost', async () => {
+    const s = await similarityOf(ASKED, PARAPHRASE);
+    const strict = new MismatchCostCalculator({ quality_penalty_weight: 1000 });
+    const { cache, events } = makeCache({ tuner: await fixedAt(s - 0.01), mismatch: strict });
+    await cache.complete(req(ASKED), () => Promise.resolve(answer('Use pots.')));
+    const out = await cache.complete(req(PARAPHRASE), () => Promise.resolve(answer('Use pots.')));
+    expect([out.servedBy, out.missReason]).toEqual([null, 'mismatch_cost']);
+    expect(events.filter(([t]) => t === 'cache.miss').at(-1)![1]).toMatchObject({ tier: 'semantic', reason: 'mismatch_cost' });
+    // The same cache without the strict calculator serves it: the mismatch cost alone refused.
+    const lenient = makeCache({ tuner: await fixedAt(s - 0.01) }).cache;
+    await lenient.complete(req(ASKED), () => Promise.resolve(answer('Use pots.')));
+    expect((await lenient.complete(req(PARAPHRASE), mustNotCompute)).servedBy).toBe('semantic');
+  });
+
+  it('with several candidates of varying similarity, serves the most similar one', async () => {
+    const q = 'How can I grow tomatoes on a balcony in pots?';
+    const kept = ['How do I grow tomatoes on a small balcony?', 'How do I grow herbs on a windowsill?', 'How do I repot a tomato seedling?'];
+    const sims = await Promise.all(kept.map((k) => similarityOf(q, k)));
+    const best = sims.indexOf(Math.max(...sims));
+    expect(new Set(sims).size).toBe(3);
+    // Mismatch penalty 0: every candidate passes §4, so only the order by similarity decides.
+    const { cache } = makeCache({ tuner: await fixedAt(Math.min(...sims) - 0.01), mismatch: new MismatchCostCalculator({ quality_penalty_weight: 0 }) });
+    for (const [i, k] of kept.entries()) await cache.warm(req(k), () => Promise.resolve(answer(`answer ${i}`)));
+    const hit = await cache.complete(req(q), mustNotCompute);
+    expect(hit.servedBy).toBe('semantic');
+    expect(hit.response.content).toEqual([{ type: 'text', text: `answer ${best}` }]);
+    expect(hit.similarity).toBeCloseTo(sims[best]!, 5);
+  });
+
+  it('skips the most similar candidate when the exact-token gate refuses it and serves the next', async () => {
+    const q = 'How can I grow 10 tomato plants on a small balcony garden?';
+    const near = 'How can I grow 12 tomato plants on a small balcony garden?';
+    const next = 'How do I grow 10 tomato plants on a small balcony?';
+    const [sNear, sNext] = [await similarityOf(q, near), await similarityOf(q, next)];
+    expect(sNear).toBeGreaterThan(sNext);
+    const { cache } = makeCache({ tuner: await fixedAt(sNext - 0.01) });
+    await cache.warm(req(near), () => Promise.resolve(answer('twelve')));
+    await cache.warm(req(next), () => Promise.resolve(answer('ten')));
+    const hit = await cache.complete(req(q), mustNotCompute);
+    expect(hit.response.content).toEqual([{ type: 'text', text: 'ten' }]);
+    expect(hit.similarity).toBeCloseTo(sNext, 5);
+  });
+
+  it('invalidate forgets a query in both tiers (and in the store), not its neighbours nor other tenants', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'semantic-invalidate-'));
+    try {
+      const file = join(dir, 'cache.sqlite');
+      const store = new CacheStore(file);
+      const s = await similarityOf(ASKED, PARAPHRASE);
+      const { cache } = makeCache({ tuner: await fixedAt(s - 0.01), store });
+      const other = req('Which fertiliser suits potted chillies best?');
+      const bob = req(ASKED, { metadata: { [TENANT_METADATA_KEY]: 'bob' } });
+      await cache.complete(req(ASKED), () => Promise.resolve(answer('Use pots.')));
+      await cache.complete(other, () => Promise.resolve(answer('A tomato feed.')));
+      await cache.complete(bob, () => Promise.resolve(answer('Bob: use pots.')));
+      expect(cache.size()).toEqual({ exact: 3, semantic: 3 });
+      expect(cache.invalidate(req(ASKED))).toBe(2);
+      expect(cache.invalidate(req(ASKED))).toBe(0);
+      expect(cache.size()).toEqual({ exact: 2, semantic: 2 });
+      const again = await cache.complete(req(ASKED), () => Promise.resolve(answer('Use deep pots.')));
+      // Its nearest is now the other question, far below the threshold.
+      expect([again.servedBy, again.missReason, again.candidateQuery]).toEqual([null, 'below_prior', 'Which fertiliser suits potted chillies best?']);
+      expect((await cache.complete(other, mustNotCompute)).servedBy).toBe('exact');
+      expect((await cache.complete(bob, mustNotCompute)).servedBy).toBe('exact');
+      // Reopened from the store, the invalidated answer does not come back; the new one does.
+      cache.invalidate(req(ASKED));
+      store.close();
+      const reopened = new CacheStore(file);
+      const fresh = makeCache({ tuner: await fixedAt(s - 0.01), store: reopened }).cache;
+      expect(fresh.size()).toEqual({ exact: 2, semantic: 2 });
+      expect((await fresh.complete(req(PARAPHRASE), () => Promise.resolve(answer('computed')))).servedBy).toBeNull();
+      reopened.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('tracks what it did: one event per outcome, hits per tier, sets per tier, entries per tier', async () => {
+    const s = await similarityOf(ASKED, PARAPHRASE);
+    const { cache, events } = makeCache({ tuner: await fixedAt(s - 0.01) });
+    await cache.complete(req(ASKED), () => Promise.resolve(answer('Use pots.'))); // miss, 2 sets
+    await cache.complete(req(ASKED), mustNotCompute); // Tier 1 hit
+    await cache.complete(req(PARAPHRASE), mustNotCompute); // Tier 2 hit
+    await cache.complete(req('Which fertiliser suits potted chillies best?'), () => Promise.resolve(answer('A tomato feed.'))); // miss, 2 sets
+    const count = (type: CacheEventType, tier?: string) => events.filter(([t, p]) => t === type && (tier === undefined || p.tier === tier)).length;
+    expect([count('cache.hit', 'exact'), count('cache.hit', 'semantic'), count('cache.miss'), count('cache.set', 'exact'), count('cache.set', 'semantic')]).toEqual([1, 1, 2, 2, 2]);
+    expect(events.filter(([t]) => t === 'cache.hit').map(([, p]) => p.avoided_cost_usd)).toEqual(['0.001', '0.001']);
+    expect(cache.size()).toEqual({ exact: 2, semantic: 2 });
   });
 });

@@ -164,6 +164,35 @@ export class SemanticCache {
     return { exact: this.exact.size, semantic: this.semantic.size };
   }
 
+  /**
+   * Forgets what would answer `request` (§7.3 invalidate, e.g. after its answer was found wrong): its
+   * Tier 1 entry and each Tier 2 entry kept for the same query in the same partition, from the store too.
+   * A paraphrase kept as its own entry stays. Returns how many entries went.
+   */
+  invalidate(request: CanonicalRequest): number {
+    const scope = this.scopeOf(request);
+    const gone: string[] = [];
+    const key = exactRequestKey(request, scope);
+    const exact = this.exact.get(key);
+    if (exact) {
+      this.exact.delete(key);
+      this.exactLru.remove(exact.id);
+      gone.push(exact.id);
+    }
+    const sem = this.vectors ? semanticTierEligibility(request, this.o.eligibility) : null;
+    if (sem?.eligible) {
+      const partition = partitionKey(request, scope, this.o.partitionTurns);
+      for (const e of [...this.semantic.values()])
+        if (e.key === partition && e.query === sem.query) {
+          this.dropSemantic(e.id);
+          this.semanticLru.remove(e.id);
+          gone.push(e.id);
+        }
+    }
+    if (gone.length) this.o.store?.delete(gone);
+    return gone.length;
+  }
+
   /** Computes `request` and keeps the answer in every tier it is eligible for, without a lookup (warm-up). */
   async warm(request: CanonicalRequest, compute: () => Promise<CanonicalResponse>): Promise<CanonicalResponse> {
     const exactOk = this.o.tiers.exact && exactTierEligibility(request, this.o.exactOptIn, this.o.eligibility).eligible;
