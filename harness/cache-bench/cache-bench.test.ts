@@ -152,6 +152,36 @@ describe('contextual embedding on a stream (--cache-contextual on)', () => {
   }, 120_000);
 });
 
+describe('Ctrl-C during a stream', () => {
+  it('stops after the query in progress, keeps what was replayed, and the command says so and exits 1', async () => {
+    const hashing = createHashingProvider(384);
+    const stop = new AbortController();
+    let embeds = 0;
+    // Ctrl-C arrives while the 20th lookup embeds: the replay stops at the next query boundary.
+    const spy = { ...hashing, provider_id: hashing.provider_id, dim: hashing.dim, max_input_tokens: hashing.max_input_tokens, embed: (t: string[]) => (++embeds === 20 && stop.abort(), hashing.embed(t)), close: () => hashing.close() };
+    const stream = loadQueryStream(join(WORKLOADS, 'cache-adversarial'));
+    const run = await runStream(stream, { cache: true, embedder: spy, prices: loadPriceTable(), signal: stop.signal });
+    expect(run.interrupted).toBe(true);
+    expect(run.records.length).toBeGreaterThan(0);
+    expect(run.records.length).toBeLessThan(stream.queries.length);
+
+    const root = mkdtempSync(join(tmpdir(), 'int-'));
+    dirs.push(root);
+    const out: string[] = [];
+    const aborted = new AbortController();
+    aborted.abort();
+    const code = await runStreamCommand(
+      { workloadsDir: WORKLOADS, names: ['cache-multiturn', 'cache-agent'], cache: true, embedder: 'local:hashing-384', delta: null, gate: true, priorOffset: null, penalty: 10, seed: 0, json: join(root, 'r.json') },
+      { out: (l) => out.push(l), err: () => {}, isTTY: false, progress: () => {}, env: {}, cwd: root, interrupt: aborted.signal },
+    );
+    expect(code).toBe(1);
+    expect(out.join('\n')).toMatch(/interrupted \(Ctrl-C\) after 0 of 17 asked queries/);
+    const report = JSON.parse(readFileSync(join(root, 'r.json'), 'utf8'));
+    // The first stream is reported as interrupted; the second is not started.
+    expect(report.streams.map((e: { name: string; status?: string }) => [e.name, e.status])).toEqual([['cache-multiturn', 'interrupted']]);
+  }, 120_000);
+});
+
 describe('cache compare pairing', () => {
   it('pairs by query and charges the penalty for a wrong hit', async () => {
     const { pairArms } = await import('./compare-cache.ts');

@@ -7,7 +7,7 @@ import { Decimal } from 'decimal.js';
 import { createEmbeddingProvider } from '../../runtime/patterns/embeddings/create-embedding-provider.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import type { CliIO } from '../cli/command.ts';
-import { SetupError } from '../errors.ts';
+import { EXIT, SetupError } from '../errors.ts';
 import { studentTQuantile } from '../metrics/student-t.ts';
 import { plainTable } from '../report/render-table.ts';
 import { loadQueryStream } from './load-stream.ts';
@@ -72,8 +72,13 @@ export async function compareCacheArms(o: CacheCompareOptions, io: CliIO): Promi
     const stream = loadQueryStream(join(o.workloadsDir, name));
     const embedder = createEmbeddingProvider(o.embedder ?? DEFAULT_CACHE_EMBEDDER, { env: io.env });
     try {
-      const off = await runStream(stream, { cache: false, embedder, prices });
-      const on = await runStream(stream, { cache: true, embedder, prices });
+      const signal = io.interrupt;
+      const off = await runStream(stream, { cache: false, embedder, prices, ...(signal ? { signal } : {}) });
+      const on = off.interrupted ? off : await runStream(stream, { cache: true, embedder, prices, ...(signal ? { signal } : {}) });
+      if (on.interrupted) {
+        io.err(`interrupted during ${name}: the arms were not both replayed, so nothing is compared or written`);
+        return EXIT.assertionFailed;
+      }
       const { savings, hits, wrong } = pairArms(off.records, on.records, o.penalty);
       const costOff = off.records.reduce((s, r) => s.plus(r.spentUsd), new Decimal(0));
       const costOn = on.records.reduce((s, r) => s.plus(r.spentUsd), new Decimal(0));

@@ -27,6 +27,8 @@ export interface CrossFitRun {
   foldSizes: [number, number];
   /** Labelled would-be hits the calibration replays gave each fold's tuner. */
   calibrationLabels: [number, number];
+  /** Ctrl-C stopped a replay: the records cover only what was served before it. */
+  interrupted: boolean;
 }
 
 /** Replays `stream` twice over, once per fold, each with a tuner calibrated on the other fold only. */
@@ -38,15 +40,24 @@ export async function runCrossFitted(stream: QueryStream, options: Omit<StreamRu
   const records: QueryRecord[] = [];
   const foldSizes: [number, number] = [0, 0];
   const calibrationLabels: [number, number] = [0, 0];
+  let interrupted = false;
   for (const f of [0, 1] as const) {
     const tuner = new AdaptiveThresholdTuner(options.tuner);
     const calibration = await runStream(fold(f === 0 ? 1 : 0), { ...options, cache: true, tuner: tuner.fork({ exploreRate: 1 }) });
     calibrationLabels[f] = calibration.records.filter((r) => r.explored).length;
+    if (calibration.interrupted) {
+      interrupted = true;
+      break;
+    }
     const test = await runStream(fold(f), { ...options, cache: true, tuner });
     foldSizes[f] = test.records.length;
     records.push(...test.records);
+    if (test.interrupted) {
+      interrupted = true;
+      break;
+    }
   }
   const order = new Map(stream.queries.map((q, i) => [q.id, i]));
   records.sort((a, b) => order.get(a.id)! - order.get(b.id)!);
-  return { records, foldSizes, calibrationLabels };
+  return { records, foldSizes, calibrationLabels, interrupted };
 }

@@ -56,10 +56,12 @@ export interface StreamReportEntry {
   labels?: StreamLabels;
   calibration?: CalibrationMode;
   contextual_embedding?: 'emulated';
+  /** Ctrl-C stopped this stream: its figures cover the queries replayed before it. */
+  status?: 'interrupted';
   figures: StreamFigures;
 }
 
-/** Runs the streams; exit 1 when a must-miss query was served, else 0. */
+/** Runs the streams; exit 1 when a must-miss query was served or Ctrl-C stopped a stream (its partial figures are still printed and written), else 0. */
 export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Promise<number> {
   const prices = loadPriceTable();
   const embedderId = o.embedder ?? DEFAULT_CACHE_EMBEDDER;
@@ -76,8 +78,12 @@ export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Prom
       const tuner = { delta, ...(o.priorOffset !== null ? { priorOffset: o.priorOffset } : {}) };
       const contextual = o.contextual ?? false;
       const crossFit = o.calibration === 'cross-fit' && o.cache;
-      const fitted = crossFit ? await runCrossFitted(stream, { embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual }) : null;
-      const records = fitted ? fitted.records : (await runStream(stream, { cache: o.cache, embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual })).records;
+      const signal = io.interrupt ? { signal: io.interrupt } : {};
+      const fitted = crossFit ? await runCrossFitted(stream, { embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual, ...signal }) : null;
+      const plain = fitted ? null : await runStream(stream, { cache: o.cache, embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual, ...signal });
+      const records = fitted ? fitted.records : plain!.records;
+      const interrupted = fitted ? fitted.interrupted : plain!.interrupted;
+      if (interrupted) io.out(`interrupted (Ctrl-C) after ${records.length} of ${stream.queries.filter((q) => !q.warm).length} asked queries: the figures below cover those only`);
       const figures = streamFigures(records, o.penalty);
       const warm = stream.queries.filter((q) => q.warm).length;
       const calibration = fitted
@@ -85,11 +91,14 @@ export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Prom
         : undefined;
       io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}), contextual: contextual && o.cache }, figures));
       io.out('');
-      if (figures.must_miss_classes_hit.length) failed = true;
-      entries.push({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), ...(contextual && o.cache ? { contextual_embedding: 'emulated' as const } : {}), figures });
+      if (figures.must_miss_classes_hit.length || interrupted) failed = true;
+      entries.push({
+        ...(interrupted ? { status: 'interrupted' as const } : {}), name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), ...(contextual && o.cache ? { contextual_embedding: 'emulated' as const } : {}), figures });
     } finally {
       await embedder.close();
     }
+    // The streams not yet started are not run: the report says which one stopped.
+    if (io.interrupt?.aborted) break;
   }
   const out = resolve(io.cwd, o.json ?? join('reports', '.runs', `cache-streams-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
   const report = { kind: 'cache_streams', provider: 'sim', streams: entries };

@@ -59,6 +59,8 @@ export interface StreamRunOptions {
   onEvent?: CacheEventSink;
   /** Embed each query behind a context summary (§13); streams run on the sim, so the summary is the emulation. */
   contextual?: boolean;
+  /** Ctrl-C: stop after the query in progress; the run says how far it got. */
+  signal?: AbortSignal;
 }
 
 export interface StreamRun {
@@ -66,7 +68,12 @@ export interface StreamRun {
   providerCalls: number;
   embedderId: string;
   cache: SemanticCache | null;
+  /** Set when `signal` stopped the replay: the records cover only the queries before it. */
+  interrupted: boolean;
 }
+
+/** Queries between two turns of the event loop: the lookups resolve as microtasks, so without it a Ctrl-C waits for the whole stream. */
+const YIELD_EVERY = 16;
 
 /** Replays `stream` in order; with `cache: false` every query goes to the provider (the cache-off arm). */
 export async function runStream(stream: QueryStream, options: StreamRunOptions): Promise<StreamRun> {
@@ -96,7 +103,13 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
   if (cache) await options.embedder.embed(['warm-up']);
   const seen = new Set<string>();
   const records: QueryRecord[] = [];
-  for (const q of stream.queries) {
+  let interrupted = false;
+  for (const [i, q] of stream.queries.entries()) {
+    if (i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
+    if (options.signal?.aborted) {
+      interrupted = true;
+      break;
+    }
     const request = streamRequest(stream, q);
     const cost = priced(await counterfactual.complete(request));
     const repeat = seen.has(q.class);
@@ -156,5 +169,5 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
       ...(steps ? { steps } : {}),
     });
   }
-  return { records, providerCalls: provider.calls, embedderId: options.embedder.provider_id, cache };
+  return { records, providerCalls: provider.calls, embedderId: options.embedder.provider_id, cache, interrupted };
 }

@@ -18,6 +18,10 @@ export interface CacheStreamReport {
      */
     labels?: 'gptcache' | 'audited';
     /**
+     * Present when Ctrl-C stopped this stream: its figures cover only the queries replayed before it (the command exits 1). Absent: every query was replayed.
+     */
+    status?: 'interrupted';
+    /**
      * Present when Tier 2 embedded each query behind a context summary (semantic-cache-phase2.md section 13). The stream runs on the simulated provider, so no model wrote the summary: it is the deterministic emulation (text starting [emulated]). Absent: the query alone was embedded.
      */
     contextual_embedding?: 'emulated';
