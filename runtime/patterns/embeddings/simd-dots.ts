@@ -3,7 +3,7 @@
 // hand-assembled SIMD kernel does the pass. It keeps the JS arithmetic exactly: four float64 lanes
 // (i mod 4), each fed the exact products of float32 inputs in index order, summed ((s0+s1)+s2)+s3 and
 // rounded to float32, so both paths return the same bits and either one can serve any query.
-import { get, I32, kernelModule, lazyKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
+import { get, I32, kernelModule, lazyKernel, type SimdKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
 
 /** `out[r] = fround(Σ row_r · q)` for `rows` rows of `dim` floats laid out back to back in `data`. */
 export function dotsJs(data: Float32Array, dim: number, rows: number, q: Float32Array, out: Float32Array): void {
@@ -61,14 +61,8 @@ const BODY = [
 // Null where the runtime lacks WebAssembly SIMD: callers fall back to `dotsJs` (same results).
 const instantiate = lazyKernel(kernelModule('dots', 5, BODY), 'dots');
 
-/** A SIMD kernel bound to one memory; `dots` reads and writes that memory by byte offset. */
-export interface SimdDots {
-  readonly memory: WebAssembly.Memory;
-  dots(matrixOffset: number, queryOffset: number, outOffset: number, rows: number, dim: number): void;
-}
+/** The float32 kernel (`width` = dimensions). */
+export type SimdDots = SimdKernel;
 
 /** The kernel over a fresh memory of `pages` 64 KiB pages, or null when SIMD is unavailable. */
-export function createSimdDots(pages: number): SimdDots | null {
-  const k = instantiate(pages);
-  return k && { memory: k.memory, dots: k.fn };
-}
+export const createSimdDots: (pages: number) => SimdDots | null = instantiate;

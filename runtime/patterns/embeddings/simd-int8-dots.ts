@@ -4,7 +4,7 @@
 // quantized-rows.ts bounds their error so the index can re-score the few rows that matter exactly.
 // Integer sums are exact in both paths (the caller keeps them inside int32), so the kernel and its JS
 // twin return the same values and either one can serve any query.
-import { get, I32, kernelModule, lazyKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
+import { get, I32, kernelModule, lazyKernel, type SimdKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
 
 /** Rows and queries are padded to a multiple of this many components (one int8 v128 load per step). */
 export const INT8_STEP = 32;
@@ -66,14 +66,8 @@ const BODY = [
 // Null where the runtime lacks WebAssembly SIMD: callers fall back to `dotsInt8Js` (same results).
 const instantiate = lazyKernel(kernelModule('dots8', 5, BODY), 'dots8');
 
-/** The int8 kernel bound to one memory; `dots` reads and writes that memory by byte offset. */
-export interface SimdInt8Dots {
-  readonly memory: WebAssembly.Memory;
-  dots(matrixOffset: number, queryOffset: number, outOffset: number, rows: number, stride: number): void;
-}
+/** The int8 kernel (`width` = row stride in bytes). */
+export type SimdInt8Dots = SimdKernel;
 
 /** The kernel over a fresh memory of `pages` 64 KiB pages, or null when SIMD is unavailable. */
-export function createSimdInt8Dots(pages: number): SimdInt8Dots | null {
-  const k = instantiate(pages);
-  return k && { memory: k.memory, dots: k.fn };
-}
+export const createSimdInt8Dots: (pages: number) => SimdInt8Dots | null = instantiate;

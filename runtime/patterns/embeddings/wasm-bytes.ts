@@ -41,21 +41,24 @@ export function kernelModule(exportName: string, params: number, body: number[])
   ]);
 }
 
-/** A kernel's entry point: five i32 arguments (byte offsets and counts), results written to memory. */
-export type KernelFn = (a: number, b: number, c: number, d: number, e: number) => void;
+/** A dot-product kernel bound to one memory: `dots` reads rows and the query and writes one result per row, all by byte offset. */
+export interface SimdKernel {
+  readonly memory: WebAssembly.Memory;
+  dots(matrixOffset: number, queryOffset: number, outOffset: number, rows: number, width: number): void;
+}
 
 /**
  * Compiles `module` once, on first use, and returns a factory binding its export `exportName` to a fresh
  * memory of `pages` 64 KiB pages — or null where the runtime lacks WebAssembly SIMD (callers then use
  * their plain-JS twin, which gives the same results).
  */
-export function lazyKernel(module: Uint8Array<ArrayBuffer>, exportName: string): (pages: number) => { memory: WebAssembly.Memory; fn: KernelFn } | null {
+export function lazyKernel(module: Uint8Array<ArrayBuffer>, exportName: string): (pages: number) => SimdKernel | null {
   let compiled: WebAssembly.Module | null | undefined;
   return (pages) => {
     if (compiled === undefined) compiled = typeof WebAssembly === 'object' && WebAssembly.validate(module) ? new WebAssembly.Module(module) : null;
     if (!compiled) return null;
     const memory = new WebAssembly.Memory({ initial: pages });
     const instance = new WebAssembly.Instance(compiled, { env: { mem: memory } });
-    return { memory, fn: instance.exports[exportName] as KernelFn };
+    return { memory, dots: instance.exports[exportName] as SimdKernel['dots'] };
   };
 }
