@@ -3,7 +3,7 @@
 // hand-assembled SIMD kernel does the pass. It keeps the JS arithmetic exactly: four float64 lanes
 // (i mod 4), each fed the exact products of float32 inputs in index order, summed ((s0+s1)+s2)+s3 and
 // rounded to float32, so both paths return the same bits and either one can serve any query.
-import { get, I32, kernelModule, lazyKernel, type SimdKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
+import { get, I32, kernelModule, lazyKernel, NEXT_ROW, type SimdKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
 
 /** `out[r] = fround(Σ row_r · q)` for `rows` rows of `dim` floats laid out back to back in `data`. */
 export function dotsJs(data: Float32Array, dim: number, rows: number, q: Float32Array, out: Float32Array): void {
@@ -51,12 +51,7 @@ const BODY = [
   ...get(OUT),
   ...get(A01), ...LANE(0), ...get(A01), ...LANE(1), 0xa0, ...get(A23), ...LANE(0), 0xa0, ...get(A23), ...LANE(1), 0xa0,
   0xb6, 0x38, 2, 0, // f32.demote_f64, f32.store
-  ...get(OUT), 0x41, 4, 0x6a, ...set(OUT),
-  ...get(ROWS), 0x41, 1, 0x6b, ...set(ROWS),
-  0x0c, 0, // br $rows
-  0x0b,
-  0x0b,
-  0x0b,
+  ...NEXT_ROW,
 ];
 // Null where the runtime lacks WebAssembly SIMD: callers fall back to `dotsJs` (same results).
 const instantiate = lazyKernel(kernelModule('dots', 5, BODY), 'dots');

@@ -4,7 +4,7 @@
 // quantized-rows.ts bounds their error so the index can re-score the few rows that matter exactly.
 // Integer sums are exact in both paths (the caller keeps them inside int32), so the kernel and its JS
 // twin return the same values and either one can serve any query.
-import { get, I32, kernelModule, lazyKernel, type SimdKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
+import { get, I32, kernelModule, lazyKernel, NEXT_ROW, type SimdKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
 
 /** Rows and queries are padded to a multiple of this many components (one int8 v128 load per step). */
 export const INT8_STEP = 32;
@@ -56,12 +56,7 @@ const BODY = [
   ...get(OUT),
   ...get(ACC), ...I32X4_LANE(0), ...get(ACC), ...I32X4_LANE(1), 0x6a, ...get(ACC), ...I32X4_LANE(2), 0x6a, ...get(ACC), ...I32X4_LANE(3), 0x6a,
   0x36, 2, 0, // i32.store
-  ...get(OUT), 0x41, 4, 0x6a, ...set(OUT),
-  ...get(ROWS), 0x41, 1, 0x6b, ...set(ROWS),
-  0x0c, 0, // br $rows
-  0x0b,
-  0x0b,
-  0x0b,
+  ...NEXT_ROW,
 ];
 // Null where the runtime lacks WebAssembly SIMD: callers fall back to `dotsInt8Js` (same results).
 const instantiate = lazyKernel(kernelModule('dots8', 5, BODY), 'dots8');

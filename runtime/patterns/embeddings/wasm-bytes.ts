@@ -41,6 +41,20 @@ export function kernelModule(exportName: string, params: number, body: number[])
   ]);
 }
 
+/**
+ * The end of both kernels' row loop, for their shared layout (params m, q, out, rows, width; `out` is
+ * local 2, `rows` local 3, inside block $done > loop $rows): step `out` by one 4-byte result, count the
+ * row, loop; then close the loop, the block and the function body.
+ */
+export const NEXT_ROW: number[] = [
+  ...get(2), 0x41, 4, 0x6a, ...set(2), // out += 4
+  ...get(3), 0x41, 1, 0x6b, ...set(3), // rows -= 1
+  0x0c, 0, // br $rows
+  0x0b, // end loop
+  0x0b, // end block
+  0x0b, // end body
+];
+
 /** A dot-product kernel bound to one memory: `dots` reads rows and the query and writes one result per row, all by byte offset. */
 export interface SimdKernel {
   readonly memory: WebAssembly.Memory;
