@@ -221,6 +221,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
       shard,
       ...(passNames.length < allPasses.length ? { passes: passNames } : {}),
       ...(opts.holdout ? { holdout: opts.holdout } : {}),
+      ...(opts.cache ? { semantic_cache: true as const } : {}),
       ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
     });
     // `running` until finalised: a run killed now reads back as interrupted, never complete.

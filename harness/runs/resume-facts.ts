@@ -55,6 +55,8 @@ export function resumeFacts(dbPath: string, given: RunSuiteOptions): ResumeFacts
       protocol: p.protocol,
       fingerprintVersion: p.fingerprint_version,
       embeddingProvider: p.embedding_provider ?? null,
+      // The cache changes what the remaining reps' calls record, so it is part of the run's identity.
+      cache: p.semantic_cache === true,
       shard: p.shard ?? null,
       passes: p.passes ? p.passes.join(',') : null,
       runId,

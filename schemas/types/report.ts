@@ -110,6 +110,10 @@ export interface Provenance {
    */
   oracle_epsilon?: number;
   /**
+   * Present when the run put every model call behind the semantic cache (`bench run --cache on`, runtime/cache); `--resume` restores it. Absent: the cache was off.
+   */
+  semantic_cache?: true;
+  /**
    * --holdout: `workload` when Pass C was also run leave-one-workload-out (pass C-oos); null or absent otherwise.
    */
   holdout?: 'workload' | null;

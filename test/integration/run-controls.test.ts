@@ -246,4 +246,20 @@ describe('a killed run reads as interrupted, and --resume finishes it with the n
     expect(resumed.code, resumed.stderr).not.toBe(2);
     expect(comparable(read(db))).toEqual(comparable(ref));
   });
+
+  it('--cache on is part of the run: --resume keeps it, and the cache figures match an uninterrupted cache-on run', { timeout: 600_000 }, async () => {
+    const refDb = join(tempDir(), 'ref-cache.db');
+    await bench(['run', ...A3_SMALL, '--cache', 'on', '--db-path', refDb], { env: ENV });
+    const ref = read(refDb);
+    expect(ref.provenance.semantic_cache).toBe(true);
+    const db = join(tempDir(), 'capped-cache.db');
+    expect((await bench(['run', ...A3_SMALL, '--cache', 'on', '--max-cost', '0.05', '--db-path', db], { env: ENV })).code).toBe(1);
+    const resumed = await bench(['run', '--resume', db], { env: ENV });
+    expect(resumed.code, resumed.stderr).not.toBe(2);
+    const report = read(db);
+    // Before the fix the resumed reps ran without the cache: fewer cache.miss events than model calls.
+    expect(report.cache.semantic).toEqual(ref.cache.semantic);
+    expect(report.cache.semantic!.misses).toBe(report.cache.semantic!.llm_calls);
+    expect(comparable(report)).toEqual(comparable(ref));
+  });
 });
