@@ -63,6 +63,7 @@ const SAME_RUN: [string, (p: Provenance, i: MergeInput) => unknown][] = [
   ['baseline_model', (p) => p.baseline_model],
   ['fingerprint_version', (p) => p.fingerprint_version],
   ['embedding_provider', (p) => p.embedding_provider ?? null],
+  ['semantic_cache (--cache on)', (p) => p.semantic_cache === true],
   ['temperature', (p) => p.temperature],
 ];
 

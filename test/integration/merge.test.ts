@@ -107,6 +107,9 @@ describe('bench merge refuses what is not the complete shards of one run (exit 2
     const forcedA = await shard('fa', ['--shard', '1/2', '--run-id', 'run_same']);
     const forcedB = await shard('fb', ['--shard', '2/2', '--run-id', 'run_same', '--seed', '7']);
     await refused([forcedA, forcedB], /seed differs: .*fa\.db has 0, .*fb\.db has 7/);
+    // One shard behind the semantic cache, the other not.
+    const cached = await shard('fc', ['--shard', '2/2', '--run-id', 'run_same', '--cache', 'on']);
+    await refused([forcedA, cached], /semantic_cache \(--cache on\) differs: .*fa\.db has false, .*fc\.db has true/);
     // A different suite (another workload selection).
     const suite = await bench(['run', '--protocol', 'single', '--workload', 'regex-with-edge-cases', '--seed-passes', '2', '--shard', '2/2', '--run-id', 'run_same', '--db-path', join(dir, 'suite.db')], { env: ENV });
     expect(suite.code).not.toBe(2);
