@@ -4,3 +4,4 @@ export * from './cluster-tightness.ts';
 export * from './paired-stats.ts';
 export * from './student-t.ts';
 export * from './solved.ts';
+export * from './power.ts';
