@@ -64,14 +64,31 @@ function interruptSignal(err: (s: string) => void): AbortSignal {
   return controller.signal;
 }
 
+/**
+ * A writer for a standard stream that goes quiet once its reader is gone (`bench list | head`): EPIPE
+ * stops further writes instead of crashing, and the command goes on, so a run still writes its report.
+ */
+export function quietOnEpipe(stream: NodeJS.WriteStream): (s: string) => void {
+  let closed = false;
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') closed = true;
+    else throw e;
+  });
+  return (s) => {
+    if (!closed) stream.write(`${s}\n`);
+  };
+}
+
 function defaultIO(): CliIO {
-  const err = (s: string) => process.stderr.write(`${s}\n`);
+  const err = quietOnEpipe(process.stderr);
   return {
     interrupt: interruptSignal(err),
-    out: (s) => process.stdout.write(`${s}\n`),
+    out: quietOnEpipe(process.stdout),
     err,
     isTTY: Boolean(process.stdout.isTTY),
-    progress: (s) => process.stderr.write(s),
+    progress: (s) => {
+      if (!process.stderr.destroyed) process.stderr.write(s);
+    },
     env: process.env,
     cwd: process.cwd(),
   };
