@@ -2,6 +2,9 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { terminalWidth } from '../report/fit-table.ts';
 import type { CliIO } from './command.ts';
 import { Decimal } from 'decimal.js';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { SetupError } from '../errors.ts';
 
 /** Accumulates a repeatable option. */
 export function collect(value: string, previous: string[]): string[] {
@@ -50,4 +53,19 @@ export function addWidthOptions(cmd: Command): Command {
 /** The width tables must fit for these options: null with --wide; read at the CLI edge (stdout's columns on a TTY). */
 export function tableWidth(o: { width?: number; wide?: boolean }, io: Pick<CliIO, 'isTTY' | 'env'>): number | null {
   return terminalWidth({ wide: o.wide, width: o.width ?? null, columns: io.isTTY ? process.stdout.columns : undefined, env: io.env });
+}
+
+/** `--force`, for commands whose `--json` (or other output flag) may name an existing file. */
+export function addForceOption(cmd: Command): Command {
+  return cmd.option('--force', 'overwrite an existing file named by --json', false);
+}
+
+/**
+ * The absolute path an output flag names, refused when a file is already there and `force` is off, as
+ * `--db-path` refuses an existing DB: a typo must not overwrite last week's report.
+ */
+export function freshOutputPath(cwd: string, path: string, opts: { flag: string; force: boolean }): string {
+  const abs = resolve(cwd, path);
+  if (!opts.force && existsSync(abs)) throw new SetupError(`${abs}: ${opts.flag} names a file that already exists; pass a new path, or --force to overwrite it`);
+  return abs;
 }

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
@@ -73,5 +73,38 @@ describe('bench validate and bench list', () => {
     const r = await bench(['run', '--help']);
     expect(r.code).toBe(0);
     for (const s of ['--include-marginal', '--workload', '--db-path', '--seed-passes', 'full suite at --model opus', 'Exit codes']) expect(r.stdout).toContain(s);
+  });
+});
+
+describe('--json never overwrites a file it did not write (as --db-path refuses an existing DB)', () => {
+  const existing = () => {
+    const path = join(tempDir(), 'last-week.json');
+    writeFileSync(path, '{"keep": true}\n');
+    return path;
+  };
+
+  it('bench run, analyze, signal and compare refuse an existing --json with exit 2, name it and leave it alone', async () => {
+    const fixtures = join(REPO_ROOT, 'test', 'fixtures', 'reports');
+    const runs: [string, string[]][] = [
+      ['run', ['run', '--workload', 'fix-a-bug-small', '--db-path', join(tempDir(), 'r.db')]],
+      ['analyze', ['analyze', '--db-path', join(tempDir(), 'none.db')]],
+      ['signal', ['signal', '--workload', 'fix-a-bug-small', '--db-path', join(tempDir(), 's.db')]],
+      ['compare', ['compare', join(fixtures, 'single.json'), join(fixtures, 'a3.json')]],
+    ];
+    for (const [name, args] of runs) {
+      const path = existing();
+      const r = await bench([...args, '--json', path], { env: ENV });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr, name).toContain(`${path}: --json names a file that already exists; pass a new path, or --force to overwrite it`);
+      expect(readFileSync(path, 'utf8'), name).toBe('{"keep": true}\n');
+    }
+  });
+
+  it('--force overwrites it', async () => {
+    const fixtures = join(REPO_ROOT, 'test', 'fixtures', 'reports');
+    const path = existing();
+    const r = await bench(['compare', join(fixtures, 'single.json'), join(fixtures, 'a3.json'), '--json', path, '--force'], { env: ENV });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path, 'utf8'))).toHaveProperty('a');
   });
 });

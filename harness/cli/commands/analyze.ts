@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { openTraceDbReadOnly, reportFromDb } from '../../report/report-from-db.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
-import { addWidthOptions, tableWidth } from '../parse-args.ts';
+import { addForceOption, addWidthOptions, freshOutputPath, tableWidth } from '../parse-args.ts';
 import { RunJobs } from '../../runs/run-jobs.ts';
 import { jobKey } from '../../runner/shard.ts';
 
@@ -17,17 +17,19 @@ export const analyzeCommandSpec: CommandSpec = {
       .option('--skip-execute', 'no model calls, analytics only (the only mode there is; accepted for the documented command line)', true)
       .option('--run <id>', 'which run in the DB (default: the latest)')
       .option('--patterns-db-path <path>', "the run's pattern store, for cluster tightness (default: the path the run recorded)")
-      .option('--json <path>', 'also write the JSON report here');
+      .option('--json <path>', 'also write the JSON report here (refused if the file exists, unless --force)');
     addWidthOptions(cmd);
+    addForceOption(cmd);
   },
   async run(cmd, _args, io) {
-    const o = cmd.opts<{ dbPath: string; run?: string; json?: string; patternsDbPath?: string; width?: number; wide?: boolean }>();
+    const o = cmd.opts<{ dbPath: string; run?: string; json?: string; patternsDbPath?: string; width?: number; wide?: boolean; force: boolean }>();
     const path = resolve(io.cwd, o.dbPath);
+    const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
     const db = openTraceDbReadOnly(path);
     try {
       const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env });
-      if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
-      io.out(renderReportTable(report, { json: o.json ? resolve(io.cwd, o.json) : null, width: tableWidth(o, io) }));
+      if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+      io.out(renderReportTable(report, { json: jsonPath, width: tableWidth(o, io) }));
       if (report.status === 'interrupted') io.err(interruptedSummary(path, report.provenance.run_id, new RunJobs(db)));
       return report.exit_code;
     } finally {

@@ -19,7 +19,7 @@ import { loadReport } from '../../report/find-report.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import { SetupError } from '../../errors.ts';
 import type { CliIO, CommandSpec } from '../command.ts';
-import { addWidthOptions, collect, intArg, tableWidth } from '../parse-args.ts';
+import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, tableWidth } from '../parse-args.ts';
 
 const HELP = `
 A and B are two report JSONs (bench run --json ...), compared as they are; or the literal pair
@@ -63,6 +63,7 @@ interface CompareFlags {
   embeddingProvider: string;
   outDir?: string;
   json?: string;
+  force: boolean;
   quiet: boolean;
   failOnRegression: boolean;
   failOnVerdict: boolean;
@@ -168,9 +169,11 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--regression-scopes <list>', "comma list of row scopes it watches ('aggregate', 'pass C', ...)", DEFAULT_REGRESSION_SCOPES.join(','))
         .addHelpText('after', HELP);
       addWidthOptions(cmd);
+      addForceOption(cmd);
     },
     async run(cmd, args, io) {
       const o = cmd.opts<CompareFlags>();
+      if (o.json) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
       if (args[0] === 'cache-off' && args[1] === 'cache-on')
         return compareCacheArms({ workloadsDir: resolve(io.cwd, o.workloadsDir), names: o.workload, embedder: cmd.getOptionValueSource('embeddingProvider') === 'cli' ? o.embeddingProvider : null, penalty: 10, json: o.json ?? null }, io);
       const { a, b, artifactDir, ran } = await inputsFor(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);

@@ -3,7 +3,7 @@ import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
 import { SetupError } from '../../errors.ts';
-import { addWidthOptions, collect, decimalArg, intArg, numberArg, tableWidth } from '../parse-args.ts';
+import { addForceOption, addWidthOptions, collect, decimalArg, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
 import { parseShard, type ShardSpec } from '../../runner/shard.ts';
@@ -70,6 +70,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
     addWidthOptions(cmd);
+    addForceOption(cmd);
   },
   async run(cmd, _args, io) {
     const o = cmd.opts<{
@@ -113,7 +114,10 @@ export const runCommandSpec: CommandSpec = {
       cacheCalibration: 'none' | 'cross-fit';
       cacheContextual: 'on' | 'off';
       wrongHitPenalty: number;
+      force: boolean;
     }>();
+    // A resumed run rewrites its own report; a fresh one must not overwrite a file it did not write.
+    if (o.json && !o.resume) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
     if (selectsQueryStreams(o.workloadsDir, o.workload))
       return runStreamCommand(
         {

@@ -10,7 +10,7 @@ import { writeSignal } from '../../signal/write-signal.ts';
 import { SetupError } from '../../errors.ts';
 import { discoverWorkloads } from '../../workloads/load-workload.ts';
 import type { CommandSpec } from '../command.ts';
-import { collect, intArg } from '../parse-args.ts';
+import { addForceOption, collect, freshOutputPath, intArg } from '../parse-args.ts';
 import { fold } from './list.ts';
 
 const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
@@ -61,6 +61,7 @@ export const signalCommandSpec: CommandSpec = {
       .option('--db-path <path>', 'trace DB to create; default reports/.runs/bench-<UTC-ts>.db')
       .option('--json <path>', 'where to write the signal JSON; default beside the DB')
       .option('--width <n>', 'fold output to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40));
+    addForceOption(cmd);
   },
   async run(cmd, _args, io) {
     const o = cmd.opts<{
@@ -77,7 +78,9 @@ export const signalCommandSpec: CommandSpec = {
       dbPath?: string;
       json?: string;
       width?: number;
+      force: boolean;
     }>();
+    if (o.json) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
     const dir = resolve(io.cwd, o.workloadsDir);
     if (o.all === o.workload.length > 0)
       throw new SetupError('bench signal: name the workloads with --workload NAME (repeatable), or pass --all for every one (not both)');
