@@ -1,3 +1,4 @@
+import { shellQuote } from '../../runtime/sandbox/unshare.ts';
 import { Decimal } from 'decimal.js';
 import type { Estimate, Outcomes, Provenance, Rep } from '../../schemas/types/report.ts';
 
@@ -71,6 +72,11 @@ export function commitCell(p: Provenance): string {
   const sha = p.metis_commit_sha ? p.metis_commit_sha.slice(0, 7) : 'unknown';
   const state = p.metis_dirty === null ? 'unknown' : p.metis_dirty ? 'dirty' : 'clean';
   return `${sha} (${state})${p.metis_branch ? ` on ${p.metis_branch}` : ''}`;
+}
+
+/** A word as typed into a shell: left bare when it is plain, single-quoted when it holds anything else. */
+export function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : shellQuote(word);
 }
 
 /**

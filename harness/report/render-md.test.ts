@@ -4,7 +4,8 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
 import { loadReport } from './find-report.ts';
 import { usd } from './format.ts';
-import { escapeMarkdown, renderReportMarkdown } from './render-md.ts';
+import { escapeMarkdown, fencedBlock, renderReportMarkdown } from './render-md.ts';
+import fc from 'fast-check';
 import { WORKLOAD_TABLE_HEAD } from './report-sections.ts';
 
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
@@ -94,5 +95,40 @@ describe('renderReportMarkdown', () => {
     expect(md).toContain('- fix-a-bug-small: cluster sample size 1 \\< 3 seed passes');
     const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed)));
     expect(md).toContain(failed.length === 0 ? 'All assertions held.' : `## Failed assertions (${failed.length})`);
+  });
+});
+
+describe('a command block its text cannot close (provenance.db_path is user input)', () => {
+  /** CommonMark: the block closes at the first later line of >= fence-length backticks and nothing else. */
+  const blockEnd = (lines: string[], open: number) => {
+    const fence = /^(`{3,})/.exec(lines[open]!)![1]!.length;
+    return lines.findIndex((l, i) => i > open && new RegExp(`^ {0,3}\`{${fence},}\\s*$`).test(l));
+  };
+
+  it('a path with a newline, a fence, raw HTML and a javascript: link stays inside the sh block', () => {
+    const report = fixture('single');
+    const evil = 'x.db\n```\n<img src=x onerror=alert(1)>\n[click](javascript:alert(1))\n````';
+    report.provenance.db_path = `/home/u/reports/${evil}`;
+    const lines = renderReportMarkdown(report).split('\n');
+    const open = lines.findIndex((l) => /^`{3,}sh$/.test(l));
+    const end = blockEnd(lines, open);
+    // Outside the block (the provenance table) the same text is escaped; only raw occurrences matter.
+    const raw = (needle: string) => lines.flatMap((l, i) => (l.includes(needle) && !l.includes('\\') ? [i] : []));
+    expect(open).toBeGreaterThanOrEqual(0);
+    for (const i of [...raw('<img'), ...raw('](javascript:')]) {
+      expect(i).toBeGreaterThan(open);
+      expect(i).toBeLessThan(end);
+    }
+    // Shell-quoted too: pasted into a terminal, the path is one word.
+    expect(lines.slice(open + 1, end).join('\n')).toContain("--db-path 'reports/x.db\n```");
+  });
+
+  it('holds for any text: the fence closes only on its own last line', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('`', '\n', ' ', 'a', '~') }), (text) => {
+        const lines = fencedBlock('sh', text).join('\n').split('\n');
+        expect(blockEnd(lines, 0)).toBe(lines.length - 1);
+      }),
+    );
   });
 });

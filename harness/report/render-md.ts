@@ -12,6 +12,17 @@ export function escapeMarkdown(text: string): string {
     .replace(/\r?\n/g, ' ');
 }
 
+/**
+ * A fenced code block that its text cannot close: the fence is one backtick longer than the longest run
+ * of backticks in the text (CommonMark closes a fence only with one at least as long), so a path holding
+ * a newline and a fence stays inside the block instead of injecting Markdown or HTML after it.
+ */
+export function fencedBlock(info: string, text: string): string[] {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`${fence}${info}`, text, fence];
+}
+
 function table(b: Extract<ReportBlock, { kind: 'table' }>): string[] {
   const row = (cells: readonly string[]) => `| ${cells.map(escapeMarkdown).join(' | ')} |`;
   const rule = `|${b.head.map((_, i) => (b.numeric.includes(i) ? ' ---: ' : ' --- ')).join('|')}|`;
@@ -27,7 +38,7 @@ function block(b: ReportBlock): string[] {
     case 'text':
       return [escapeMarkdown(b.text)];
     case 'command':
-      return ['```sh', b.text, '```'];
+      return fencedBlock('sh', b.text);
   }
 }
 

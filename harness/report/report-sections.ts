@@ -1,5 +1,5 @@
 import type { BenchReport, Headline, ProtocolMetrics, Savings, Tightness, WorkloadResult } from '../../schemas/types/report.ts';
-import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, repLabel, shareablePath, solvedCell, usd } from './format.ts';
+import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, repLabel, shareablePath, shellWord, solvedCell, usd } from './format.ts';
 import { legendLines } from './legend.ts';
 
 /** The glossary terms as one sentence for Markdown and HTML. */
@@ -241,7 +241,7 @@ export function buildReportDocument(report: BenchReport): ReportDocument {
     title: 'Recompute',
     blocks: [
       { kind: 'text', text: 'Every number again from the trace DB alone, with no model calls:' },
-      { kind: 'command', text: `npx analyze --skip-execute --db-path ${shareablePath(report.provenance.db_path)}` },
+      { kind: 'command', text: `npx analyze --skip-execute --db-path ${shellWord(shareablePath(report.provenance.db_path))}` },
     ],
   });
   return { title: `Metis benchmark report — ${report.provenance.run_id}`, banner: report.banner, sections };
