@@ -5,6 +5,7 @@ import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-docume
 import { SetupError } from '../errors.ts';
 import type { Workload, WorkloadSpec } from './workload.ts';
 import { firstInvalidUtf8Offset, lineAndColumnOfByte } from './utf8.ts';
+import { workloadKind } from './workload-kind.ts';
 
 const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
 
@@ -14,6 +15,8 @@ export function loadWorkload(dir: string): Workload {
   const file = join(abs, 'workload.yaml');
   if (!existsSync(file)) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
   assertUtf8(file);
+  if (workloadKind(abs) === 'matrix')
+    throw new SetupError(`${file}: kind: matrix holds recorded outcomes, not an agent workload (bench validate and bench list read it; the matrix protocol judges it)`);
   let spec: WorkloadSpec;
   try {
     spec = loadYamlValidated<WorkloadSpec>(file, validatorFor<WorkloadSpec>('workload.schema.json'));
@@ -42,8 +45,8 @@ function assertUtf8(file: string): void {
   throw new SetupError(`${file}:${line}:${column}: not valid UTF-8 (byte offset ${at}, byte 0x${hex}); save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)`);
 }
 
-/** The subdirectories of `root` that hold a workload.yaml, sorted by name. */
-export function workloadDirs(root: string): string[] {
+/** Every subdirectory of `root` that holds a workload.yaml, of any kind, sorted by name. */
+export function allWorkloadDirs(root: string): string[] {
   const abs = resolve(root);
   if (!isDir(abs)) throw new SetupError(`${abs}: workloads directory not found (pass --workloads-dir)`);
   return readdirSync(abs)
@@ -52,7 +55,17 @@ export function workloadDirs(root: string): string[] {
     .map((n) => join(abs, n));
 }
 
-/** Every workload under `root`, loaded and validated. */
+/** The agent workloads' directories under `root` (kind: matrix ones are left out: they never run through the agent loop). */
+export function workloadDirs(root: string): string[] {
+  return allWorkloadDirs(root).filter((d) => workloadKind(d) === 'agent');
+}
+
+/** The matrix workloads' directories under `root` (workload.yaml with kind: matrix), sorted by name. */
+export function matrixWorkloadDirs(root: string): string[] {
+  return allWorkloadDirs(root).filter((d) => workloadKind(d) === 'matrix');
+}
+
+/** Every agent workload under `root`, loaded and validated. */
 export function discoverWorkloads(root: string): Workload[] {
   return workloadDirs(root).map(loadWorkload);
 }

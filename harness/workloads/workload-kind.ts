@@ -1,0 +1,17 @@
+// Which kind a workload directory holds, read before validating it against that kind's schema.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+
+/** agent: run through the agent loop (workload.schema.json); matrix: recorded outcomes (matrix-workload.schema.json). */
+export type WorkloadKind = 'agent' | 'matrix';
+
+/** The kind a directory's workload.yaml declares; `agent` when it has no `kind` (or cannot be read: the agent loader then reports why). */
+export function workloadKind(dir: string): WorkloadKind {
+  try {
+    const doc = parse(readFileSync(join(dir, 'workload.yaml'), 'utf8')) as { kind?: unknown } | null;
+    return doc?.kind === 'matrix' ? 'matrix' : 'agent';
+  } catch {
+    return 'agent';
+  }
+}
