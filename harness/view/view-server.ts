@@ -30,10 +30,28 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
+/** A served DB: open, or the error that keeps it from being read (the others are served all the same). */
 interface OpenDb {
   path: string;
   name: string;
-  db: Database.Database;
+  db: Database.Database | null;
+  error: string | null;
+}
+
+/** Opens one DB on its own, so a damaged file shows its error instead of stopping the viewer. */
+function openOne(path: string): OpenDb {
+  const name = basename(path);
+  try {
+    return { path, name, db: openTraceDbReadOnly(path), error: null };
+  } catch (e) {
+    return { path, name, db: null, error: (e as Error).message };
+  }
+}
+
+/** The DB's handle, or its own error as a 404 that names it. */
+function usable(d: OpenDb): Database.Database {
+  if (!d.db) throw new SetupError(`${d.name} cannot be read: ${d.error ?? 'unknown error'}`);
+  return d.db;
 }
 
 const UI_DIR = join(dirname(fileURLToPath(import.meta.url)), 'ui');
@@ -67,33 +85,40 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 }
 
-/** The runs of every served DB, newest last, as the viewer's index lists them. */
-function listRuns(dbs: readonly OpenDb[]): unknown[] {
-  return dbs.flatMap((d, index) => {
-    const runs = new RunStore(d.db, { create: false });
-    let ids: string[];
-    try {
-      ids = runIdsOf(d.db, d.path);
-    } catch {
-      return [];
-    }
-    return ids.map((run_id) => {
-      const p = runs.provenance(run_id);
-      const reps = runs.workloadRuns(run_id);
-      return {
-        db: index,
-        db_name: d.name,
-        run_id,
-        status: runs.status(run_id),
-        started_at: p?.started_at ?? null,
-        protocol: p?.protocol ?? null,
-        provider: p?.actual_provider ?? null,
-        model: p?.actual_model ?? null,
-        workloads: new Set(reps.map((r) => r.workload)).size,
-        reps: reps.length,
-      };
-    });
+/** One DB's runs, newest last, as the viewer's index lists them; throws what keeps them from being read. */
+function runsOf(d: OpenDb, index: number): unknown[] {
+  const db = usable(d);
+  const runs = new RunStore(db, { create: false });
+  return runIdsOf(db, d.path).map((run_id) => {
+    const p = runs.provenance(run_id);
+    const reps = runs.workloadRuns(run_id);
+    return {
+      db: index,
+      db_name: d.name,
+      run_id,
+      status: runs.status(run_id),
+      started_at: p?.started_at ?? null,
+      protocol: p?.protocol ?? null,
+      provider: p?.actual_provider ?? null,
+      model: p?.actual_model ?? null,
+      workloads: new Set(reps.map((r) => r.workload)).size,
+      reps: reps.length,
+    };
   });
+}
+
+/** The runs of every served DB, and per DB that cannot be read, its error: one damaged file hides only itself. */
+function listRuns(dbs: readonly OpenDb[]): { runs: unknown[]; errors: { db: number; db_name: string; error: string }[] } {
+  const runs: unknown[] = [];
+  const errors: { db: number; db_name: string; error: string }[] = [];
+  dbs.forEach((d, index) => {
+    try {
+      runs.push(...runsOf(d, index));
+    } catch (e) {
+      errors.push({ db: index, db_name: d.name, error: (e as Error).message });
+    }
+  });
+  return { runs, errors };
 }
 
 function dbAt(dbs: readonly OpenDb[], raw: string | null): OpenDb {
@@ -106,24 +131,24 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
   const q = url.searchParams;
   switch (url.pathname) {
     case '/api/runs':
-      return { dbs: dbs.map((d) => d.name), runs: listRuns(dbs) };
+      return { dbs: dbs.map((d) => d.name), ...listRuns(dbs) };
     case '/api/report': {
       const d = dbAt(dbs, q.get('db'));
-      return reportFromDb(d.db, d.name, { run: q.get('run') ?? undefined, env });
+      return reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env });
     }
     case '/api/rep': {
       const d = dbAt(dbs, q.get('db'));
       const run = q.get('run') ?? '';
       const [workload, pass, rep] = [q.get('workload'), q.get('pass'), Number(q.get('rep'))];
-      const record = new RunStore(d.db, { create: false }).workloadRuns(run).find((r) => r.workload === workload && r.pass === pass && r.rep === rep);
+      const record = new RunStore(usable(d), { create: false }).workloadRuns(run).find((r) => r.workload === workload && r.pass === pass && r.rep === rep);
       if (!record) throw new SetupError(`no rep ${rep + 1} of ${workload ?? '?'} in pass ${pass ?? '?'} of run ${run} (${d.name})`);
-      return repDetail(d.db, record);
+      return repDetail(usable(d), record);
     }
     case '/api/compare': {
       const side = (key: 'a' | 'b') => {
         const [db, run] = (q.get(key) ?? '').split(':');
         const d = dbAt(dbs, db ?? null);
-        return { report: reportFromDb(d.db, d.name, { run, env }), path: null, label: `${d.name}:${run}` };
+        return { report: reportFromDb(usable(d), d.name, { run, env }), path: null, label: `${d.name}:${run}` };
       };
       return compareReports(side('a'), side('b'));
     }
@@ -142,7 +167,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     throw new SetupError(`--host ${options.host}: bench view serves on loopback only (${LOOPBACK_HOSTS.join(', ')}); the trace DBs hold prompts, code and tool output`);
   }
   if (options.dbPaths.length === 0) throw new SetupError('no trace DB to view: pass DB paths, or run `npx bench run` first (DBs go to reports/.runs/)');
-  const dbs: OpenDb[] = options.dbPaths.map((path) => ({ path, name: basename(path), db: openTraceDbReadOnly(path) }));
+  const dbs = options.dbPaths.map(openOne);
+  // Nothing to serve when no DB opens: say why for each, as one setup error.
+  if (dbs.every((d) => d.error)) throw new SetupError(dbs.map((d) => `${d.path}: ${d.error}`).join('\n'));
   const files = staticFiles();
   let allowedHosts: Set<string> = new Set();
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -173,7 +200,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => {
-          for (const d of dbs) d.db.close();
+          for (const d of dbs) d.db?.close();
           resolve();
         });
       }),

@@ -118,4 +118,35 @@ describe('bench view', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/missing\.db: no such trace DB/);
   });
+
+  it('one damaged DB shows its own error while the others keep working', async () => {
+    const cwd = tempDir();
+    const damaged = join(cwd, 'damaged.db');
+    writeFileSync(damaged, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(8192, 0xab)]));
+    const both = await startViewServer({ dbPaths: [damaged, db], host: '127.0.0.1', port: 0, env: {} });
+    try {
+      const res = await fetch(new URL('/api/runs', both.url));
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { dbs: string[]; runs: { db: number; run_id: string }[]; errors: { db: number; db_name: string; error: string }[] };
+      expect(body.dbs).toEqual(['damaged.db', 'run.db']);
+      expect(body.runs.length).toBeGreaterThan(0);
+      expect(body.runs.every((r) => r.db === 1)).toBe(true);
+      expect(body.errors).toEqual([{ db: 0, db_name: 'damaged.db', error: expect.stringContaining('damaged.db') }]);
+      // The good DB's report still opens; the damaged one answers with its error, not a 500 stack.
+      const run = body.runs[0]!.run_id;
+      expect((await fetch(new URL(`/api/report?db=1&run=${run}`, both.url))).status).toBe(200);
+      const bad = await fetch(new URL(`/api/report?db=0&run=${run}`, both.url));
+      expect(bad.status).toBe(404);
+      expect(((await bad.json()) as { error: string }).error).toContain('damaged.db cannot be read');
+    } finally {
+      await both.close();
+    }
+  });
+
+  it('refuses to start only when no DB at all can be read, naming each', async () => {
+    const cwd = tempDir();
+    const a = join(cwd, 'a.db');
+    writeFileSync(a, 'hello');
+    await expect(startViewServer({ dbPaths: [a, join(cwd, 'missing.db')], host: '127.0.0.1', port: 0, env: {} })).rejects.toThrow(/a\.db: [\s\S]*missing\.db: /);
+  });
 });

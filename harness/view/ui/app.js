@@ -55,6 +55,7 @@ function Runs() {
   return html`<h2>Runs</h2>
     <${Loading} state=${state}>${(d) => html`
       <p class="muted">${d.dbs.length} trace DB(s). Tick two runs to compare them.</p>
+      ${(d.errors ?? []).map((e) => html`<p class="error">${e.db_name} cannot be read: ${e.error}</p>`)}
       ${picked.length === 2 ? html`<p><a href=${`#/compare/${picked[0]}/${picked[1]}`}>Compare the two ticked runs →</a></p>` : null}
       <table>
         <thead><tr><th></th><th>run</th><th>DB</th><th>started (UTC)</th><th>status</th><th>protocol</th><th>provider</th><th class="num">workloads</th><th class="num">reps</th></tr></thead>
