@@ -123,7 +123,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
   // --resume: the run's identity (seed, models, protocol, workloads, shard...) comes from its DB.
   const resume: ResumeFacts | null = given.resumePath ? resumeFacts(resolve(io.cwd, given.resumePath), given) : null;
   if (given.retryErrors && !resume) throw new SetupError('--retry-errors needs --resume DB (it re-runs the reps of that run that ended in provider errors)');
-  const opts: RunSuiteOptions = resume ? resume.options : given;
+  const opts: RunSuiteOptions = resume ? { ...given, ...resume.identity } : given;
   const clock = createSystemClock();
   const logger = createMemoryLogger();
   const prices = loadPriceTable();

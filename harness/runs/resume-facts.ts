@@ -1,16 +1,44 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { SetupError } from '../errors.ts';
-import type { RunSuiteOptions } from '../runner/run-suite.ts';
+import type { ProtocolName } from '../protocols/protocol.ts';
+import type { RequestedProvider } from '../runner/resolve-provider.ts';
+import type { ShardSpec } from '../runner/shard.ts';
 import { RunJobs } from './run-jobs.ts';
 import { RunStore } from './run-store.ts';
+
+/**
+ * The options that make a run what it is, as its DB recorded them: `bench run --resume` lays them over
+ * the options given now (concurrency, --max-cost, --routing-config, cassettes stay as given).
+ */
+export interface RunIdentity {
+  workloadsDir: string;
+  workloadNames: string[];
+  includeMarginal: true;
+  provider: RequestedProvider;
+  model: string;
+  baseline: string;
+  seedPasses: number;
+  seed: number;
+  temperature: number;
+  dbPath: string;
+  patternsDbPath: string | null;
+  protocol: ProtocolName;
+  fingerprintVersion: 'v1' | 'v2';
+  embeddingProvider: string | null;
+  cache: boolean;
+  shard: ShardSpec | null;
+  passes: string | null;
+  runId: string;
+  resumePath: null;
+}
 
 /** What `bench run --resume DB` takes from the DB: the run's identity, and what it had recorded. */
 export interface ResumeFacts {
   runId: string;
   startedUs: number;
-  /** The run's options: identity from the DB, the rest (concurrency, --max-cost, --routing-config, cassettes) as given now. */
-  options: RunSuiteOptions;
+  /** The run's identity from the DB, to lay over the options given now. */
+  identity: RunIdentity;
   warnings: string[];
   recordingErrors: string[];
   /** As stored: `running` (killed), `incomplete` (stopped), or `complete` (only with --retry-errors). */
@@ -21,7 +49,7 @@ export interface ResumeFacts {
  * Reads an interrupted run back from its trace DB. Refuses (exit 2, naming the fix) a DB that is not
  * a bench run, one written before plans were stored, and a complete run (unless --retry-errors).
  */
-export function resumeFacts(dbPath: string, given: RunSuiteOptions): ResumeFacts {
+export function resumeFacts(dbPath: string, given: { retryErrors?: boolean }): ResumeFacts {
   if (!existsSync(dbPath)) throw new SetupError(`--resume ${dbPath}: no such trace DB`);
   const db = new Database(dbPath, { readonly: true, fileMustExist: true });
   try {
@@ -38,19 +66,17 @@ export function resumeFacts(dbPath: string, given: RunSuiteOptions): ResumeFacts
     if (p.merged_from) throw new SetupError(`--resume ${dbPath}: a merged DB cannot be resumed; resume the shard that was interrupted, then merge again`);
     const row = db.prepare('SELECT created_at_us FROM bench_runs WHERE run_id = ?').get(runId) as { created_at_us: number };
     const workloadNames = [...new Set(plan.map((j) => j.workload))];
-    const options: RunSuiteOptions = {
-      ...given,
+    const identity: RunIdentity = {
       workloadsDir: p.workloads_dir,
       workloadNames,
       includeMarginal: true,
-      provider: p.requested_provider as RunSuiteOptions['provider'],
+      provider: p.requested_provider as RequestedProvider,
       model: p.actual_model,
       baseline: p.baseline_model,
       seedPasses: p.seed_passes,
       seed: p.seed,
       temperature: p.temperature,
       dbPath,
-      jsonPath: given.jsonPath,
       patternsDbPath: p.patterns_db_path,
       protocol: p.protocol,
       fingerprintVersion: p.fingerprint_version,
@@ -62,7 +88,7 @@ export function resumeFacts(dbPath: string, given: RunSuiteOptions): ResumeFacts
       runId,
       resumePath: null,
     };
-    return { runId, startedUs: row.created_at_us, options, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), status: status ?? 'running' };
+    return { runId, startedUs: row.created_at_us, identity, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), status: status ?? 'running' };
   } finally {
     db.close();
   }
