@@ -19,21 +19,53 @@ describe('the headline (issue 11 item 3)', () => {
       expect(e.ci_low!).toBeGreaterThanOrEqual(0);
       expect(e.ci_high!).toBeLessThanOrEqual(1);
     }
-    expect(h.verdict).toMatch(/^routing \(Pass C\) saved 14% \[-?\d+, \d+\] against always-claude-sonnet-4-6 \(Pass B, measured\)/);
+    // [−57, 85] holds 0: the old wording "saved 14%" claimed a saving the interval does not show.
+    expect(h.verdict).toMatch(/^routing \(Pass C\) vs always-claude-sonnet-4-6 \(Pass B, measured\), on 6 paired \(workload, rep\) units over 3 workloads: no saving shown \(14% \[−\d+, \d+\]\)/);
+    expect(h.verdict).not.toMatch(/saved 14%/);
   });
 
-  it('says "fewer tasks" when the whole solved-rate interval is below zero, and "cost more" for negative savings', () => {
+  it('words savings and the solved rate as the intervals allow (issue 23 item 1)', () => {
     const h = buildHeadline(fixture('a3'))!;
-    const worse = { ...h, savings_pct: { estimate: -12, ci_low: -20, ci_high: -4 }, solved_rate_diff_pts: { estimate: -20, ci_low: -30, ci_high: -10 } };
-    expect(headlineVerdict(worse)).toMatch(/cost 12% more than always-claude-sonnet-4-6 .* but solved fewer tasks \(−20 pts \[−30, −10\]\)/);
-    const better = { ...h, solved_rate_diff_pts: { estimate: 10, ci_low: 2, ci_high: 18 } };
-    expect(headlineVerdict(better)).toMatch(/and solved more tasks \(\+10 pts \[\+2, \+18\]\)/);
-    // An interval that holds 0 around a non-zero estimate is "no significant change", never "the same".
-    const unclear = { ...h, solved_rate_diff_pts: { estimate: -11, ci_low: -24, ci_high: 2 } };
-    expect(headlineVerdict(unclear)).toMatch(/with no significant change in solved rate \(−11 pts \[−24, \+2\]\)/);
-    expect(headlineVerdict(unclear)).not.toContain('the same solved rate');
+    const worse = { ...h, savings_pct: { estimate: -12, ci_low: -20, ci_high: -4 }, solved_rate_diff_pts: { estimate: -11, ci_low: -24, ci_high: -2 } };
+    expect(headlineVerdict(worse)).toContain(': cost more (savings −12% [−20, −4]); solved rate solved fewer tasks: −11 [−24, −2] pts.');
+    const fine = { ...h, savings_pct: { estimate: 23, ci_low: 6, ci_high: 41 }, solved_rate_diff_pts: { estimate: -1, ci_low: -4, ci_high: 2 } };
+    expect(headlineVerdict(fine)).toContain(': saved 23% [6, 41]; solved rate non-inferior (within 5 pts): −1 [−4, +2] pts.');
+    // The failure to reject that read "no significant change in solved rate (−11 pts [−24, +2])" on main.
+    const unclear = { ...h, units: 45, solved_rate_diff_pts: { estimate: -11, ci_low: -24, ci_high: 2 } };
+    expect(headlineVerdict(unclear)).toContain('solved rate inconclusive: somewhere between −24 and +2 pts; 63 paired units would be needed to decide (non-inferiority margin 5 pts)');
+    expect(headlineVerdict(unclear)).not.toMatch(/no significant change|the same solved rate/);
+    expect(headlineVerdict({ ...unclear, margin_pts: 30 })).toContain('non-inferior (within 30 pts)');
+    expect(headlineVerdict(unclear, { unitsNeeded: () => 120 })).toContain('120 paired units would be needed to decide');
     const same = { ...h, solved_rate_diff_pts: { estimate: 0, ci_low: 0, ci_high: 0 } };
-    expect(headlineVerdict(same)).toContain('at the same solved rate (0 pts [0, 0])');
+    expect(headlineVerdict(same)).toContain('0 pts (no variation)');
+  });
+
+  it('says when routing did nothing: strong-call rate 0 or 1 (issue 23 item 2)', () => {
+    const h = buildHeadline(fixture('a3'))!;
+    expect(headlineVerdict({ ...h, strong_call_rate: 0 }, { cheapModel: 'anthropic:claude-haiku-4-5' })).toContain(
+      'The router never used the strong model (strong-call rate 0%): Pass C ran every routed turn on claude-haiku-4-5, so its savings are the claude-haiku-4-5/claude-sonnet-4-6 price ratio plus token noise, not a routing result.',
+    );
+    expect(headlineVerdict({ ...h, strong_call_rate: 1 })).toContain('The router never used the cheap model (strong-call rate 100%)');
+    expect(headlineVerdict({ ...h, strong_call_rate: 0.5 })).not.toContain('never used');
+  });
+
+  it('second sentence: the router against the random router at its mix, paired per unit (issue 23 item 2)', () => {
+    const r = fixture('a3');
+    const h = buildHeadline(r)!;
+    const share = r.protocol_metrics!.strong_call_rate!;
+    expect(h.vs_random).toMatchObject({ strong_share: share, measured: null, used: 'interpolated' });
+    // By hand: C's solved rate minus the mean over units of (1 − s)·A + s·B.
+    const solved = (pass: string) => r.workloads.filter((w) => w.pass === pass).flatMap((w) => w.reps.map((x) => (x.solved ? 1 : 0)));
+    const [a, b, c] = [solved('A'), solved('B'), solved('C')];
+    const expected = (100 * c.reduce<number>((s, x, i) => s + x - (1 - share) * a[i]! - share * b[i]!, 0)) / c.length;
+    expect(h.vs_random!.interpolated.estimate).toBeCloseTo(expected, 9);
+    expect(h.verdict).toMatch(/ Against random: [+−]?\d+ pts (\[.*\]|\(no variation\)): (above|below|not distinguishable from) random at its mix \(80% strong calls; the A\/B interpolation at that share, not a router that was run\)\.$/);
+    // A measured random arm (Pass R) is preferred, and the interpolation is still reported.
+    for (const w of r.workloads.filter((x) => x.pass === 'A')) r.workloads.push({ ...structuredClone(w), pass: 'R' });
+    const m = buildHeadline(r)!;
+    expect(m.vs_random!.used).toBe('measured');
+    expect(m.vs_random!.measured!.estimate).toBeCloseTo((100 * c.reduce<number>((s, x, i) => s + x - a[i]!, 0)) / c.length, 9);
+    expect(m.verdict).toMatch(/Pass R, a router run at random at that share; the A\/B interpolation gives [+−]?\d+ pts/);
   });
 
   it('moves a rep without a partner out of the units and counts it', () => {

@@ -1,5 +1,6 @@
-import type { BenchReport, Estimate, Headline, Rep, WorkloadResult } from '../../schemas/types/report.ts';
+import type { BenchReport, Estimate, Headline, Rep, VsRandom, WorkloadResult } from '../../schemas/types/report.ts';
 import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, type ClusteredEstimate, type PairedUnit } from '../metrics/index.ts';
+import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, savingsClaim, signedPts, solvedRateClaim, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
 
 // A solved rate lies in [0, 1]; its interval is clipped there.
 const RATE = [0, 1] as const;
@@ -29,44 +30,56 @@ function est(e: ClusteredEstimate): Estimate {
 
 const short = (model: string) => model.replace(/^[a-z-]+:/, '');
 const fixed = (x: number, digits: number) => (Object.is(Math.round(x * 10 ** digits), -0) ? 0 : x).toFixed(digits);
-const signedPts = (x: number) => `${x > 0 ? '+' : x < 0 ? '−' : ''}${fixed(Math.abs(x), 0)}`;
 
-function interval(e: Estimate, f: (x: number) => string): string {
-  return e.ci_low === null || e.ci_high === null ? '(no interval: fewer than 2 workloads)' : `[${f(e.ci_low)}, ${f(e.ci_high)}]`;
+/** What the headline's wording needs beyond the figures: how many units would decide an inconclusive claim. */
+export interface HeadlineWordingOptions {
+  /** Replaces the normal approximation (the power module of `bench plan` plugs in here). */
+  unitsNeeded?: UnitsNeeded;
+  /** The cheap model, named when the router never left it. */
+  cheapModel?: string;
 }
 
-/** The headline sentence: savings with its interval, then what happened to the solved rate. */
-export function headlineVerdict(h: Omit<Headline, 'verdict'>): string {
+const figure = (e: Estimate): IntervalFigure => ({ estimate: e.estimate ?? 0, low: e.ci_low, high: e.ci_high });
+
+/** "The router never used the strong model…" when the routed pass's strong-call rate is 0 or 1; null otherwise. */
+export function degenerateRoutingNote(h: Pick<Headline, 'routed_pass' | 'strong_call_rate' | 'strong_model'> & { cheap_model?: string }): string | null {
+  const r = h.strong_call_rate;
+  if (r === null || r === undefined || (r !== 0 && r !== 1)) return null;
+  const pass = `Pass ${h.routed_pass}`;
+  const cheap = h.cheap_model ? short(h.cheap_model) : 'the cheap model';
+  return r === 0
+    ? `The router never used the strong model (strong-call rate 0%): ${pass} ran every routed turn on ${cheap}, so its savings are the ${cheap}/${short(h.strong_model)} price ratio plus token noise, not a routing result.`
+    : `The router never used the cheap model (strong-call rate 100%): ${pass} ran every routed turn on ${short(h.strong_model)}, so its savings are token noise at the same price, not a routing result.`;
+}
+
+/** "Against the random router at its mix (…): +X pts [lo, hi] above random at its mix", naming the arm the verdict uses. */
+export function vsRandomSentence(v: VsRandom): string {
+  const used = v.used === 'measured' && v.measured ? v.measured : v.interpolated;
+  const share = `${fixed(100 * v.strong_share, 0)}% strong calls`;
+  const source =
+    v.used === 'measured' && v.measured
+      ? `Pass R, a router run at random at that share; the A/B interpolation gives ${signedPts(v.interpolated.estimate ?? 0)} pts`
+      : 'the A/B interpolation at that share, not a router that was run';
+  return `Against random: ${aboveClaim(figure(used), 'random at its mix')} (${share}; ${source}).`;
+}
+
+/** The headline in words: savings as the interval allows, the solved rate as non-inferiority at the margin, then routing against random. */
+export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineWordingOptions = {}): string {
   const s = h.savings_pct;
-  const pctF = (x: number) => fixed(x, 0);
   const arm = h.kind === 'routed_vs_measured_strong' ? `${h.routed_pass === 'D' ? 'delegation' : 'routing'} (Pass ${h.routed_pass})` : `${short(h.routed_model)}`;
   const ref = h.kind === 'routed_vs_measured_strong' ? `always-${short(h.strong_model)} (Pass ${h.strong_pass}, measured)` : `${short(h.strong_model)} re-priced on the same tokens`;
-  const saving =
-    s.estimate === null
-      ? `${arm} has no savings figure against ${ref} (the reference cost is zero)`
-      : s.estimate >= 0
-        ? `${arm} saved ${pctF(s.estimate)}% ${interval(s, pctF)} against ${ref}`
-        : `${arm} cost ${pctF(-s.estimate)}% more than ${ref} (savings ${interval(s, pctF)})`;
   const scope = `on ${h.units} paired (workload, rep) units over ${h.clusters} workload${h.clusters === 1 ? '' : 's'}`;
+  const saving = s.estimate === null ? 'no savings figure (the reference cost is zero)' : savingsClaim(figure(s));
   const d = h.solved_rate_diff_pts;
   const routed = h.solved_rate.routed.estimate;
   if (d === null || d.estimate === null) {
-    const rate = routed === null ? 'no solved rate' : `a solved rate of ${fixed(100 * routed, 0)}% ${interval(h.solved_rate.routed, (x) => fixed(100 * x, 0))}`;
-    return `${saving}, ${scope}, with ${rate}; re-pricing assumes ${short(h.strong_model)} would have used the same tokens, and no strong arm was measured, so this says nothing about quality at the strong model.`;
+    const rate = routed === null ? 'no solved rate' : `a solved rate of ${fixed(100 * routed, 0)}% ${intervalText(figure(h.solved_rate.routed), (x) => fixed(100 * x, 0))}`;
+    return `${arm} vs ${ref}, ${scope}: ${saving}, with ${rate}; re-pricing assumes ${short(h.strong_model)} would have used the same tokens, and no strong arm was measured, so this says nothing about quality at the strong model.`;
   }
-  const diff = `${signedPts(d.estimate)} pts ${interval(d, signedPts)}`;
-  const quality =
-    d.ci_low === null || d.ci_high === null
-      ? `with a solved-rate difference of ${diff}`
-      : d.ci_high < 0
-        ? `but solved fewer tasks (${diff})`
-        : d.ci_low > 0
-          ? `and solved more tasks (${diff})`
-          : d.estimate === 0 && d.ci_low === 0 && d.ci_high === 0
-            ? `at the same solved rate (${diff})`
-            : // The interval holds 0 but the point estimate may not: say both, never claim "the same".
-              `with no significant change in solved rate (${diff})`;
-  return `${saving} ${quality}, ${scope}.`;
+  const quality = solvedRateClaim(figure(d), { marginPts: h.margin_pts ?? DEFAULT_MARGIN_PTS, units: h.units, ...(options.unitsNeeded ? { unitsNeeded: options.unitsNeeded } : {}) });
+  const degenerate = degenerateRoutingNote({ ...h, ...(options.cheapModel ? { cheap_model: options.cheapModel } : {}) });
+  const random = h.vs_random ? vsRandomSentence(h.vs_random) : null;
+  return [`${arm} vs ${ref}, ${scope}: ${saving}; solved rate ${quality}.`, degenerate, random].filter(Boolean).join(' ');
 }
 
 /**
@@ -74,17 +87,37 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>): string {
  * same (workload, rep) units for A3; for the single protocol, the run against its re-priced baseline.
  * Null when neither applies (a signal run, or an arm without reps).
  */
-export function buildHeadline(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>): Headline | null {
+export function buildHeadline(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>, options: HeadlineWordingOptions = {}): Headline | null {
   const p = report.provenance;
+  const wording = { ...options, cheapModel: options.cheapModel ?? report.protocol_metrics?.cheap_model ?? p.actual_model };
   if (p.protocol === 'a3') {
-    const c = routedAgainstStrong(report, 'C');
-    return c ? { ...c, pass_d: routedAgainstStrong(report, 'D') } : null;
+    const c = routedAgainstStrong(report, 'C', wording);
+    return c ? { ...c, pass_d: routedAgainstStrong(report, 'D', wording) } : null;
   }
-  return p.protocol === 'single' ? againstRepriced(report) : null;
+  return p.protocol === 'single' ? againstRepriced(report, wording) : null;
+}
+
+/**
+ * The routed pass's solved rate minus the random router's at its strong-call share, paired per (workload, rep):
+ * against the A/B interpolation always, and against Pass R (a router run at random) when it ran.
+ */
+function vsRandom(report: Pick<BenchReport, 'workloads'>, routedPass: string, share: number | null): VsRandom | null {
+  if (share === null) return null;
+  const solved = (pass: string) => unitsOf(report.workloads, pass, () => '0');
+  const [a, b, c, r] = [solved('A'), solved('B'), solved(routedPass), solved('R')];
+  const keys = [...c.keys()].filter((k) => a.has(k) && b.has(k)).sort();
+  if (keys.length === 0) return null;
+  const diff = (units: PairedUnit[]) => est(pairedDifference(units, 'ratio', HEADLINE_CONFIDENCE, 100, [-100, 100]));
+  const interpolated = diff(
+    keys.map((k) => ({ cluster: c.get(k)!.workload, a: { num: (1 - share) * a.get(k)!.facts.solved + share * b.get(k)!.facts.solved, den: 1 }, b: { num: c.get(k)!.facts.solved, den: 1 } })),
+  );
+  const rKeys = keys.filter((k) => r.has(k));
+  const measured = rKeys.length === 0 ? null : diff(rKeys.map((k) => ({ cluster: c.get(k)!.workload, a: { num: r.get(k)!.facts.solved, den: 1 }, b: { num: c.get(k)!.facts.solved, den: 1 } })));
+  return { strong_share: share, interpolated, measured, used: measured ? 'measured' : 'interpolated' };
 }
 
 /** A routed pass against Pass B on the (workload, rep) units both ran; null when they share none. */
-function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>, routedPass: string): Headline | null {
+function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>, routedPass: string, wording: HeadlineWordingOptions): Headline | null {
   const p = report.provenance;
   const conf = HEADLINE_CONFIDENCE;
   const strong = unitsOf(report.workloads, 'B', (r) => r.savings.actual_repriced_usd);
@@ -99,6 +132,8 @@ function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads
   const solvedUnits = pair((u) => u.solved);
   const costUnits = pair((u) => u.cost);
   const savings = pairedSavingsPct(costUnits, conf);
+  // Pass C's share is the report's; Pass D's is not measured on the same turns, so D gets no random comparison.
+  const share = routedPass === 'C' ? (report.protocol_metrics?.strong_call_rate ?? null) : null;
   const h: Omit<Headline, 'verdict'> = {
     kind: 'routed_vs_measured_strong',
     routed_pass: routedPass,
@@ -117,13 +152,16 @@ function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads
     solved_rate_diff_pts: est(pairedDifference(solvedUnits, 'ratio', conf, 100, [-100, 100])),
     correlation: { solved: unitCorrelation(solvedUnits), cost: unitCorrelation(costUnits) },
     method: METHOD,
+    margin_pts: p.margin_pts ?? DEFAULT_MARGIN_PTS,
+    strong_call_rate: share,
+    vs_random: vsRandom(report, routedPass, share),
     pass_d: null,
   };
-  return { ...h, verdict: headlineVerdict(h) };
+  return { ...h, verdict: headlineVerdict(h, wording) };
 }
 
 /** The single protocol: the run against its baseline re-priced on the same tokens. */
-function againstRepriced(report: Pick<BenchReport, 'provenance' | 'workloads'>): Headline | null {
+function againstRepriced(report: Pick<BenchReport, 'provenance' | 'workloads'>, wording: HeadlineWordingOptions): Headline | null {
   const p = report.provenance;
   const conf = HEADLINE_CONFIDENCE;
   const units = report.workloads.flatMap((w) =>
@@ -146,7 +184,10 @@ function againstRepriced(report: Pick<BenchReport, 'provenance' | 'workloads'>):
     solved_rate_diff_pts: null,
     correlation: { solved: null, cost: unitCorrelation(units) },
     method: `${METHOD} Against the baseline re-priced on the run's own tokens: both costs come from the same calls.`,
+    margin_pts: p.margin_pts ?? DEFAULT_MARGIN_PTS,
+    strong_call_rate: null,
+    vs_random: null,
     pass_d: null,
   };
-  return { ...h, verdict: headlineVerdict(h) };
+  return { ...h, verdict: headlineVerdict(h, wording) };
 }

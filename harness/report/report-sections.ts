@@ -1,4 +1,5 @@
-import type { BenchReport, Headline, ProtocolMetrics, Savings, Tightness, WorkloadResult } from '../../schemas/types/report.ts';
+import type { BenchReport, Estimate, Headline, ProtocolMetrics, Savings, Tightness, VsRandom, WorkloadResult } from '../../schemas/types/report.ts';
+import { DEFAULT_MARGIN_PTS, signedPts } from './verdict-grammar.ts';
 import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, repLabel, shareablePath, shellWord, solvedCell, usd } from './format.ts';
 import { legendLines } from './legend.ts';
 
@@ -38,7 +39,8 @@ const WORKLOAD_HEAD = ['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actu
 export const WORKLOAD_TABLE_HEAD: readonly string[] = WORKLOAD_HEAD;
 
 const fixed1 = (x: number) => x.toFixed(1);
-const signed = (x: number) => `${x > 0 ? '+' : ''}${x.toFixed(1)}`;
+/** A difference in points to one decimal, `(no variation)` for a single-point interval. */
+const ptsCell = (e: Estimate) => (e.estimate !== null && e.ci_low !== null && e.ci_low === e.ci_high ? `${signedPts(e.estimate, 1)} (no variation)` : estimateCell(e, (x) => signedPts(x, 1)));
 
 /** The headline's figures as `[label, value]` rows: savings, solved rate of each arm, the difference, units, correlation. */
 export function headlineRows(h: Headline): [string, string][] {
@@ -50,7 +52,14 @@ export function headlineRows(h: Headline): [string, string][] {
     [`solved rate, ${routed} [95% CI]`, estimateCell(h.solved_rate.routed, (x) => rate(x))],
   ];
   if (h.solved_rate.strong) rows.push([`solved rate, ${strong} [95% CI]`, estimateCell(h.solved_rate.strong, (x) => rate(x))]);
-  if (h.solved_rate_diff_pts) rows.push([`solved-rate difference routed − strong, pts [95% CI]`, estimateCell(h.solved_rate_diff_pts, signed)]);
+  if (h.solved_rate_diff_pts) rows.push([`solved-rate difference routed − strong, pts [95% CI] (margin ${h.margin_pts ?? DEFAULT_MARGIN_PTS} pts)`, ptsCell(h.solved_rate_diff_pts)]);
+  if (h.strong_call_rate !== undefined && h.strong_call_rate !== null) rows.push([`strong-call rate, ${routed}`, rate(h.strong_call_rate)]);
+  const r = h.vs_random;
+  if (r) {
+    const uses = (which: VsRandom['used']) => (r.used === which ? ', the verdict uses this' : '');
+    rows.push([`vs random at its mix (A/B interpolation${uses('interpolated')}), pts [95% CI]`, ptsCell(r.interpolated)]);
+    rows.push([`vs random at its mix (Pass R, run${uses('measured')}), pts [95% CI]`, r.measured ? ptsCell(r.measured) : 'not run']);
+  }
   rows.push(
     ['paired units / workloads (clusters)', `${h.units} / ${h.clusters}${h.unmatched_units ? ` (${h.unmatched_units} unmatched reps left out)` : ''}`],
     ['correlation of the arms, solved / cost', `${num(h.correlation.solved)} / ${num(h.correlation.cost)}`],

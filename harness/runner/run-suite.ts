@@ -99,6 +99,8 @@ export interface RunSuiteOptions {
   holdout?: HoldoutKind | null;
   /** `--oracle-epsilon`: the oracles' tolerance on mean gated score (default 0.02). */
   oracleEpsilon?: number | null;
+  /** `--margin`: the headline's non-inferiority margin in points (default 5). */
+  marginPts?: number | null;
 }
 
 /** The finished run. */
@@ -223,6 +225,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
       ...(opts.holdout ? { holdout: opts.holdout } : {}),
       ...(opts.cache ? { semantic_cache: true as const } : {}),
       ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
+      ...(opts.marginPts != null ? { margin_pts: opts.marginPts } : {}),
     });
     // `running` until finalised: a run killed now reads back as interrupted, never complete.
     runs.saveRun(runId, runStartedUs, provenance(startedUs), resume ? { warnings: resume.warnings, recordingErrors: resume.recordingErrors } : {});

@@ -110,6 +110,10 @@ export interface Provenance {
    */
   oracle_epsilon?: number;
   /**
+   * --margin of the run (issue 23): the non-inferiority margin of the headline's solved-rate claim, in points; absent means the default 5.
+   */
+  margin_pts?: number;
+  /**
    * Present when the run put every model call behind the semantic cache (`bench run --cache on`, runtime/cache); `--resume` restores it. Absent: the cache was off.
    */
   semantic_cache?: true;
@@ -572,6 +576,18 @@ export interface Headline {
    */
   verdict: string;
   /**
+   * The non-inferiority margin of the solved-rate claim, in points (issue 23); absent in reports before it (5).
+   */
+  margin_pts?: number;
+  /**
+   * Share of the routed pass's routed turns on the strong model (a fraction); null for the single protocol.
+   */
+  strong_call_rate?: number | null;
+  /**
+   * The routed pass's solved rate minus the random router's at the same strong-call share, in points, paired on the same (workload, rep) units (issue 23 item 2); null without both forced arms.
+   */
+  vs_random?: null | VsRandom;
+  /**
    * A3 with Pass D run: the delegation pass against Pass B on the same (workload, rep) units, in the same shape (its own pass_d null); null otherwise.
    */
   pass_d: null | Headline;
@@ -583,4 +599,13 @@ export interface Estimate {
   estimate: number | null;
   ci_low: number | null;
   ci_high: number | null;
+}
+/**
+ * The routed pass against the random router at its strong-call share. `interpolated`: per unit, (1 − share) · Pass A's solved + share · Pass B's (the expectation of a random router, never run). `measured`: against Pass R, a router that really sent each turn to the strong model at random with that probability; null when R did not run. `used`: which one the verdict cites.
+ */
+export interface VsRandom {
+  strong_share: number;
+  interpolated: Estimate;
+  measured: null | Estimate;
+  used: 'interpolated' | 'measured';
 }

@@ -141,7 +141,7 @@ describe('every counter of successes equals the number of solved reps', () => {
     expect(h.solved_rate.routed.estimate).toBeCloseTo(solvedIn('C'), 12);
     expect(h.solved_rate.strong!.estimate).toBeCloseTo(solvedIn('B'), 12);
     expect(h.solved_rate_diff_pts!.estimate).toBeCloseTo(100 * (solvedIn('C') - solvedIn('B')), 9);
-    expect(h.verdict).toMatch(/against always-claude-sonnet-4-6 \(Pass B, measured\)/);
+    expect(h.verdict).toMatch(/^routing \(Pass C\) vs always-claude-sonnet-4-6 \(Pass B, measured\)/);
     expect(r.stdout).toContain('=== Headline ===');
   }, 300_000);
 });

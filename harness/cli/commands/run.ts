@@ -59,6 +59,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--unsandboxed', "with no sandbox (neither bubblewrap nor unshare works), let a real provider's run_shell and hidden checks run anyway, confined by cwd and a scrubbed environment only (default: refused)", false)
       .addOption(new Option('--holdout <kind>', 'a3: also run Pass C leave-one-workload-out (pass C-oos): each workload routed by a store seeded only from the other workloads, workload_id null').choices(['workload']))
       .option('--oracle-epsilon <e>', 'a3 oracles: a model within e of the best mean gated score counts as as good (default 0.02)', numberArg('--oracle-epsilon', 0, 1))
+      .option('--margin <pts>', 'the headline\'s non-inferiority margin on solved rate, in points: routed within this many points of the strong arm reads non-inferior (default 5)', numberArg('--margin', 0, 100))
       .option('--quiet', 'no progress output', false)
       .addOption(new Option('--cache <mode>', 'the semantic cache (runtime/cache): query streams (workloads/cache-*) default to on, off gives the cache-off arm; agent workloads run without it unless --cache on is given').choices(['on', 'off']).default('on'))
       .option('--cache-delta <d>', 'query streams: largest tolerated wrong-hit rate of Tier 2 (the learned bound); 1 = fixed prior threshold, no bound (default 0.01)', numberArg('--cache-delta', 0, 1))
@@ -106,6 +107,7 @@ export const runCommandSpec: CommandSpec = {
       retryErrors: boolean;
       holdout?: 'workload';
       oracleEpsilon?: number;
+      margin?: number;
       cache: 'on' | 'off';
       cacheDelta?: number;
       cacheGate: 'on' | 'off';
@@ -173,6 +175,7 @@ export const runCommandSpec: CommandSpec = {
         routingConfigPath: o.routingConfig ?? null,
         holdout: o.holdout ?? null,
         oracleEpsilon: o.oracleEpsilon ?? null,
+        marginPts: o.margin ?? null,
         // Agent workloads run without the cache unless --cache on is given explicitly.
         cache: o.cache === 'on' && cmd.getOptionValueSource('cache') === 'cli',
       },

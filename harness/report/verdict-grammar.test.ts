@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { aboveClaim, nonInferiorityKind, normalUnitsNeeded, savingsClaim, signedPts, solvedRateClaim, type IntervalFigure } from './verdict-grammar.ts';
+
+/** An interval with its estimate inside, in [−100, 100]. */
+const interval = fc
+  .tuple(fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true }))
+  .map(([a, b, t]): IntervalFigure => {
+    const low = Math.min(a, b);
+    const high = Math.max(a, b);
+    return { low, high, estimate: low + t * (high - low) };
+  });
+const margin = fc.integer({ min: 1, max: 20 });
+
+describe('verdict grammar (issue 23 item 1)', () => {
+  it('the issue\'s wordings', () => {
+    expect(savingsClaim({ estimate: 23, low: 6, high: 41 })).toBe('saved 23% [6, 41]');
+    expect(savingsClaim({ estimate: 17, low: -1, high: 35 })).toBe('no saving shown (17% [−1, 35])');
+    expect(savingsClaim({ estimate: -12, low: -20, high: -4 })).toBe('cost more (savings −12% [−20, −4])');
+    expect(solvedRateClaim({ estimate: -1, low: -4, high: 2 }, { units: 45 })).toBe('non-inferior (within 5 pts): −1 [−4, +2] pts');
+    expect(solvedRateClaim({ estimate: -11, low: -24, high: -2 }, { units: 45 })).toBe('solved fewer tasks: −11 [−24, −2] pts');
+    // n · (half-width / distance to the nearer boundary)²: 45 · (13 / 11)² = 62.85 → 63.
+    expect(solvedRateClaim({ estimate: -11, low: -24, high: 2 }, { units: 45 })).toBe(
+      'inconclusive: somewhere between −24 and +2 pts; 63 paired units would be needed to decide (non-inferiority margin 5 pts)',
+    );
+  });
+
+  it('states the declared margin, and the units-needed function is pluggable', () => {
+    expect(solvedRateClaim({ estimate: -7, low: -9, high: -1 }, { units: 45, marginPts: 10 })).toBe('non-inferior (within 10 pts), though it solved fewer tasks: −7 [−9, −1] pts');
+    expect(solvedRateClaim({ estimate: -3, low: -12, high: 6 }, { units: 45, unitsNeeded: () => 999 })).toContain('999 paired units would be needed to decide');
+    expect(solvedRateClaim({ estimate: -3, low: -12, high: 6 }, { units: 45, unitsNeeded: () => null })).toContain('the paired units needed to decide are unknown');
+  });
+
+  it('a single-point interval reads "no variation", and a missing one says why', () => {
+    expect(solvedRateClaim({ estimate: 0, low: 0, high: 0 }, { units: 6 })).toBe('non-inferior (within 5 pts): 0 pts (no variation)');
+    expect(savingsClaim({ estimate: 30, low: null, high: null })).toBe('no saving shown (30% (no interval: fewer than 2 workloads))');
+    expect(solvedRateClaim({ estimate: 0, low: null, high: null }, { units: 3 })).toMatch(/^inconclusive \(margin 5 pts\)/);
+  });
+
+  it('property: "saved" only when the whole interval is above 0, "cost more" only when below', () => {
+    fc.assert(
+      fc.property(interval, (s) => {
+        const t = savingsClaim(s);
+        expect(t.startsWith('saved ')).toBe(s.low! > 0);
+        expect(t.startsWith('cost more')).toBe(s.high! < 0);
+        expect(t.startsWith('no saving shown')).toBe(s.low! <= 0 && s.high! >= 0);
+      }),
+    );
+  });
+
+  it('property: non-inferior iff lo > −margin; fewer iff hi < 0 and not non-inferior; inconclusive otherwise, and the margin is in the sentence', () => {
+    fc.assert(
+      fc.property(interval, margin, (d, m) => {
+        const t = solvedRateClaim(d, { units: 30, marginPts: m });
+        const kind = nonInferiorityKind(d, m);
+        expect(kind === 'non_inferior').toBe(d.low! > -m);
+        expect(kind === 'fewer').toBe(d.low! <= -m && d.high! < 0);
+        expect(t.startsWith(kind === 'non_inferior' ? 'non-inferior' : kind === 'fewer' ? 'solved fewer tasks' : 'inconclusive')).toBe(true);
+        if (kind !== 'fewer') expect(t).toContain(`${m} pts`);
+        // A drop whose interval reaches below 0 is never worded as "no change" or "the same".
+        expect(t).not.toMatch(/no significant change|the same/);
+        if (d.high! < 0) expect(t).toContain('fewer tasks');
+      }),
+    );
+  });
+
+  it('property: on a symmetric inconclusive interval, deciding needs at least the units already spent', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -50, max: 50, noNaN: true }), fc.double({ min: 0.5, max: 50, noNaN: true }), margin, fc.integer({ min: 2, max: 500 }), (e, half, m, n) => {
+        const d = { estimate: e, low: e - half, high: e + half };
+        fc.pre(nonInferiorityKind(d, m) === 'inconclusive');
+        expect(normalUnitsNeeded(d, m, n)!).toBeGreaterThanOrEqual(n);
+      }),
+    );
+  });
+
+  it('property: the printed points round-trip, with a true minus sign and no "−0"', () => {
+    fc.assert(
+      fc.property(fc.double({ min: -100, max: 100, noNaN: true }), (x) => {
+        const t = signedPts(x);
+        expect(t).not.toMatch(/^[−+]0$/);
+        expect(Number(t.replace('−', '-'))).toBe(Math.abs(Math.round(x)) === 0 ? 0 : Number(Math.abs(x).toFixed(0)) * Math.sign(x));
+      }),
+    );
+  });
+
+  it('against the random router: above, below or not distinguishable', () => {
+    expect(aboveClaim({ estimate: 4, low: 1, high: 7 }, 'random at its mix')).toBe('+4 pts [+1, +7] above random at its mix');
+    expect(aboveClaim({ estimate: -6, low: -11, high: -1 }, 'random at its mix')).toBe('−6 pts [−11, −1]: below random at its mix');
+    expect(aboveClaim({ estimate: 1, low: -3, high: 5 }, 'random at its mix')).toBe('+1 pts [−3, +5]: not distinguishable from random at its mix');
+  });
+});

@@ -1,0 +1,136 @@
+// One rule for every claim a report makes from an interval (issue 23 item 1): the words never say more than
+// the interval allows. Headline, compare, signal and the matrix reports all phrase their verdicts here.
+
+/** A point estimate with its interval; `low`/`high` null when there is none (fewer than 2 clusters). */
+export interface IntervalFigure {
+  estimate: number;
+  low: number | null;
+  high: number | null;
+}
+
+/** The default non-inferiority margin, in points of solved rate (`--margin`). */
+export const DEFAULT_MARGIN_PTS = 5;
+
+/**
+ * How many paired units would decide a non-inferiority claim that is inconclusive now, given the difference
+ * in points, its interval, the margin and the units behind it; null when it cannot say. Pluggable so the
+ * power module (`bench plan`) can replace the normal approximation below.
+ */
+export type UnitsNeeded = (d: IntervalFigure, marginPts: number, units: number) => number | null;
+
+/**
+ * Normal approximation: the interval's half-width shrinks as 1/√n, so the units that bring it down to the
+ * distance between the estimate and the nearer decision boundary (−margin for non-inferiority, 0 for
+ * "fewer") are n · (half-width / distance)². It keeps the estimate fixed (50% power), so it is a floor.
+ */
+export const normalUnitsNeeded: UnitsNeeded = (d, marginPts, units) => {
+  if (d.low === null || d.high === null || units < 1) return null;
+  const half = (d.high - d.low) / 2;
+  const distance = Math.max(d.estimate + marginPts, -d.estimate);
+  if (!(half > 0) || !(distance > 0)) return null;
+  return Math.ceil(units * (half / distance) ** 2);
+};
+
+const fixed = (x: number, digits: number) => (Object.is(Math.round(x * 10 ** digits), -0) || Math.round(x * 10 ** digits) === 0 ? 0 : x).toFixed(digits);
+
+/** A signed figure in points with a true minus sign: `+2`, `−11`, `0`. */
+export function signedPts(x: number, digits = 0): string {
+  const r = fixed(Math.abs(x), digits);
+  return `${x > 0 && Number(r) !== 0 ? '+' : x < 0 && Number(r) !== 0 ? '−' : ''}${r}`;
+}
+
+/** A percent to whole units with a true minus sign: `17`, `−1`. */
+export function plainPct(x: number, digits = 0): string {
+  const r = fixed(Math.abs(x), digits);
+  return `${x < 0 && Number(r) !== 0 ? '−' : ''}${r}`;
+}
+
+/** True when the interval is a single point: both sides were constant, so there is no spread to show. */
+export function noVariation(f: IntervalFigure): boolean {
+  return f.low !== null && f.high !== null && f.low === f.high;
+}
+
+/** `[lo, hi]` through `fmt`, `(no variation)` for a single point, or `(no interval: …)` when there is none. */
+export function intervalText(f: IntervalFigure, fmt: (x: number) => string): string {
+  if (f.low === null || f.high === null) return '(no interval: fewer than 2 workloads)';
+  return noVariation(f) ? '(no variation)' : `[${fmt(f.low)}, ${fmt(f.high)}]`;
+}
+
+/** What a savings interval allows. */
+export type SavingsClaimKind = 'saved' | 'no_saving_shown' | 'cost_more';
+
+/** Which savings claim the interval allows: saved only when the whole interval is above 0, cost more when below. */
+export function savingsClaimKind(s: IntervalFigure): SavingsClaimKind {
+  if (s.low === null || s.high === null) return 'no_saving_shown';
+  if (s.low > 0) return 'saved';
+  if (s.high < 0) return 'cost_more';
+  return 'no_saving_shown';
+}
+
+/** "saved 23% [6, 41]", "no saving shown (17% [−1, 35])" or "cost more (savings −12% [−20, −4])". */
+export function savingsClaim(s: IntervalFigure): string {
+  const figure = `${plainPct(s.estimate)}% ${intervalText(s, plainPct)}`;
+  switch (savingsClaimKind(s)) {
+    case 'saved':
+      return `saved ${figure}`;
+    case 'cost_more':
+      return `cost more (savings ${figure})`;
+    case 'no_saving_shown':
+      return `no saving shown (${figure})`;
+  }
+}
+
+/** What a solved-rate difference against the strong arm allows, with the margin in points. */
+export type NonInferiorityKind = 'non_inferior' | 'fewer' | 'inconclusive';
+
+/** Non-inferior when the whole interval is above −margin; fewer when it is below 0; inconclusive otherwise. */
+export function nonInferiorityKind(d: IntervalFigure, marginPts: number): NonInferiorityKind {
+  if (d.low === null || d.high === null) return 'inconclusive';
+  if (d.low > -marginPts) return 'non_inferior';
+  if (d.high < 0) return 'fewer';
+  return 'inconclusive';
+}
+
+/** Options of solvedRateClaim. */
+export interface SolvedRateClaimOptions {
+  marginPts?: number;
+  /** Paired units behind the interval (for the units-needed figure). */
+  units: number;
+  unitsNeeded?: UnitsNeeded;
+}
+
+/**
+ * The solved-rate claim against the strong arm as non-inferiority at a declared margin:
+ * "non-inferior (within 5 pts): −1 [−4, +2]", "solved fewer tasks: −11 [−24, −2]" or
+ * "inconclusive: somewhere between −24 and +2 pts; N paired units would be needed to decide".
+ */
+export function solvedRateClaim(d: IntervalFigure, o: SolvedRateClaimOptions): string {
+  const margin = o.marginPts ?? DEFAULT_MARGIN_PTS;
+  const figure = noVariation(d) ? `${signedPts(d.estimate)} pts (no variation)` : `${signedPts(d.estimate)} ${intervalText(d, signedPts)} pts`;
+  switch (nonInferiorityKind(d, margin)) {
+    case 'non_inferior':
+      // Both can hold (an interval within (−margin, 0)): say so, never hide the loss behind "non-inferior".
+      return d.high! < 0
+        ? `non-inferior (within ${margin} pts), though it solved fewer tasks: ${figure}`
+        : d.low! > 0
+          ? `non-inferior (within ${margin} pts), and solved more tasks: ${figure}`
+          : `non-inferior (within ${margin} pts): ${figure}`;
+    case 'fewer':
+      return `solved fewer tasks: ${figure}`;
+    case 'inconclusive': {
+      if (d.low === null || d.high === null) return `inconclusive (margin ${margin} pts): ${signedPts(d.estimate)} pts (no interval: fewer than 2 workloads)`;
+      const n = (o.unitsNeeded ?? normalUnitsNeeded)(d, margin, o.units);
+      const need = n === null ? 'the paired units needed to decide are unknown' : `${n} paired units would be needed to decide`;
+      return `inconclusive: somewhere between ${signedPts(d.low)} and ${signedPts(d.high)} pts; ${need} (non-inferiority margin ${margin} pts)`;
+    }
+  }
+}
+
+/** What a difference from a reference (the random router at the same mix) allows, in points. */
+export function aboveClaim(d: IntervalFigure, reference: string): string {
+  const figure = `${signedPts(d.estimate)} pts ${intervalText(d, signedPts)}`;
+  if (d.low === null || d.high === null) return `${figure} against ${reference}`;
+  if (d.low > 0) return `${figure} above ${reference}`;
+  if (d.high < 0) return `${figure}: below ${reference}`;
+  return `${figure}: not distinguishable from ${reference}`;
+}
