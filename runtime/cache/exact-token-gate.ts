@@ -1,6 +1,11 @@
 // The exact gate: a semantic neighbour is only a candidate when the tokens that decide the answer
 // (numbers, identifiers, quoted strings, named entities, negation, direction) are the same in both, and
-// the two are not the same words but one swapped content word.
+// the two are not the same words but one swapped content word. Numbers compare by value in any script
+// (gate-numbers.ts), negations by cue, scope and count (gate-negation.ts), and antonym and quantifier
+// pairs from data (gate-opposites.ts, runtime/data/gate-opposites.json).
+import { isNumberToken, numbersOf } from './gate-numbers.ts';
+import { negationsOf, sameNegations, type NegationScope } from './gate-negation.ts';
+import { oppositesOf, oppositeSwap, type OppositeOccurrences } from './gate-opposites.ts';
 import { oneWordSwap, wordsOf } from './one-word-swap.ts';
 
 /** The answer-determining tokens of one query. */
@@ -11,7 +16,10 @@ export interface GateSignature {
   identifiers: string[];
   quoted: string[];
   entities: string[];
-  negated: boolean;
+  /** Each negation with the word it governs, in order. */
+  negations: NegationScope[];
+  /** Where the antonym and quantifier pairs' terms occur. */
+  opposites: OppositeOccurrences;
   /** Ordered (from, to) pairs read from "from A to B", "A to B", "A into B", "A than B". */
   directions: string[];
   /** The lower-cased words in order, for the one-word-swap check. */
@@ -19,13 +27,11 @@ export interface GateSignature {
 }
 
 /** Why the gate refused a candidate (reported on `cache.miss`). */
-export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'direction' | 'word_swap';
+export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'opposites' | 'direction' | 'word_swap';
 
-const NEGATION = /\b(not|no|never|none|nor|neither|without|except|cannot|avoid|excluding|unless|absence|lack|lacks|lacking|non)\b|n['’]t\b/i;
 // Single quotes only around a phrase (after a space or start, before a space or punctuation), so
 // apostrophes ("model's ... dataset's") are not read as quotes.
 const QUOTED = /"([^"]+)"|“([^”]+)”|`([^`]+)`|(?<=^|[\s(])'([^'\s][^']*[^'\s])'(?=[\s.,;:!?)]|$)/g;
-const NUMBER = /(?<![\p{L}_])[-+]?\d+(?:[.,]\d+)*(?:%|st|nd|rd|th)?/gu;
 // Something a programmer typed: snake_case, camelCase, dotted.paths, call(), ALLCAPS, letters+digits.
 const IDENTIFIER = /\b(?:[A-Za-z_][\w]*\(\)|[A-Za-z]+_[\w]+|[a-z]+[A-Z][\w]*|[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+|[A-Z]{2,}\d*|[A-Za-z]+\d+[A-Za-z\d]*)\b/g;
 const WORD = /[\p{L}][\p{L}\p{N}'-]*/gu;
@@ -37,11 +43,6 @@ const STOP_CAPITALISED = new Set([
 const CONNECTOR = new Set(['to', 'into', 'than', 'vs', 'versus', '->', '→']);
 /** Words looked at on each side of a connector for the pair's ends. */
 const DIRECTION_WINDOW = 3;
-
-function normaliseNumber(raw: string): string {
-  const n = raw.replace(/,(?=\d{3}\b)/g, '').replace(/^\+/, '');
-  return n.toLowerCase();
-}
 
 function uniqSorted(xs: Iterable<string>): string[] {
   return [...new Set(xs)].sort();
@@ -65,7 +66,8 @@ function entitiesOf(text: string): string[] {
 export function gateSignature(text: string): GateSignature {
   const quoted = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim().toLowerCase());
   const unquoted = text.replace(QUOTED, ' ');
-  const numbers = (unquoted.match(NUMBER) ?? []).map(normaliseNumber);
+  const numbers = numbersOf(unquoted);
+  const unquotedWords = wordsOf(unquoted);
   const identifiers = (unquoted.match(IDENTIFIER) ?? []).filter((t) => !/^\d/.test(t)).map((t) => t.toLowerCase());
   const directions = directionsOf(unquoted, new Set([...entitiesOf(unquoted), ...numbers, ...(unquoted.match(IDENTIFIER) ?? []).map((t) => t.toLowerCase())]));
   return {
@@ -74,7 +76,8 @@ export function gateSignature(text: string): GateSignature {
     identifiers: uniqSorted(identifiers),
     quoted: uniqSorted(quoted),
     entities: uniqSorted(entitiesOf(unquoted)),
-    negated: NEGATION.test(unquoted),
+    negations: negationsOf(unquotedWords),
+    opposites: oppositesOf(unquotedWords),
     directions: uniqSorted(directions),
     words: wordsOf(text),
   };
@@ -98,6 +101,16 @@ function directionsOf(text: string, determiners: ReadonlySet<string>): string[] 
 }
 
 
+/** Called once the numbers agree by value: then a swapped number word is the same number written another way. */
+function sameNumberWord(x: string, y: string): boolean {
+  return isNumberToken(x) || isNumberToken(y);
+}
+
+/** "aren't" / "arent": one word typed with or without its apostrophe. */
+function sameBareWord(x: string, y: string): boolean {
+  return x.replace(/'/g, '') === y.replace(/'/g, '');
+}
+
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
@@ -120,8 +133,8 @@ function allPresent(tokens: readonly string[], other: GateSignature): boolean {
 }
 
 /**
- * The first field in which the two texts disagree, or null when the gate passes. Numbers and negation
- * must match exactly; an identifier, quoted string or named entity of either text must occur in the
+ * The first field in which the two texts disagree, or null when the gate passes. Numbers must match by
+ * value and negations by cue, scope and count; no antonym or quantifier pair may be held the opposite way; an identifier, quoted string or named entity of either text must occur in the
  * other (a paraphrase may move it, a swapped entity is absent); ordered pairs ("from A to B") must agree;
  * and the texts must not be the same words but one swapped content word ("with pip" / "with conda").
  */
@@ -129,11 +142,14 @@ export function gateMismatch(a: GateSignature, b: GateSignature): GateMismatch |
   if (!sameList(a.numbers, b.numbers)) return 'numbers';
   if (!allPresent(a.quoted, b) || !allPresent(b.quoted, a)) return 'quoted';
   if (!allPresent(a.identifiers, b) || !allPresent(b.identifiers, a)) return 'identifiers';
-  if (a.negated !== b.negated) return 'negation';
+  if (!sameNegations(a.negations, b.negations)) return 'negation';
+  if (oppositeSwap(a.opposites, b.opposites)) return 'opposites';
   if (!allPresent(a.entities, b) || !allPresent(b.entities, a)) return 'entities';
   const reversed = (d: string) => d.split('>').reverse().join('>');
   if (a.directions.some((d) => b.directions.includes(reversed(d)) && !b.directions.includes(d)) || b.directions.some((d) => a.directions.includes(reversed(d)) && !a.directions.includes(d)))
     return 'direction';
-  if (oneWordSwap(a.words, b.words)) return 'word_swap';
+  const swap = oneWordSwap(a.words, b.words);
+  // The numbers agree, so "3" / "three" or "000" / "thousand" is one number written two ways, not a swapped word.
+  if (swap && !sameNumberWord(swap[0], swap[1]) && !sameBareWord(swap[0], swap[1])) return 'word_swap';
   return null;
 }

@@ -23,7 +23,7 @@ export function wordsOf(text: string): string[] {
 }
 
 /** The word and the bases it may be an inflection of (using → us, use; running → runn, run; copies → copy). */
-function formsOf(w: string): Set<string> {
+export function formsOf(w: string): Set<string> {
   const forms = new Set([w]);
   if (w.length > 4 && w.endsWith('ies')) forms.add(`${w.slice(0, -3)}y`);
   for (const suffix of ['ing', 'ed', 'es', 's', 'er', 'est', 'ly']) {
