@@ -22,7 +22,7 @@ export const DEFAULT_CONFIDENCE = 0.95;
 
 /** How the intervals are made, as the artifact states it. */
 export const COMPARE_METHOD =
-  'paired: each figure of B minus the same figure of A over the (pass, workload, rep) units both reports hold; standard errors clustered by workload (delta method over ratios of sums), t on (workloads − 1) degrees of freedom (Miller 2024, arXiv 2411.00640)';
+  'paired: each figure of B minus the same figure of A over the (pass, workload, rep) units both reports hold; CR2 (Bell–McCaffrey) standard errors clustered by workload (delta method over ratios of sums), t on the Bell–McCaffrey degrees of freedom (workloads − 1 when every workload has as many units) (Miller 2024, arXiv 2411.00640)';
 
 // A difference of two rates lies in [−1, 1]; intervals are clipped there.
 const RATE_DIFF: FigureRange = [-1, 1];

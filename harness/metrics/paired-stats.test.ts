@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, unpairedDifference, type PairedUnit } from './paired-stats.ts';
+import { clusteredFigure, clusteredSeCr2, pairedDifference, pairedSavingsPct, unitCorrelation, unpairedDifference, type PairedUnit } from './paired-stats.ts';
 import { studentTCdf, studentTQuantile } from './student-t.ts';
 
 const unit = (cluster: string, a: number, b: number, den = 1): PairedUnit => ({ cluster, a: { num: a, den }, b: { num: b, den } });
@@ -62,5 +62,31 @@ describe('paired, workload-clustered intervals (Miller 2024)', () => {
   it('correlation is 1 for identical arms and null for a constant arm', () => {
     expect(unitCorrelation([unit('a', 1, 1), unit('b', 0, 0), unit('c', 1, 1)])).toBeCloseTo(1, 12);
     expect(unitCorrelation([unit('a', 1, 1), unit('b', 0, 1)])).toBeNull();
+  });
+});
+
+describe('CR2 (Bell–McCaffrey) clustered variance', () => {
+  it('by hand: clusters {1, 3} and {8}: leverages 2/3 and 1/3, Var = (16/9)/(1/3) + (16/9)/(2/3) = 8 on 1 df', () => {
+    const e = clusteredFigure(
+      [
+        { cluster: 'w1', value: { num: 1, den: 1 } },
+        { cluster: 'w1', value: { num: 3, den: 1 } },
+        { cluster: 'w2', value: { num: 8, den: 1 } },
+      ],
+      'ratio',
+      0.95,
+    );
+    expect(e.estimate).toBe(4);
+    expect(e.se).toBeCloseTo(Math.sqrt(8), 12);
+    expect(e.df).toBeCloseTo(1, 12);
+  });
+
+  it('equal clusters: G/(G − 1) · Σ E_g² on G − 1 df; a dominant cluster lowers the df', () => {
+    const infl = [0.1, -0.3, 0.2, 0.05, -0.05];
+    const eq = clusteredSeCr2(infl, ['a', 'b', 'c', 'd', 'e'], [1, 1, 1, 1, 1])!;
+    expect(eq.se ** 2).toBeCloseTo((5 / 4) * infl.reduce((s, x) => s + x * x, 0), 12);
+    expect(eq.df).toBeCloseTo(4, 12);
+    expect(clusteredSeCr2(infl, ['a', 'b', 'c', 'd', 'e'], [20, 1, 1, 1, 1])!.df).toBeLessThan(4);
+    expect(clusteredSeCr2(infl, ['a', 'a', 'a', 'a', 'a'])).toBeNull();
   });
 });

@@ -9,7 +9,7 @@ const RATE = [0, 1] as const;
 export const HEADLINE_CONFIDENCE = 0.95;
 
 const METHOD =
-  'Paired on the same (workload, rep) units; standard errors clustered by workload (delta method over ratios of sums), 95% intervals with t on (workloads − 1) degrees of freedom, clipped to where the figure can lie (Miller 2024, arXiv 2411.00640).';
+  'Paired on the same (workload, rep) units; CR2 (Bell–McCaffrey) standard errors clustered by workload (delta method over ratios of sums), 95% intervals with t on the Bell–McCaffrey degrees of freedom (workloads − 1 when every workload has as many units), clipped to where the figure can lie (Miller 2024, arXiv 2411.00640).';
 
 /** One rep as a headline unit: its cost and whether it was solved. */
 interface UnitFacts {
