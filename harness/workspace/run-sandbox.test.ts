@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { probeBwrap, probeUnshare } from '../../runtime/sandbox/index.ts';
+import { probeBwrap, probeUnshare, ROOT_UNCONFINED_REFUSAL } from '../../runtime/sandbox/index.ts';
 import { SetupError } from '../errors.ts';
 import { decideRunSandbox, REFUSED_UNSANDBOXED, UNSHARE_RUN_WARNING } from './run-sandbox.ts';
 
@@ -17,10 +17,17 @@ describe('decideRunSandbox', () => {
     const opted = await decideRunSandbox({ env: NO_BWRAP, realProvider: true, unsandboxed: true, probe: none, probeUnshare: none });
     expect(opted.mode).toBe('none');
     expect(opted.warning).toMatch(/--unsandboxed given/);
-    const sim = await decideRunSandbox({ env: NO_BWRAP, realProvider: false, unsandboxed: false, probe: none, probeUnshare: none });
+    const sim = await decideRunSandbox({ env: NO_BWRAP, realProvider: false, unsandboxed: false, probe: none, probeUnshare: none, asRoot: false });
     expect(sim.mode).toBe('none');
     expect(sim.warning).toMatch(/simulated run/);
     expect((await decideRunSandbox({ env: { METIS_SANDBOX: 'bwrap' }, realProvider: false, unsandboxed: true, probe: none, probeUnshare: none })).mode).toBe('bwrap');
+  });
+
+  it('as root with neither tier, a simulated run is refused commands too (unconfined root could write the host kernel settings), naming the fix', async () => {
+    const sim = await decideRunSandbox({ env: NO_BWRAP, realProvider: false, unsandboxed: false, probe: none, probeUnshare: none, asRoot: true });
+    expect(sim).toEqual({ mode: 'auto', warning: ROOT_UNCONFINED_REFUSAL });
+    expect(ROOT_UNCONFINED_REFUSAL).toMatch(/install bubblewrap/);
+    expect((await decideRunSandbox({ env: NO_BWRAP, realProvider: false, unsandboxed: true, probe: none, probeUnshare: none, asRoot: true })).mode).toBe('none');
   });
 
   it('without bwrap but with unshare: the unshare tier for any provider, with a warning saying so; METIS_SANDBOX=unshare demands it', async () => {

@@ -1,4 +1,4 @@
-import { parseSandboxMode, probeBwrap, probeUnshare, SANDBOX_ENV_VAR, type SandboxMode } from '../../runtime/sandbox/index.ts';
+import { isRoot, parseSandboxMode, probeBwrap, probeUnshare, ROOT_UNCONFINED_REFUSAL, SANDBOX_ENV_VAR, type SandboxMode } from '../../runtime/sandbox/index.ts';
 import { SetupError } from '../errors.ts';
 
 /** The sandbox a run uses for `run_shell` and hidden checks, and the warning to show about it. */
@@ -23,6 +23,8 @@ export interface SandboxProbes {
   probe?: () => Promise<string | null>;
   /** Finds a working unshare tier; default probeUnshare on the env's PATH. */
   probeUnshare?: () => Promise<unknown>;
+  /** Whether bench runs as root; default isRoot(). */
+  asRoot?: boolean;
 }
 
 /**
@@ -30,7 +32,8 @@ export interface SandboxProbes {
  * mode; by default bubblewrap is used, else the unshare tier (with a warning), else a real
  * provider's commands are refused (the run goes on) unless the user opts in with `--unsandboxed`,
  * while simulated runs go on unconfined with a warning, since their commands are the workload
- * author's own scripts.
+ * author's own scripts, except as root: then unconfined commands could write the host's kernel
+ * settings, and they are refused unless the user opts in.
  */
 export async function decideRunSandbox(o: SandboxProbes & {
   env: Readonly<Record<string, string | undefined>>;
@@ -55,6 +58,8 @@ export async function decideRunSandbox(o: SandboxProbes & {
     return { mode: 'unshare', warning: `${SANDBOX_ENV_VAR}=unshare: util-linux unshare cannot create namespaces here, so run_shell and hidden checks are refused` };
   }
   if (o.realProvider && !o.unsandboxed) return { mode: 'bwrap', warning: REFUSED_UNSANDBOXED };
+  // `auto` kept: runCommand refuses it for root with the same message (RootUnconfinedError).
+  if (!o.unsandboxed && (o.asRoot ?? isRoot())) return { mode: 'auto', warning: ROOT_UNCONFINED_REFUSAL };
   return {
     mode: 'none',
     warning: o.unsandboxed

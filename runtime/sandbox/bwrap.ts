@@ -3,8 +3,23 @@ import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { sandboxPath } from './sandbox-env.ts';
 
-/** Namespaces and lifetime flags shared by the probe and real runs; one place to change them. */
-const ISOLATION = ['--unshare-all', '--die-with-parent', '--new-session'] as const;
+/**
+ * Namespaces, lifetime flags and the capability drop shared by the probe and real runs; one place
+ * to change them. `--cap-drop ALL`: as root, bwrap otherwise leaves the command every capability.
+ */
+const ISOLATION = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'] as const;
+
+/**
+ * The writable kernel knobs under /proc, made read-only in both confining tiers: a command running
+ * as uid 0 may write a sysctl whatever its capabilities (the kernel checks the file mode against
+ * the uid), so `kernel.core_pattern` could run agent code as host root and `sysrq-trigger` reboot.
+ */
+export const PROC_READ_ONLY = ['sys', 'sysrq-trigger', 'irq', 'bus', 'fs'] as const;
+
+/** bwrap arguments that bind each existing PROC_READ_ONLY entry read-only over the fresh /proc. */
+function procReadOnly(): string[] {
+  return PROC_READ_ONLY.flatMap((e) => ['--ro-bind-try', `/proc/${e}`, `/proc/${e}`]);
+}
 
 /** System directories a build needs, bound read-only (or recreated as the symlinks they are). */
 const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'] as const;
@@ -53,7 +68,7 @@ function systemMounts(): string[] {
 /** Runs the binary once with the real isolation: it can be installed yet unusable (no user namespaces). */
 function works(bwrap: string): Promise<boolean> {
   return new Promise((resolveWorks) => {
-    const child = spawn(bwrap, [...systemMounts(), '--dev', '/dev', '--proc', '/proc', ...ISOLATION, '--', '/bin/true'], {
+    const child = spawn(bwrap, [...systemMounts(), '--dev', '/dev', '--proc', '/proc', ...procReadOnly(), ...ISOLATION, '--', '/bin/true'], {
       stdio: 'ignore',
       env: {},
     });
@@ -95,13 +110,15 @@ export interface BwrapMounts {
  * bwrap arguments that run `argv` seeing only the system directories (read-only), a fresh /dev,
  * /proc of its own pid namespace and an empty /tmp, plus the workspace and `writable` read-write:
  * not the host's root, so home directories, other checkouts and other workloads' check/ folders
- * do not exist inside. All namespaces are unshared (no network); it dies with its parent.
+ * do not exist inside. All namespaces are unshared (no network); it dies with its parent; the
+ * command has no capabilities and /proc's kernel knobs are read-only.
  */
 export function bwrapArgs(m: BwrapMounts, argv: readonly string[]): string[] {
   return [
     ...systemMounts(),
     '--dev', '/dev',
     '--proc', '/proc',
+    ...procReadOnly(),
     // Before the binds below, so a workspace under /tmp is not hidden by it.
     '--tmpfs', '/tmp',
     ...(m.hide ?? []).flatMap((p) => ['--tmpfs', p]),

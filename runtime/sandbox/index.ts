@@ -3,6 +3,9 @@ export { resolveInWorkspace, scrubWorkspacePaths, workspaceRelative, displayPath
 export {
   runCommand,
   SandboxUnavailableError,
+  RootUnconfinedError,
+  ROOT_UNCONFINED_REFUSAL,
+  isRoot,
   NO_SANDBOX_WARNING,
   UNSHARE_SANDBOX_WARNING,
   type RunCommandOptions,
@@ -11,7 +14,7 @@ export {
   type SandboxTier,
 } from './run-command.ts';
 export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS, type ScratchDirs } from './sandbox-env.ts';
-export { probeBwrap, bwrapArgs, type BwrapMounts } from './bwrap.ts';
-export { probeUnshare, unshareArgs, planHidden, shellQuote, type UnshareMounts, type UnshareTools } from './unshare.ts';
+export { probeBwrap, bwrapArgs, PROC_READ_ONLY, type BwrapMounts } from './bwrap.ts';
+export { probeUnshare, unshareArgs, planHidden, shellQuote, DROP_CAPS, type UnshareMounts, type UnshareTools } from './unshare.ts';
 export { parseSandboxMode, SANDBOX_ENV_VAR } from './sandbox-mode.ts';
 export { DEFAULT_MAX_OUTPUT_BYTES, truncationMarker, completePrefixLength } from './output-cap.ts';

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createMemoryLogger } from '../core/logger.ts';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import { probeBwrap } from './bwrap.ts';
-import { NO_SANDBOX_WARNING, runCommand, SandboxUnavailableError, UNSHARE_SANDBOX_WARNING, type RunCommandOptions } from './run-command.ts';
+import { NO_SANDBOX_WARNING, RootUnconfinedError, runCommand, SandboxUnavailableError, UNSHARE_SANDBOX_WARNING, type RunCommandOptions } from './run-command.ts';
 import { probeUnshare } from './unshare.ts';
 
 // The test process is the edge: it may read the environment and hand PATH in.
@@ -197,7 +197,12 @@ describe('without bwrap', () => {
       expect(existsSync(join(fx2.ws, 'ran'))).toBe(false);
       await expect(runCommand('touch ran', { ...o, sandbox: 'unshare' })).rejects.toThrow(/util-linux unshare was required \(sandbox: unshare\)/);
       expect(existsSync(join(fx2.ws, 'ran'))).toBe(false);
-      expect((await runCommand('touch ran', { ...o, sandbox: 'auto' })).sandbox).toBe('none');
+      // A root harness never falls back to none: unconfined, its commands could write the host's kernel settings.
+      const asRoot = runCommand('touch ran', { ...o, sandbox: 'auto', asRoot: true });
+      await expect(asRoot).rejects.toBeInstanceOf(RootUnconfinedError);
+      await expect(asRoot).rejects.toThrow(/runs as root .*install bubblewrap/);
+      expect(existsSync(join(fx2.ws, 'ran'))).toBe(false);
+      expect((await runCommand('touch ran', { ...o, sandbox: 'auto', asRoot: false })).sandbox).toBe('none');
       expect(existsSync(join(fx2.ws, 'ran'))).toBe(true);
     } finally {
       fx2.cleanup();

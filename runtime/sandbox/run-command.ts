@@ -50,6 +50,8 @@ export interface RunCommandOptions {
   findBwrap?: () => Promise<string | null>;
   /** Finds a working unshare tier; default probeUnshare(hostPath). */
   findUnshare?: () => Promise<UnshareTools | null>;
+  /** Whether the harness runs as root (then `auto` refuses rather than run unconfined); default isRoot(). */
+  asRoot?: boolean;
   /** Appended to the message of the SandboxUnavailableError thrown when a demanded tier cannot be had. */
   unavailableHint?: string;
 }
@@ -73,6 +75,28 @@ export class SandboxUnavailableError extends Error {
     super(`${what} was required (sandbox: ${tier}) but is not installed or cannot create namespaces${hint ? `; ${hint}` : ''}`);
     this.name = 'SandboxUnavailableError';
   }
+}
+
+/**
+ * Why `auto` refuses commands for a root harness when neither confining tier works: unconfined, a
+ * root command holds every capability and writes the host's kernel settings.
+ */
+export const ROOT_UNCONFINED_REFUSAL =
+  'bench runs as root and neither bubblewrap nor util-linux unshare (with setpriv) can confine commands here, so run_shell and hidden checks are refused ' +
+  '(a root command could write the host kernel settings); install bubblewrap (apt-get install bubblewrap), run bench as a normal user, ' +
+  'or set METIS_SANDBOX=none (or pass --unsandboxed) to run them unconfined knowingly';
+
+/** Raised when `auto` finds no confining tier for a root harness (see ROOT_UNCONFINED_REFUSAL). */
+export class RootUnconfinedError extends Error {
+  constructor() {
+    super(ROOT_UNCONFINED_REFUSAL);
+    this.name = 'RootUnconfinedError';
+  }
+}
+
+/** True when this process runs as root: then `auto` never falls back to the none tier. */
+export function isRoot(): boolean {
+  return process.getuid?.() === 0;
 }
 
 /** The WARN text logged when commands run without bwrap. */
@@ -119,7 +143,10 @@ function createScratch(): { dir: string; home: string; tmp: string; stage: strin
 
 type Chosen = { kind: 'bwrap'; bwrap: string } | { kind: 'unshare'; tools: UnshareTools } | { kind: 'none' };
 
-/** The tier to run in: auto tries bwrap, then unshare, then none; a demanded tier that is missing throws. */
+/**
+ * The tier to run in: auto tries bwrap, then unshare, then none (never none for a root harness); a
+ * demanded tier that is missing throws.
+ */
 async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
   const mode = opts.sandbox ?? 'auto';
   if (mode === 'auto' || mode === 'bwrap') {
@@ -135,6 +162,7 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
     }
     if (mode === 'unshare') throw new SandboxUnavailableError(opts.unavailableHint, 'unshare');
   }
+  if (mode === 'auto' && (opts.asRoot ?? isRoot())) throw new RootUnconfinedError();
   warnOnce(opts.logger, 'none', NO_SANDBOX_WARNING, mode);
   return { kind: 'none' };
 }

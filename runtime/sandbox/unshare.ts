@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { ETC_ENTRIES, findOnPath } from './bwrap.ts';
+import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY } from './bwrap.ts';
 import { isWithin } from './workspace-path.ts';
 import { sandboxPath } from './sandbox-env.ts';
 
@@ -91,10 +91,11 @@ export function planHidden(candidates: readonly string[], kept: readonly string[
  * The setup script, run as pid 1 of the new namespaces: remount everything read-only; for each
  * hidden directory, mount a tmpfs at the stage, recreate in it the kept paths that lie inside that
  * directory and bind them back (writable ones read-write), then move the tmpfs over the directory;
- * bind the writable paths outside every cover back read-write. Last it execs a nested
- * `unshare --user --map-root-user --mount`, which locks every mount, and so the command.
+ * bind the writable paths outside every cover back read-write; bind /proc's kernel knobs read-only.
+ * Last it execs a nested `unshare --user --map-root-user --mount`, which locks every mount, and in
+ * it `setpriv`, which drops every capability, and so the command.
  */
-export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: string }): string {
+export function setupScript(m: UnshareMounts, tools: UnshareTools): string {
   const kept: KeptPath[] = [
     { path: m.workspace, writable: true },
     ...(m.writable ?? []).map((path) => ({ path, writable: true })),
@@ -116,6 +117,9 @@ export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: s
     // Python, and so every later check. Mount points come octal-escaped; printf %b decodes them.
     `${mount} -n -o remount,bind,ro /`,
     `while read -r _ _ _ _ mp _; do mp=$(printf '%b' "$mp"); case "$mp" in /|/proc|/proc/*|/dev|/dev/*) continue;; esac; ${mount} -n -o remount,bind,ro "$mp" 2>/dev/null || true; done < /proc/self/mountinfo`,
+    // The fresh /proc stays writable, but its kernel knobs must not (a uid-0 command writes a
+    // sysctl whatever its capabilities): each bound read-only over itself, locked below.
+    ...PROC_READ_ONLY.map((e) => `if [ -e /proc/${e} ]; then ${mount} -n --bind /proc/${e} /proc/${e}; ${mount} -n -o remount,bind,ro /proc/${e}; fi`),
   ];
   const bindBack = (from: string, at: string, writable: boolean) => {
     lines.push(`${mount} -n --bind ${q(from)} ${q(at)}`);
@@ -139,21 +143,28 @@ export function setupScript(m: UnshareMounts, tools: { mount: string; unshare: s
   for (const k of uncovered.filter((k) => !k.writable && uncovered.some((w) => w.writable && isWithin(w.path, k.path)))) bindBack(k.path, k.path, false);
   // The inherited cwd still points into the covered tree (its `..` would lead there): look it up anew.
   lines.push(`cd ${q(m.workspace)}`);
-  lines.push(`exec ${q(tools.unshare)} --user --map-root-user --mount -- "$@"`);
+  // setpriv empties every capability set (the bounding set too, so exec cannot refill it) and sets
+  // no_new_privs: the command holds no capability, even in its own user namespace.
+  lines.push(`exec ${q(tools.unshare)} --user --map-root-user --mount -- ${q(tools.setpriv)} ${DROP_CAPS.join(' ')} -- "$@"`);
   return lines.join('\n');
 }
 
+/** setpriv arguments that leave the command no capability and no way to gain one (setuid files included). */
+export const DROP_CAPS = ['--inh-caps=-all', '--ambient-caps=-all', '--bounding-set=-all', '--no-new-privs'] as const;
+
 /** Arguments to the outer `unshare` that run `argv` in the workspace with everything above (spawn it with cwd = workspace). */
-export function unshareArgs(m: UnshareMounts, tools: { mount: string; unshare: string }, argv: readonly string[], asRoot = process.getuid?.() === 0): string[] {
+export function unshareArgs(m: UnshareMounts, tools: UnshareTools, argv: readonly string[], asRoot = process.getuid?.() === 0): string[] {
   // Not root: a user namespace of our own grants the mount rights (where user namespaces are allowed).
   const asUser = asRoot ? [] : ['--user', '--map-root-user'];
   return [...NAMESPACES, ...asUser, '--', '/bin/sh', '-c', setupScript(m, tools), 'metis-sandbox', ...argv];
 }
 
-/** The binaries the tier needs. */
+/** The binaries the tier needs (all util-linux). */
 export interface UnshareTools {
   unshare: string;
   mount: string;
+  /** Drops the command's capabilities; without it the tier is not offered. */
+  setpriv: string;
 }
 
 /** Runs the real setup once (covering, binding, nested namespace) with /bin/true: unshare can be installed yet unusable. */
@@ -176,14 +187,15 @@ function works(tools: UnshareTools, path: string): Promise<boolean> {
 
 const probes = new Map<string, Promise<UnshareTools | null>>();
 
-/** The `unshare` and `mount` binaries when the tier works here, else null; probed once per PATH. */
+/** The `unshare`, `mount` and `setpriv` binaries when the tier works here, else null; probed once per PATH. */
 export function probeUnshare(hostPath?: string): Promise<UnshareTools | null> {
   const path = sandboxPath(hostPath);
   let probe = probes.get(path);
   if (!probe) {
     const unshare = findOnPath('unshare', path);
     const mount = findOnPath('mount', path);
-    probe = unshare && mount ? works({ unshare, mount }, path).then((ok) => (ok ? { unshare, mount } : null)) : Promise.resolve(null);
+    const setpriv = findOnPath('setpriv', path);
+    probe = unshare && mount && setpriv ? works({ unshare, mount, setpriv }, path).then((ok) => (ok ? { unshare, mount, setpriv } : null)) : Promise.resolve(null);
     probes.set(path, probe);
   }
   return probe;
