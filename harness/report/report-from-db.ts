@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
 import { createSystemClock } from '../../runtime/core/clock.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
+import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
@@ -10,6 +11,7 @@ import { SetupError } from '../errors.ts';
 import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../../runtime/trace/index.ts';
 import { reportFingerprintSources } from '../runner/pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from '../runner/run-pattern-store.ts';
+import { assertTraceValues } from '../runs/check-run-values.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { buildReport } from './build-report.ts';
 
@@ -26,6 +28,9 @@ export function openTraceDbReadOnly(path: string): Database.Database {
   try {
     // Another schema version or corrupt pages: a message naming the file and what to do, not a SqliteError stack.
     assertReadableTraceDb(db, path);
+    // Values no run can have written (negative tokens, scores outside [0, 1], truncated JSON) are refused here,
+    // so analyze, view and merge never print figures built on them.
+    assertTraceValues(db, path);
   } catch (e) {
     db.close();
     if (e instanceof TraceStoreError) throw new SetupError(e.message);
@@ -70,7 +75,11 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
       ? openRunPatternStore(patternsPath, choice, { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
       : null;
   try {
-    return buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+    // What analyze writes, bench report must accept: a report its own schema rejects is never handed out.
+    const validate = validatorFor<BenchReport>('report.schema.json');
+    if (!validate(report)) throw new SetupError(`${path}: the report rebuilt from run ${runId} breaks schemas/report.schema.json (${formatAjvErrors(validate.errors).slice(0, 3).join('; ')}); nothing was written`);
+    return report;
   } catch (e) {
     // A large DB skips the up-front integrity scan; corrupt pages met here get the same clear message.
     const damaged = damagedTraceDbError(path, e);

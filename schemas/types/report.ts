@@ -7,6 +7,10 @@ export type Check = {
   sandbox: string;
   output_tail: string;
 } | null;
+/**
+ * USD as a decimal string that cannot be below zero (a spend, never a saving).
+ */
+export type NonNegativeMoney = string;
 export type Money = string;
 /**
  * Percent (`_pct`, 0-100 scale) as Decimal text; null when the reference cost is zero.
@@ -207,8 +211,8 @@ export interface Assertion {
   detail: string;
 }
 export interface Savings {
-  actual_repriced_usd: Money;
-  baseline_repriced_usd: Money;
+  actual_repriced_usd: NonNegativeMoney;
+  baseline_repriced_usd: NonNegativeMoney;
   savings_usd: Money;
   savings_pct: Pct;
   rows_total: number;
@@ -254,8 +258,8 @@ export interface Aggregate {
  * Savings over the solved runs only.
  */
 export interface Savings1 {
-  actual_repriced_usd: Money;
-  baseline_repriced_usd: Money;
+  actual_repriced_usd: NonNegativeMoney;
+  baseline_repriced_usd: NonNegativeMoney;
   savings_usd: Money;
   savings_pct: Pct;
   rows_total: number;
@@ -361,7 +365,7 @@ export interface PassSummary {
   model: string;
   description: string;
   savings: Savings;
-  actual_cost_usd: Money;
+  actual_cost_usd: NonNegativeMoney;
   quality_mean: number | null;
   quality_std: number | null;
   noisy: boolean;

@@ -1,0 +1,98 @@
+import type Database from 'better-sqlite3';
+import { formatAjvErrors } from '../../runtime/core/schemas.ts';
+import { eventCatalog } from '../../runtime/events/index.ts';
+import { SetupError } from '../errors.ts';
+
+/**
+ * The values of a trace DB that SQLite accepts but no run can have written: a hand-edited or tampered file,
+ * or one written by a broken tool. Read paths (analyze, report, view, merge) refuse them here, naming the
+ * DB, table, row and field, instead of printing negative spend, `Infinity` or a SyntaxError stack.
+ */
+export class BadTraceValueError extends SetupError {
+  constructor(path: string, table: string, row: string, field: string, problem: string) {
+    super(`${path}: table ${table}, row ${row}, field ${field}: ${problem}. No bench run writes this; the DB was edited or damaged — restore it from a copy or re-run`);
+  }
+}
+
+interface EventRow {
+  id: string;
+  type: string;
+  payload_json: string;
+}
+
+interface WorkloadRunRow {
+  id: string;
+  rep: unknown;
+  turns: unknown;
+  started_at_us: unknown;
+  ended_at_us: unknown;
+  score: unknown;
+  confidence: unknown;
+  session_ids_json: string;
+  check_json: string | null;
+  assertions_json: string;
+}
+
+interface BenchRunRow {
+  run_id: string;
+  provenance_json: string;
+  warnings_json: string;
+  recording_errors_json: string;
+}
+
+/** A JSON cell parsed, or the error that names where it is. */
+function parseCell(path: string, table: string, row: string, field: string, text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new BadTraceValueError(path, table, row, field, `malformed JSON (${(e as Error).message})`);
+  }
+}
+
+/** A column that must hold a whole number >= 0. */
+function wholeNumber(path: string, table: string, row: string, field: string, value: unknown): void {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new BadTraceValueError(path, table, row, field, `${String(value)} is not a whole number >= 0`);
+}
+
+/** A column that must be null or a finite number in [0, 1]. */
+function unitOrNull(path: string, table: string, row: string, field: string, value: unknown): void {
+  if (value === null) return;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw new BadTraceValueError(path, table, row, field, `${String(value)} is outside [0, 1]`);
+}
+
+/** Every JSON payload parses, matches its catalog schema (whole tokens >= 0, finite numbers) and costs >= 0. */
+function checkEvents(db: Database.Database, path: string): void {
+  const catalog = eventCatalog();
+  for (const e of db.prepare('SELECT id, type, payload_json FROM events').iterate() as IterableIterator<EventRow>) {
+    const payload = parseCell(path, 'events', e.id, 'payload_json', e.payload_json) as Record<string, unknown>;
+    const validate = catalog.validator(e.type);
+    // A type from a newer catalog is skipped by every reader, so it is not checked either.
+    if (validate && !validate(payload)) throw new BadTraceValueError(path, 'events', e.id, 'payload_json', `a ${e.type} payload that breaks its schema (${formatAjvErrors(validate.errors).join('; ')})`);
+    const cost = payload?.cost_usd;
+    if (typeof cost === 'string' && cost.startsWith('-')) throw new BadTraceValueError(path, 'events', e.id, 'payload_json/cost_usd', `negative cost ${cost}`);
+  }
+}
+
+/** The harness's rows: JSON columns parse, counts are whole, scores are in [0, 1]. */
+function checkRunRows(db: Database.Database, path: string): void {
+  for (const r of db.prepare('SELECT run_id, provenance_json, warnings_json, recording_errors_json FROM bench_runs').iterate() as IterableIterator<BenchRunRow>) {
+    for (const field of ['provenance_json', 'warnings_json', 'recording_errors_json'] as const) parseCell(path, 'bench_runs', r.run_id, field, r[field]);
+  }
+  const rows = db.prepare('SELECT id, rep, turns, started_at_us, ended_at_us, score, confidence, session_ids_json, check_json, assertions_json FROM workload_runs').iterate() as IterableIterator<WorkloadRunRow>;
+  for (const r of rows) {
+    for (const field of ['rep', 'turns', 'started_at_us', 'ended_at_us'] as const) wholeNumber(path, 'workload_runs', r.id, field, r[field]);
+    unitOrNull(path, 'workload_runs', r.id, 'score', r.score);
+    unitOrNull(path, 'workload_runs', r.id, 'confidence', r.confidence);
+    for (const field of ['session_ids_json', 'check_json', 'assertions_json'] as const) parseCell(path, 'workload_runs', r.id, field, r[field]);
+  }
+}
+
+/** Throws a BadTraceValueError (exit 2) for the first value in the DB that no run can have written. */
+export function assertTraceValues(db: Database.Database, path: string): void {
+  // A DB without the harness's tables holds no run; the readers say so themselves.
+  const has = (table: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+  if (!has('bench_runs') || !has('workload_runs')) return;
+  checkRunRows(db, path);
+  if (has('events')) checkEvents(db, path);
+}

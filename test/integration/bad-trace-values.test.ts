@@ -1,0 +1,152 @@
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startViewServer } from '../../harness/view/view-server.ts';
+import type { BenchReport } from '../../schemas/types/report.ts';
+import { bench, tempDir } from '../support/cli.ts';
+
+// Issue 22 item 6: values SQLite accepts but no run writes are refused by every reader, naming DB, table, row, field.
+const env = { PATH: process.env.PATH };
+let good: string;
+
+beforeAll(async () => {
+  good = join(tempDir(), 'good.db');
+  const r = await bench(['run', '--workload', 'fix-a-bug-small', '--quiet', '--db-path', good], { env });
+  expect([0, 1], r.stderr).toContain(r.code);
+}, 180_000);
+
+/** A copy of the good DB with `sql` applied; returns its path and the id of the row `pick` selects. */
+function tampered(name: string, pick: string, sql: (id: string) => string): { path: string; id: string } {
+  const path = join(tempDir(), `${name}.db`);
+  copyFileSync(good, path);
+  const db = new Database(path);
+  const { id } = db.prepare(pick).get() as { id: string };
+  db.exec(sql(id));
+  db.close();
+  return { path, id };
+}
+
+const firstCall = "SELECT id FROM events WHERE type = 'llm.call_completed' ORDER BY id LIMIT 1";
+const firstRep = 'SELECT id FROM workload_runs ORDER BY id LIMIT 1';
+
+const CASES: { name: string; pick: string; sql: (id: string) => string; where: string; problem: RegExp }[] = [
+  {
+    name: 'negative-tokens',
+    pick: firstCall,
+    sql: (id) => `UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', -5000) WHERE id = '${id}'`,
+    where: 'table events, row ID, field payload_json',
+    problem: /input_tokens: must be >= 0/,
+  },
+  {
+    name: 'fractional-tokens',
+    pick: firstCall,
+    sql: (id) => `UPDATE events SET payload_json = json_set(payload_json, '$.output_tokens', 12.5) WHERE id = '${id}'`,
+    where: 'table events, row ID, field payload_json',
+    problem: /output_tokens: must be integer/,
+  },
+  {
+    name: 'negative-cost',
+    pick: firstCall,
+    sql: (id) => `UPDATE events SET payload_json = json_set(payload_json, '$.cost_usd', '-0.25') WHERE id = '${id}'`,
+    where: 'table events, row ID, field payload_json/cost_usd',
+    problem: /negative cost -0\.25/,
+  },
+  {
+    name: 'infinite-score',
+    pick: firstRep,
+    sql: (id) => `UPDATE workload_runs SET score = 1e309 WHERE id = '${id}'`,
+    where: 'table workload_runs, row ID, field score',
+    problem: /Infinity is outside \[0, 1\]/,
+  },
+  {
+    name: 'score-above-one',
+    pick: firstRep,
+    sql: (id) => `UPDATE workload_runs SET score = 1.5 WHERE id = '${id}'`,
+    where: 'table workload_runs, row ID, field score',
+    problem: /1\.5 is outside \[0, 1\]/,
+  },
+  {
+    name: 'truncated-json',
+    pick: firstCall,
+    // The usage index reads the JSON, so SQLite refuses the truncation until it is dropped, as a tamperer would.
+    sql: (id) => `DROP INDEX IF EXISTS idx_events_llm_usage; UPDATE events SET payload_json = substr(payload_json, 1, 20) WHERE id = '${id}'`,
+    where: 'table events, row ID, field payload_json',
+    problem: /malformed JSON/,
+  },
+  {
+    name: 'truncated-check',
+    pick: firstRep,
+    sql: (id) => `UPDATE workload_runs SET assertions_json = '[{"name":' WHERE id = '${id}'`,
+    where: 'table workload_runs, row ID, field assertions_json',
+    problem: /malformed JSON/,
+  },
+];
+
+describe('a valid DB with values no run writes', () => {
+  for (const c of CASES) {
+    it(`${c.name}: analyze exits 2 naming the DB, table, row and field, writes no JSON, prints no stack`, async () => {
+      const { path, id } = tampered(c.name, c.pick, c.sql);
+      const json = join(tempDir(), 'out.json');
+      const r = await bench(['analyze', '--skip-execute', '--db-path', path, '--json', json], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`${path}: ${c.where.replace('ID', id)}`);
+      expect(r.stderr).toMatch(c.problem);
+      expect(r.stderr).not.toMatch(/\n\s+at |SyntaxError:|Infinity%|quality_mean/);
+      expect(existsSync(json)).toBe(false);
+    });
+  }
+
+  it('bench view shows the tampered DB as unreadable and serves the good one', async () => {
+    const { path } = tampered('view', firstCall, (id) => `UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', -1) WHERE id = '${id}'`);
+    const server = await startViewServer({ dbPaths: [path, good], host: '127.0.0.1', port: 0, env: {} });
+    try {
+      const body = (await (await fetch(new URL('/api/runs', server.url))).json()) as { runs: { db: number }[]; errors: { db: number; error: string }[] };
+      expect(body.runs.every((r) => r.db === 1)).toBe(true);
+      expect(body.errors[0]).toMatchObject({ db: 0, error: expect.stringContaining('table events') });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('bench merge refuses a tampered input with exit 2 naming it', async () => {
+    const { path, id } = tampered('merge', firstRep, (rid) => `UPDATE workload_runs SET score = -0.5 WHERE id = '${rid}'`);
+    const r = await bench(['merge', path, good, '--out', join(tempDir(), 'merged.db')], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}: table workload_runs, row ${id}, field score`);
+  });
+
+  it('analyze --json of a good DB writes a report that bench report accepts', async () => {
+    const json = join(tempDir(), 'good.json');
+    const a = await bench(['analyze', '--skip-execute', '--db-path', good, '--json', json], { env });
+    expect([0, 1], a.stderr).toContain(a.code);
+    const r = await bench(['report', json, '--format', 'md'], { env });
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it('bench report refuses a report JSON with a score above 1, negative spend or a non-finite number, naming the field', async () => {
+    const json = join(tempDir(), 'base.json');
+    await bench(['analyze', '--skip-execute', '--db-path', good, '--json', json], { env });
+    const text = readFileSync(json, 'utf8');
+    const edits: [string, (r: BenchReport) => void, RegExp][] = [
+      ['score', (r) => (r.workloads[0]!.reps[0]!.score = 1.5), /reps\/0\/score: must be <= 1/],
+      ['spend', (r) => (r.aggregate.savings.actual_repriced_usd = '-0.5'), /actual_repriced_usd: must match pattern/],
+    ];
+    for (const [name, edit, problem] of edits) {
+      const report = JSON.parse(text) as BenchReport;
+      edit(report);
+      const path = join(tempDir(), `${name}.json`);
+      writeFileSync(path, JSON.stringify(report));
+      const r = await bench(['report', path, '--format', 'md'], { env });
+      expect(r.code, name).toBe(2);
+      expect(r.stderr).toContain(`${path}: not a valid bench report`);
+      expect(r.stderr).toMatch(problem);
+    }
+    // 1e309 is valid JSON text that parses to Infinity.
+    const inf = join(tempDir(), 'inf.json');
+    writeFileSync(inf, text.replace(/"quality_mean": [^,\n]+/, '"quality_mean": 1e309'));
+    const r = await bench(['report', inf, '--format', 'md'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/quality_mean: must be number/);
+  });
+});
