@@ -1,0 +1,128 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PatternStore } from '../../runtime/patterns/index.ts';
+import type { MatrixRouter, MatrixTurnTask, WorkspaceMode } from './matrix-router.ts';
+import type { OutcomeTable } from './outcome-table.ts';
+
+/**
+ * The matrix protocol (issue 20): a recorded-outcome matrix replayed through the runtime's router.
+ * Seeding a store with every model's recorded outcome plays A3's forced passes; routing plays Pass C.
+ * - in sample: one store holds every outcome, then routes every task (its own outcome included);
+ * - cross-fit: per fold a FRESH store is seeded with the other folds' outcomes only, then routes the
+ *   fold, so no task's own outcome ever reaches its own routing;
+ * - online: tasks arrive in a seeded order and the store learns only the outcome of the model the
+ *   router chose, as it would in production.
+ * Routing writes nothing to the store, so one seeded store routes the fold at every cost_weight.
+ */
+
+/** What a protocol run needs. */
+export interface MatrixProtocolDeps {
+  /** The tasks, in table order. */
+  tasks: readonly MatrixTurnTask[];
+  table: OutcomeTable;
+  /** Recorded latency per task and pool model, when the matrix has it. */
+  latencyMs?: (task: number, model: number) => number | undefined;
+  /** The router knob's sweep: slot 4's cost_weight values, one operating point each. */
+  costWeights: readonly number[];
+  /** Opens a fresh, empty pattern store at `path` (v1 or v2, as the run chose). */
+  openStore(path: string): PatternStore;
+  /** The runtime's router over `store`. */
+  routerFor(store: PatternStore): MatrixRouter;
+  /** Lets the event bus deliver what routing emitted (route.decided per task); called every 1,000 routed tasks. */
+  drain?(): Promise<void>;
+  /** Where the temporary per-fold stores live (default: /dev/shm when present, else the OS temp dir). */
+  tmpDir?: string;
+  /** Called after each store is seeded (for the caps figure). */
+  onSeeded?(info: { fold: number; outcomes: number; fingerprints: number }): void;
+}
+
+/** Picks per operating point: picks[i][t] is the pool index chosen for task t at costWeights[i]. */
+export type SweepPicks = number[][];
+
+const outcome = (d: MatrixProtocolDeps, t: number, m: number) => ({ score: d.table.score[t]![m]!, costUsd: d.table.cost[t]![m]!, latencyMs: d.latencyMs?.(t, m) });
+
+// The per-fold stores are scratch: on tmpfs their writes never wait for a disk.
+const defaultTmp = (): string => (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
+
+/** Runs `body` with a fresh store in a temporary directory removed afterwards. */
+async function withStore<T>(d: MatrixProtocolDeps, name: string, body: (store: PatternStore, router: MatrixRouter) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(d.tmpDir ?? defaultTmp(), 'metis-matrix-'));
+  const store = d.openStore(join(dir, `${name}.db`));
+  try {
+    return await body(store, d.routerFor(store));
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Seeds `router`'s store with every pool model's outcome on each task of `train`. */
+async function seed(d: MatrixProtocolDeps, router: MatrixRouter, train: readonly number[], mode: WorkspaceMode, tag: string): Promise<void> {
+  const k = d.table.models.length;
+  for (const t of train) for (let m = 0; m < k; m++) await router.learn(d.tasks[t]!, mode, `seed:${tag}:${t}:${m}`, m, outcome(d, t, m));
+}
+
+/** Routes each task of `test` at every cost_weight into `picks`. */
+async function routeAll(d: MatrixProtocolDeps, router: MatrixRouter, test: readonly number[], mode: WorkspaceMode, tag: string, picks: SweepPicks): Promise<void> {
+  for (const t of test) await router.warm(d.tasks[t]!);
+  let routed = 0;
+  for (let i = 0; i < d.costWeights.length; i++)
+    for (const t of test) {
+      picks[i]![t] = router.route(d.tasks[t]!, mode, `route:${tag}:${i}:${t}`, d.costWeights[i]!);
+      if (++routed % 1000 === 0) await d.drain?.();
+    }
+  await d.drain?.();
+}
+
+const emptyPicks = (d: MatrixProtocolDeps): SweepPicks => d.costWeights.map(() => new Array<number>(d.tasks.length).fill(-1));
+
+/** In sample: one store seeded with every task's outcomes routes every task. */
+export async function runInSample(d: MatrixProtocolDeps, mode: WorkspaceMode): Promise<SweepPicks> {
+  const picks = emptyPicks(d);
+  const all = d.tasks.map((_, t) => t);
+  await withStore(d, 'in-sample', async (store, router) => {
+    await seed(d, router, all, mode, 'all');
+    const size = store.size();
+    d.onSeeded?.({ fold: -1, outcomes: size.outcomes, fingerprints: size.fingerprints });
+    await routeAll(d, router, all, mode, 'in', picks);
+  });
+  return picks;
+}
+
+/** Cross-fit: per fold, a fresh store seeded with the other folds' outcomes routes the fold. */
+export async function runCrossFit(d: MatrixProtocolDeps, folds: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
+  if (folds.length !== d.tasks.length) throw new RangeError(`folds has ${folds.length} entries for ${d.tasks.length} tasks`);
+  const picks = emptyPicks(d);
+  const k = Math.max(...folds) + 1;
+  for (let f = 0; f < k; f++) {
+    const test = folds.flatMap((x, t) => (x === f ? [t] : []));
+    const train = folds.flatMap((x, t) => (x === f ? [] : [t]));
+    if (test.length === 0) continue;
+    await withStore(d, `fold-${f}`, async (store, router) => {
+      await seed(d, router, train, mode, `f${f}`);
+      const size = store.size();
+      d.onSeeded?.({ fold: f, outcomes: size.outcomes, fingerprints: size.fingerprints });
+      await routeAll(d, router, test, mode, `f${f}`, picks);
+    });
+  }
+  return picks;
+}
+
+/** Online: for each cost_weight a fresh, empty store; tasks in `order`; each routed, then only the chosen model's outcome is learned. */
+export async function runOnline(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
+  const picks = emptyPicks(d);
+  for (let i = 0; i < d.costWeights.length; i++) {
+    await withStore(d, `online-${i}`, async (_store, router) => {
+      for (const t of order) {
+        const task = d.tasks[t]!;
+        await router.warm(task);
+        const m = router.route(task, mode, `online:${i}:${t}`, d.costWeights[i]!);
+        picks[i]![t] = m;
+        if (t % 1000 === 0) await d.drain?.();
+        await router.learn(task, mode, `online-learn:${i}:${t}`, m, outcome(d, t, m));
+      }
+    });
+  }
+  return picks;
+}

@@ -1,0 +1,148 @@
+import { join } from 'node:path';
+import type { Decimal } from 'decimal.js';
+import type { EventBus } from '../../runtime/events/event.ts';
+import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
+import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
+import { isPatternStoreV2, type PatternStore } from '../../runtime/patterns/index.ts';
+import { createRouter, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
+import type { Message } from '../../runtime/types/content.ts';
+
+/**
+ * A matrix task played as one turn of the runtime: its text is the user message, routed by the
+ * runtime's own router (the seven-slot policy chain, slot 4 over a pattern store, routing.yaml's
+ * pattern knobs), and its recorded outcome on a model is written to the store as the learning loop
+ * writes a finished turn (the features the pattern slot computed at routing time, the score, the cost).
+ */
+
+/** Where a task's turn runs. `known`: the task's cluster is its workspace, the store's near-key
+ * (workload_id, pattern-store.md §5.3); `new`: no workspace identity at all (workload_id null). */
+export type WorkspaceMode = 'known' | 'new';
+
+/** A task as the router sees it. */
+export interface MatrixTurnTask {
+  text: string;
+  cluster: string;
+}
+
+/** One recorded outcome written to the store. */
+export interface MatrixTurnOutcome {
+  score: number;
+  costUsd: Decimal;
+  latencyMs?: number;
+}
+
+/** Options of createMatrixRouter. */
+export interface MatrixRouterOptions {
+  /** The candidate pool (matrix model ids); routing answers an index into it. */
+  models: readonly string[];
+  /** Slot 7 when slot 4 abstains: the pool's cheapest model, as in A3's Pass C. */
+  defaultModel: string;
+  /** The routing config in force (schema defaults, then --routing-config); its pattern knobs apply. */
+  routing: RoutingConfig;
+  store: PatternStore;
+  bus: EventBus;
+  /** Parent directory of the per-cluster workspace roots (need not exist; a `.metis/routing.yaml` under one applies to that cluster). */
+  workspacesDir: string;
+  /** Recorded as the outcome's pricing version. */
+  pricingVersion: string;
+}
+
+/** The runtime's router over one pattern store, speaking matrix tasks. */
+export interface MatrixRouter {
+  /** Routes one task with slot 4's cost_weight set to `costWeight`; returns the chosen model's pool index. */
+  route(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, costWeight: number): number;
+  /** Writes the task's recorded outcome on pool model `model` to the store, as a finished turn. */
+  learn(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, model: number, outcome: MatrixTurnOutcome): Promise<void>;
+  /** v2: puts the task's text in the store's embedding cache (no outcome), so routing it meets its vector rather than the §16.13 structural fallback; v1: nothing. */
+  warm(task: MatrixTurnTask): Promise<void>;
+}
+
+/** A registry of exactly the pool: text-only, so every model passes capability validation. */
+export function poolRegistry(models: readonly string[]): ModelRegistry {
+  const profiles = models.map(
+    (id): ModelProfile => ({
+      id,
+      provider: 'openai-compatible',
+      aliases: [],
+      capabilities: { tools: false, vision: false, prompt_caching: false, system_prompt: true, context_window: Number.MAX_SAFE_INTEGER },
+      min_cacheable_prefix_tokens: 0,
+      sim: { competence: 0.5, ttft_ms: 0, input_tokens_per_ms: 1, output_tokens_per_second: 1 },
+    }),
+  );
+  const byId = new Map(profiles.map((p) => [p.id, p]));
+  return {
+    resolve(id) {
+      const p = byId.get(id);
+      if (!p) throw new UnknownModelError(id, models);
+      return p;
+    },
+    list: () => profiles,
+  };
+}
+
+/** Creates the router (one runtime router per cost_weight, all sharing one slot 4 and store). */
+export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
+  const registry = poolRegistry(o.models);
+  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {} });
+  const v2 = isPatternStoreV2(o.store) ? o.store : null;
+  const routers = new Map<number, TurnRouter>();
+  const index = new Map(o.models.map((m, i) => [m, i]));
+  const routerFor = (costWeight: number): TurnRouter => {
+    let r = routers.get(costWeight);
+    if (!r) {
+      const global: RoutingConfig = { ...o.routing, default_model: o.defaultModel, pattern: { ...o.routing.pattern, cost_weight: costWeight } };
+      routers.set(costWeight, (r = createRouter({ bus: o.bus, registry, global, slot4: slot })));
+    }
+    return r;
+  };
+  const request = (task: MatrixTurnTask, mode: WorkspaceMode, turnId: string): TurnRouteRequest => {
+    const message: Message = { role: 'user', content: [{ type: 'text', text: task.text }] };
+    return {
+      workspaceRoot: join(o.workspacesDir, encodeURIComponent(task.cluster)),
+      userMessage: task.text,
+      history: [message],
+      // The runtime's usual estimate: about four characters a token.
+      estimatedInputTokens: Math.ceil(task.text.length / 4),
+      toolsOffered: false,
+      hasImages: false,
+      stickyModel: null,
+      overrideModel: null,
+      workloadId: mode === 'known' ? task.cluster : null,
+      session_id: `matrix:${turnId}`,
+      turn_id: turnId,
+      parent_event_id: `matrix:${turnId}`,
+    };
+  };
+  return {
+    route(task, mode, turnId, costWeight) {
+      const d = routerFor(costWeight).decide(request(task, mode, turnId));
+      slot.forget(turnId);
+      const i = index.get(d.chosen_model);
+      if (i === undefined) throw new Error(`router chose '${d.chosen_model}', which is not in the pool ${o.models.join(', ')}`);
+      return i;
+    },
+    async learn(task, mode, turnId, model, outcome) {
+      // The features the pattern slot computes for this turn at routing time, so the stored
+      // fingerprint is the one a later routing query of the same shape meets.
+      const req = request(task, mode, turnId);
+      slot.recommenderFor(req, o.routing.pattern);
+      const features = slot.featuresOf(turnId)!;
+      slot.forget(turnId);
+      const input = {
+        turn_id: turnId,
+        features,
+        primary_model: o.models[model]!,
+        success_score: outcome.score,
+        cost_usd: outcome.costUsd,
+        latency_ms: outcome.latencyMs ?? 0,
+        pricing_version: o.pricingVersion,
+      };
+      const ctx = { session_id: req.session_id, turn_id: turnId, parent_event_id: null };
+      if (v2) v2.record({ ...input, embedding: await v2.embedForRecording(task.text) }, ctx);
+      else o.store.record(input, ctx);
+    },
+    async warm(task) {
+      if (v2) await v2.embedForRecording(task.text);
+    },
+  };
+}
