@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import { clusteredFigure, clusteredSe, influence, withInterval, type ClusteredEstimate, type FigureRange } from '../metrics/paired-stats.ts';
+import { clusteredFigure, influence, intervalOf, withInterval, type ClusteredEstimate, type FigureRange } from '../metrics/paired-stats.ts';
 import { fixedMixHull, hullSegment, type HullVertex } from './fixed-mix-hull.ts';
 import { oraclePicks } from './oracle-choice.ts';
 import { pointOfPicks, singleModelPoints, type MatrixPoint, type OutcomeTable } from './outcome-table.ts';
@@ -183,5 +183,5 @@ export function apgr(b: MatrixBaselines, curve: readonly (readonly number[])[], 
     area += (dx * (a.y + z.y)) / 2;
     for (let t = 0; t < n; t++) infl[t]! += (dx * (a.infl[t]! + z.infl[t]!)) / 2;
   }
-  return withInterval(area, clusteredSe(infl, clusters), n, g, confidence);
+  return intervalOf({ estimate: area, influence: infl, clusters: [...clusters], weights: 'equal-clusters' }, n, g, confidence);
 }
