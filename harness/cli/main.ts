@@ -12,9 +12,10 @@ import { compareCommandSpec } from './commands/compare.ts';
 import { mergeCommandSpec } from './commands/merge.ts';
 import { viewCommandSpec } from './commands/view.ts';
 import { exportCommandSpec } from './commands/export.ts';
+import { importCommandSpec } from './commands/import.ts';
 import type { CommandSpec, CliIO } from './command.ts';
 
-const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec, mergeCommandSpec, exportCommandSpec];
+const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec, mergeCommandSpec, exportCommandSpec, importCommandSpec];
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 function exitCodeFor(e: unknown, io: CliIO): number {

@@ -13,6 +13,8 @@ describe('loadPriceTable', () => {
       'anthropic:claude-haiku-4-5',
       'anthropic:claude-opus-4-5',
       'anthropic:claude-sonnet-4-6',
+      'mistral:mixtral-8x7b-instruct-v0.1',
+      'openai:gpt-4-1106-preview',
       'openai:gpt-5',
       'openai:gpt-5-mini',
     ]);
@@ -26,6 +28,9 @@ describe('loadPriceTable', () => {
     // OpenAI has no cache-write surcharge: writes cost the plain input rate.
     expect(rates('openai:gpt-5-mini')).toEqual(['0.25', '2', '0.025', '0.25']);
     expect(rates('openai:gpt-5')).toEqual(['1.25', '10', '0.125', '1.25']);
+    // The two RouteLLM models, priced only to cost their recorded outcomes (workloads/routellm-*): no cache discount.
+    expect(rates('openai:gpt-4-1106-preview')).toEqual(['10', '30', '10', '10']);
+    expect(rates('mistral:mixtral-8x7b-instruct-v0.1')).toEqual(['0.7', '0.7', '0.7', '0.7']);
   });
 
   it('answers undefined for a model it does not price', () => {

@@ -40,6 +40,14 @@ export interface ModelRatesEntry {
    * Input tokens written to the prompt cache.
    */
   cache_write: string;
+  /**
+   * Where the rate was read (the provider's published price); required in practice for models priced only to cost recorded outcomes.
+   */
+  source?: string;
+  /**
+   * When that price held; list prices change, so check before quoting.
+   */
+  as_of?: string;
 }
 export interface EmbeddingRatesEntry {
   /**
