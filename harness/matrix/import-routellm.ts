@@ -161,7 +161,6 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
   for (const id of ids)
     if (!priceTable.rates(id)) throw new SetupError(`${ROUTELLM_MODELS_PATH}: model ${id} has no rates in ${priceTable.path ?? 'the price table'} (add it to runtime/data/prices.json with its source and as_of)`);
   const counter = opts.tokenCounter ?? createTiktokenCounter({ maxEntries: 0 });
-  const licence = readText(findLicence(csvs, opts.licence), 'the licence');
   const notes: string[] = [];
   const contaminatedByDir = new Map<string, Set<string>>();
   const files: RoutellmFileSummary[] = [];
@@ -216,6 +215,7 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
     files.push(summary);
   }
 
+  const licence = readText(findLicence(csvs, opts.licence), 'the licence');
   const gsm = tasks.filter((t) => t.dataset === 'gsm8k');
   if (gsm.length >= 2 * GSM8K_LENGTH_CLUSTERS) {
     const clusters = lengthClusters(gsm, GSM8K_LENGTH_CLUSTERS);

@@ -9,9 +9,11 @@ import { REPO_ROOT } from '../support/temp.ts';
 import { competentOnly, copyWorkloads, doNothing, rewriteSim } from '../support/workload-variants.ts';
 import type { SimScript } from '../../schemas/types/sim.ts';
 import { parse } from 'yaml';
+import { workloadKind } from '../../harness/workloads/workload-kind.ts';
 
-// Every shipped workload, found on disk, so a new one is held to the same rules the day it lands.
-const SHIPPED = readdirSync(join(REPO_ROOT, 'workloads')).filter((n) => existsSync(join(REPO_ROOT, 'workloads', n, 'workload.yaml')));
+// Every shipped agent workload, found on disk, so a new one is held to the same rules the day it lands.
+// Matrix workloads (kind: matrix) hold recorded outcomes, not a fixture and a sim plan.
+const SHIPPED = readdirSync(join(REPO_ROOT, 'workloads')).filter((n) => existsSync(join(REPO_ROOT, 'workloads', n, 'workload.yaml')) && workloadKind(join(REPO_ROOT, 'workloads', n)) === 'agent');
 // The evaluator control fails for every plan by design (benchmark.md §4.1); it has its own test.
 const CONTROLS = new Set(['intentionally-failing-task']);
 

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadWorkload, discoverWorkloads, selectWorkloads } from '../../harness/workloads/load-workload.ts';
 import { SetupError } from '../../harness/errors.ts';
+import { workloadKind } from '../../harness/workloads/workload-kind.ts';
 import { REPO_ROOT, tempDir } from '../support/temp.ts';
 
 const WORKLOADS = join(REPO_ROOT, 'workloads');
@@ -41,9 +42,13 @@ function setupError(fn: () => unknown): SetupError {
 describe('workload schema (benchmark.md §10.1 tests 1-3)', () => {
   it('1. accepts every shipped workload', () => {
     const dirs = readdirSync(WORKLOADS).filter((n) => !n.includes('.'));
-    // Query streams (cache-*) are the other workload kind: a stream.yaml instead of a workload.yaml.
-    const names = dirs.filter((n) => existsSync(join(WORKLOADS, n, 'workload.yaml')));
-    expect(dirs.filter((n) => !names.includes(n)).every((n) => existsSync(join(WORKLOADS, n, 'stream.yaml')))).toBe(true);
+    // Query streams (cache-*) are another workload kind: a stream.yaml instead of a workload.yaml.
+    const withYaml = dirs.filter((n) => existsSync(join(WORKLOADS, n, 'workload.yaml')));
+    expect(dirs.filter((n) => !withYaml.includes(n)).every((n) => existsSync(join(WORKLOADS, n, 'stream.yaml')))).toBe(true);
+    // Matrix workloads (kind: matrix) are the third: recorded outcomes, never in the agent selection.
+    const matrices = withYaml.filter((n) => workloadKind(join(WORKLOADS, n)) === 'matrix');
+    expect(matrices).toEqual(expect.arrayContaining(['routellm-mmlu', 'routellm-gsm8k']));
+    const names = withYaml.filter((n) => !matrices.includes(n));
     const loaded = discoverWorkloads(WORKLOADS).map((w) => w.spec.name);
     expect(loaded.length).toBeGreaterThanOrEqual(3);
     expect(loaded).toEqual(expect.arrayContaining(['fix-a-bug-small', 'write-a-doc-from-notes', 'multi-turn-refactor']));

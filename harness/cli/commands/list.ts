@@ -1,7 +1,9 @@
 import { resolve } from 'node:path';
 import { loadQueryStream } from '../../cache-bench/load-stream.ts';
 import { queryStreamDirs, renderStreamList, streamListRow } from '../../cache-bench/stream-catalog.ts';
-import { discoverWorkloads } from '../../workloads/load-workload.ts';
+import { matrixListRow, renderMatrixList, type MatrixListRow } from '../../matrix/matrix-catalog.ts';
+import { loadMatrixWorkloadSpec, loadOutcomeMatrix } from '../../matrix/outcome-matrix.ts';
+import { discoverWorkloads, matrixWorkloadDirs } from '../../workloads/load-workload.ts';
 import type { CommandSpec } from '../command.ts';
 import { addWidthOptions, tableWidth } from '../parse-args.ts';
 
@@ -113,10 +115,10 @@ const LEGEND = [
   'gap score/solved: mean gated score and solved rate, strong minus cheap. check: has a hidden check. sim: has a sim.yaml script.',
 ];
 
-/** `bench list`: the workloads with their signal verdict, who measured it, turns and description; then the cache query streams. */
+/** `bench list`: the workloads with their signal verdict, who measured it, turns and description; then the cache query streams and the matrix workloads. */
 export const listCommandSpec: CommandSpec = {
   name: 'list',
-  description: 'List the workloads with their signal verdict (and who measured it), turn count and description, then the cache query streams (set, queries, must-miss count).',
+  description: 'List the workloads with their signal verdict (and who measured it), turn count and description, then the cache query streams (set, queries, must-miss count) and the matrix workloads (tasks, models, clusters, licence).',
   configure(cmd) {
     cmd
       .option('--workloads-dir <dir>', 'where workloads live', './workloads')
@@ -133,6 +135,8 @@ export const listCommandSpec: CommandSpec = {
     const root = resolve(io.cwd, o.workloadsDir);
     const all = discoverWorkloads(root);
     const streams = queryStreamDirs(root).map((d) => streamListRow(loadQueryStream(d)));
+    const matrices: MatrixListRow[] = [];
+    for (const d of matrixWorkloadDirs(root)) matrices.push(matrixListRow(await loadOutcomeMatrix(d), loadMatrixWorkloadSpec(d).spec.description));
     const rows: ListRow[] = all.map((w) => ({
       name: w.spec.name,
       signal_strength: w.spec.signal_strength ?? 'high',
@@ -146,7 +150,7 @@ export const listCommandSpec: CommandSpec = {
     }));
     if (o.json) {
       // One array: agent workloads, then query streams, told apart by `kind`.
-      io.out(JSON.stringify([...rows.map((r) => ({ kind: 'agent' as const, ...r })), ...streams], null, 2));
+      io.out(JSON.stringify([...rows.map((r) => ({ kind: 'agent' as const, ...r })), ...streams, ...matrices], null, 2));
       return 0;
     }
     const width = tableWidth(o, io);
@@ -159,6 +163,11 @@ export const listCommandSpec: CommandSpec = {
       io.out(fold('Query streams for the semantic cache (`bench run --workload NAME` replays one through the cache):', width));
       io.out(renderStreamList(streams, (t) => fold(t, width, '    ')));
       io.out(fold('queries: looked up (warm: written first without a lookup). must-miss: queries marked expect: miss, which no tier may serve. documents: document versions for Tier 3.', width));
+    }
+    if (matrices.length) {
+      io.out('');
+      io.out(fold('Matrix workloads (kind: matrix): recorded outcomes of real models on the same tasks, judged offline by the matrix protocol, not run through the agent loop:', width));
+      io.out(renderMatrixList(matrices, (t) => fold(t, width, '    ')));
     }
     return 0;
   },

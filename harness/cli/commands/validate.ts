@@ -8,7 +8,9 @@ import { EXIT, SetupError } from '../../errors.ts';
 import { loadGenericCheats, loadWorkloadRedTeam, WORKLOAD_CHEATS_FILE } from '../../redteam/cheat-data.ts';
 import { redTeamViolations, runRedTeam } from '../../redteam/red-team.ts';
 import { renderRedTeamTable } from '../../redteam/render-red-team.ts';
-import { loadWorkload, workloadDirs } from '../../workloads/load-workload.ts';
+import { loadOutcomeMatrix } from '../../matrix/outcome-matrix.ts';
+import { loadWorkload, matrixWorkloadDirs, workloadDirs } from '../../workloads/load-workload.ts';
+import { workloadKind } from '../../workloads/workload-kind.ts';
 import type { Workload } from '../../workloads/workload.ts';
 import { assertSelfContainedFixture } from '../../workspace/fixture-links.ts';
 import { decideRunSandbox } from '../../workspace/run-sandbox.ts';
@@ -28,7 +30,7 @@ violation. Commands run in the sandbox (METIS_SANDBOX=auto|bwrap|none; default a
  */
 export const validateCommandSpec: CommandSpec = {
   name: 'validate',
-  description: 'Validate workload files (workload.yaml, sim.yaml, cheats.yaml, fixture links) and cache query streams (stream.yaml); --deep also red-teams the hidden checks; exit 2 on any error.',
+  description: 'Validate workload files (workload.yaml, sim.yaml, cheats.yaml, fixture links), cache query streams (stream.yaml) and matrix workloads (kind: matrix, their outcomes file); --deep also red-teams the hidden checks; exit 2 on any error.',
   configure(cmd) {
     cmd
       .argument('[paths...]', 'workload or query-stream directories, workload.yaml or stream.yaml files (default: every workload and stream under --workloads-dir)')
@@ -46,7 +48,9 @@ export const validateCommandSpec: CommandSpec = {
     });
     // A directory with a stream.yaml and no workload.yaml is a query stream.
     const isStream = (d: string) => isQueryStreamDir(d) && !existsSync(join(d, 'workload.yaml'));
-    const dirs = paths.length ? named.filter((d) => !isStream(d)) : workloadDirs(workloadsDir);
+    const isMatrix = (d: string) => existsSync(join(d, 'workload.yaml')) && workloadKind(d) === 'matrix';
+    const dirs = paths.length ? named.filter((d) => !isStream(d) && !isMatrix(d)) : workloadDirs(workloadsDir);
+    const matrixDirs = paths.length ? named.filter(isMatrix) : matrixWorkloadDirs(workloadsDir);
     const streamDirs = paths.length ? named.filter(isStream) : queryStreamDirs(workloadsDir);
     let failures = 0;
     const valid: Workload[] = [];
@@ -76,6 +80,16 @@ export const validateCommandSpec: CommandSpec = {
       try {
         const s = loadQueryStream(d);
         io.out(`ok      ${d} (query stream, ${s.queries.length} queries)`);
+      } catch (e) {
+        if (!(e instanceof SetupError || e instanceof DataFileError)) throw e;
+        failures += 1;
+        io.err(`invalid ${e.message}`);
+      }
+    }
+    for (const d of matrixDirs) {
+      try {
+        const m = await loadOutcomeMatrix(d);
+        io.out(`ok      ${d} (matrix, ${m.tasks.length} tasks × ${m.models.length} models)`);
       } catch (e) {
         if (!(e instanceof SetupError || e instanceof DataFileError)) throw e;
         failures += 1;
