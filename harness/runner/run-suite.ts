@@ -43,6 +43,9 @@ import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 import { withRunCache } from '../cache-bench/cached-reps.ts';
+import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
+import type { OtlpTarget } from '../export/otlp/otlp-send.ts';
+import { PACKAGE_VERSION } from '../export/package-version.ts';
 
 /** Everything `bench run` needs, already parsed. */
 export interface RunSuiteOptions {
@@ -97,6 +100,8 @@ export interface RunSuiteOptions {
   unsandboxed?: boolean;
   /** `--holdout workload` (A3): also run Pass C leave-one-workload-out as pass C-oos (harness/runner/holdout.ts). */
   holdout?: HoldoutKind | null;
+  /** `--otlp-endpoint`: stream each rep's OpenTelemetry spans there while the run goes (harness/export/otlp). */
+  otlp?: OtlpTarget | null;
   /** `--oracle-epsilon`: the oracles' tolerance on mean gated score (default 0.02). */
   oracleEpsilon?: number | null;
   /** `--margin`: the headline's non-inferiority margin in points (default 5). */
@@ -230,6 +235,9 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     // `running` until finalised: a run killed now reads back as interrupted, never complete.
     runs.saveRun(runId, runStartedUs, provenance(startedUs), resume ? { warnings: resume.warnings, recordingErrors: resume.recordingErrors } : {});
     jobsStore.markRunning(runId);
+    // Spans leave in batches on the processor's timer; a collector that fails costs a warning, never the run.
+    const otlp = opts.otlp ? createOtlpStream({ runId, createdAtUs: runStartedUs, provenance: provenance(startedUs), target: opts.otlp, serviceVersion: PACKAGE_VERSION }) : null;
+    if (otlp) bus.subscribe(otlp.subscription);
     jobsStore.savePlan(runId, allJobs, myJobs);
     // Roll back to the committed reps: a half-written rep's events go, and the pattern store returns
     // to its checkpoint after the last finished rep (harness/runs/pattern-checkpoint.ts).
@@ -311,6 +319,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
           const commit = commits.then(async () => {
             if (!record.stopped_early) await writeCheckpoint(patternsDbPath, finished + 1);
             runs.saveWorkloadRun(record);
+            otlp?.repDone(record);
             if (record.stopped_early) stopped = true;
             else dropCheckpoint(patternsDbPath, finished++);
           });
@@ -346,6 +355,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
           deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
           onRecord: (record) => {
             runs.saveWorkloadRun(record);
+            otlp?.repDone(record);
             return record.stopped_early === true;
           },
         }));
@@ -367,7 +377,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
 
     // ---- score and record
     const budget = budgetWarning(spend.spent(), costModeOf(workloads.length, actual.id), done, workloads.length);
-    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : [])];
+    const otlpWarnings = otlp ? await otlp.finish(provenance(clock.nowUs())) : [];
+    const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...otlpWarnings];
     runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
     // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
     if (!stopped) dropAllCheckpoints(patternsDbPath);

@@ -212,3 +212,51 @@ describe('bench export refuses bad input with exit 2', () => {
     expect(r.stderr).toContain('/nonexistent/x.db: no such trace DB');
   });
 });
+
+describe('bench run --otlp-endpoint (spans streamed while the run goes)', () => {
+  let collector: LoopbackServer;
+  beforeAll(async () => {
+    collector = await startLoopbackServer({ path: '/v1/traces', fallback: () => ({ kind: 'json', body: {} }) });
+  });
+  afterAll(async () => {
+    await collector?.close();
+  });
+  const bySpanId = (list: OtlpJsonSpan[]) => [...list].sort((a, b) => a.spanId.localeCompare(b.spanId));
+
+  it('sends the same spans bench export builds from the finished DB', async () => {
+    const runDb = join(dir, 'streamed.db');
+    const r = await bench(['run', '--workload', 'multi-step-with-delegation', '--quiet', '--db-path', runDb, '--otlp-endpoint', `${collector.baseURL}/v1/traces`, '--otlp-header', 'x-tenant=bench'], { env: ENV });
+    expect([0, 1], r.stderr).toContain(r.code);
+    expect(r.stdout + r.stderr).not.toContain('--otlp-endpoint');
+    expect(collector.requests.every((q) => q.headers['x-tenant'] === 'bench')).toBe(true);
+    const streamed = collector.requests.flatMap((q) => spansOf(q.body as OtlpJsonRequest));
+    const out = join(dir, 'streamed.otlp.json');
+    const e = await bench(['export', '--format', 'otlp', '--db-path', runDb, '--out', out], { env: ENV });
+    expect(e.code, e.stderr).toBe(0);
+    const exported = spansOf(JSON.parse(readFileSync(out, 'utf8')) as OtlpJsonRequest);
+    expect(exported.length).toBeGreaterThan(10);
+    expect(bySpanId(streamed)).toEqual(bySpanId(exported));
+  }, 120_000);
+
+  it('a collector that is not there costs a warning, not the run', async () => {
+    const closed = await startLoopbackServer({ path: '/v1/traces', fallback: () => ({ kind: 'json', body: {} }) });
+    const url = `${closed.baseURL}/v1/traces`;
+    await closed.close();
+    const runDb = join(dir, 'dead-collector.db');
+    const r = await bench(['run', '--workload', 'fix-a-bug-small', '--quiet', '--db-path', runDb, '--otlp-endpoint', url], { env: ENV });
+    expect([0, 1], r.stderr).toContain(r.code);
+    expect(r.stdout + r.stderr).toContain(`--otlp-endpoint ${url}`);
+    const report = JSON.parse(readFileSync(join(dir, 'dead-collector.json'), 'utf8')) as { warnings: string[]; workloads: unknown[] };
+    expect(report.workloads).toHaveLength(1);
+    expect(report.warnings.some((w) => w.startsWith(`--otlp-endpoint ${url}`))).toBe(true);
+  }, 120_000);
+
+  it('refuses --otlp-header without --otlp-endpoint, and a bad endpoint, with exit 2', async () => {
+    const a = await bench(['run', '--workload', 'fix-a-bug-small', '--db-path', join(dir, 'x.db'), '--otlp-header', 'a=b'], { env: ENV });
+    expect(a.code).toBe(2);
+    expect(a.stderr).toContain('--otlp-header applies to --otlp-endpoint');
+    const b = await bench(['run', '--workload', 'fix-a-bug-small', '--db-path', join(dir, 'y.db'), '--otlp-endpoint', 'not a url'], { env: ENV });
+    expect(b.code).toBe(2);
+    expect(b.stderr).toContain("--otlp-endpoint 'not a url': not a URL");
+  });
+});

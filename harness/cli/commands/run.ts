@@ -8,6 +8,7 @@ import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
 import { parseShard, type ShardSpec } from '../../runner/shard.ts';
 import { runStreamCommand, selectsQueryStreams } from '../../cache-bench/run-stream-command.ts';
+import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
 
 /** benchmark.md §5, shown in `bench run --help`; the figures live in harness/data/cost-budget.json. */
 const COST_HELP = `
@@ -44,6 +45,8 @@ export const runCommandSpec: CommandSpec = {
       .option('--db-path <path>', 'trace DB to create (refuses an existing file); default reports/.runs/bench-<UTC-ts>.db')
       .option('--patterns-db-path <path>', 'shared pattern store of the run (an existing one is reused: a seeded store); default beside the DB')
       .option('--json <path>', 'where to write the JSON report; default beside the DB')
+      .option('--otlp-endpoint <url>', 'stream each rep\'s OpenTelemetry GenAI spans to this OTLP/HTTP traces URL while the run goes (no content; failures are a warning)')
+      .option('--otlp-header <name=value>', 'an HTTP header for --otlp-endpoint (repeatable)', collect, [])
       .option('--record <file>', 'append every provider exchange to this JSONL cassette (keyed by the SHA-256 of the request)')
       .option('--replay <file>', 'serve every exchange from a cassette; a request it lacks is exit 2')
       .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1), 1)
@@ -117,7 +120,10 @@ export const runCommandSpec: CommandSpec = {
       cacheContextual: 'on' | 'off';
       wrongHitPenalty: number;
       force: boolean;
+      otlpEndpoint?: string;
+      otlpHeader: string[];
     }>();
+    if (o.otlpHeader.length > 0 && !o.otlpEndpoint) throw new SetupError('--otlp-header applies to --otlp-endpoint; give --otlp-endpoint URL too');
     // A resumed run rewrites its own report; a fresh one must not overwrite a file it did not write.
     if (o.json && !o.resume) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
     if (selectsQueryStreams(o.workloadsDir, o.workload))
@@ -178,6 +184,7 @@ export const runCommandSpec: CommandSpec = {
         marginPts: o.margin ?? null,
         // Agent workloads run without the cache unless --cache on is given explicitly.
         cache: o.cache === 'on' && cmd.getOptionValueSource('cache') === 'cli',
+        otlp: o.otlpEndpoint ? { url: checkEndpoint(o.otlpEndpoint, '--otlp-endpoint'), headers: parseHeaders(o.otlpHeader, '--otlp-header') } : null,
       },
       io,
     );

@@ -14,12 +14,12 @@ export function otlpJson(spans: readonly ReadableSpan[]): string {
   return new TextDecoder().decode(bytes);
 }
 
-/** `--header K=V` values as a header map; a value without `=` is a SetupError naming it. */
-export function parseHeaders(values: readonly string[]): Record<string, string> {
+/** `--header K=V` values (or another flag's) as a header map; a value without `=` is a SetupError naming it. */
+export function parseHeaders(values: readonly string[], flag = '--header'): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const v of values) {
     const i = v.indexOf('=');
-    if (i <= 0) throw new SetupError(`--header '${v}': expected NAME=VALUE, e.g. --header "Authorization=Basic <base64 of public:secret key>"`);
+    if (i <= 0) throw new SetupError(`${flag} '${v}': expected NAME=VALUE, e.g. --header "Authorization=Basic <base64 of public:secret key>"`);
     headers[v.slice(0, i).trim()] = v.slice(i + 1).trim();
   }
   return headers;

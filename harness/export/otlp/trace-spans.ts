@@ -28,6 +28,12 @@ export interface RunHeader {
   provenance: Provenance | null;
 }
 
+/** The event types spans are built from; anything else (pattern.recorded, cache.*) never moves a span. */
+export const SPAN_SOURCE_TYPES: ReadonlySet<string> = new Set([
+  'turn.started', 'turn.completed', 'route.decided', 'llm.call_started', 'llm.call_completed', 'llm.call_failed',
+  'tool.called', 'tool.completed', 'tool.failed', 'delegate.started', 'eval.completed',
+]);
+
 interface SpanDraft {
   key: string;
   parentKey: string | null;
@@ -153,6 +159,7 @@ export function repSpanDrafts(run: RunHeader, rep: RepTrace, opts: Pick<SpanOpti
   let repCost = new Decimal(0);
   const sessions = new Map<string, BusEvent[]>();
   for (const e of rep.events) {
+    if (!SPAN_SOURCE_TYPES.has(e.type)) continue;
     const list = sessions.get(e.session_id) ?? [];
     list.push(e);
     sessions.set(e.session_id, list);
