@@ -20,8 +20,14 @@ describe('the headline (issue 11 item 3)', () => {
       expect(e.ci_high!).toBeLessThanOrEqual(1);
     }
     // [−57, 85] holds 0: the old wording "saved 14%" claimed a saving the interval does not show.
-    expect(h.verdict).toMatch(/^routing \(Pass C\) vs always-claude-sonnet-4-6 \(Pass B, measured\), on 6 paired \(workload, rep\) units over 3 workloads: no saving shown \(14% \[−\d+, \d+\]\)/);
+    expect(h.verdict).toMatch(/^routing \(Pass C\) vs always-claude-sonnet-4-6 \(Pass B, measured\), on 6 paired \(workload, rep\) units over 3 workloads, conditional on this run's learned state: no saving shown \(14% \[−\d+, \d+\]\)/);
     expect(h.verdict).not.toMatch(/saved 14%/);
+  });
+
+  it('a one-run A3 headline says its interval is conditional on the run’s learned state (issue 23 item 4)', () => {
+    expect(buildHeadline(fixture('a3'))!.verdict).toContain("conditional on this run's learned state");
+    // Against a re-priced baseline there is no learned state in the comparison: both costs come from the same calls.
+    expect(buildHeadline(fixture('single'))!.verdict).not.toContain('conditional on');
   });
 
   it('words savings and the solved rate as the intervals allow (issue 23 item 1)', () => {

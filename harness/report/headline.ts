@@ -68,7 +68,8 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineW
   const s = h.savings_pct;
   const arm = h.kind === 'routed_vs_measured_strong' ? `${h.routed_pass === 'D' ? 'delegation' : 'routing'} (Pass ${h.routed_pass})` : `${short(h.routed_model)}`;
   const ref = h.kind === 'routed_vs_measured_strong' ? `always-${short(h.strong_model)} (Pass ${h.strong_pass}, measured)` : `${short(h.strong_model)} re-priced on the same tokens`;
-  const scope = `on ${h.units} paired (workload, rep) units over ${h.clusters} workload${h.clusters === 1 ? '' : 's'}`;
+  // One run's interval sees workload and rep noise only: the learned state (whether slot 4 fired at all) is shared by every unit of the run.
+  const scope = `on ${h.units} paired (workload, rep) units over ${h.clusters} workload${h.clusters === 1 ? '' : 's'}${h.kind === 'routed_vs_measured_strong' ? ", conditional on this run's learned state" : ''}`;
   const saving = s.estimate === null ? 'no savings figure (the reference cost is zero)' : savingsClaim(figure(s));
   const d = h.solved_rate_diff_pts;
   const routed = h.solved_rate.routed.estimate;
@@ -116,10 +117,8 @@ function vsRandom(report: Pick<BenchReport, 'workloads'>, routedPass: string, sh
   return { strong_share: share, interpolated, measured, used: measured ? 'measured' : 'interpolated' };
 }
 
-/** A routed pass against Pass B on the (workload, rep) units both ran; null when they share none. */
-function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>, routedPass: string, wording: HeadlineWordingOptions): Headline | null {
-  const p = report.provenance;
-  const conf = HEADLINE_CONFIDENCE;
+/** The headline's paired units of a routed pass against Pass B (a = B, b = routed): solved (0/1) and cost; null when they share none. */
+export function routedPairs(report: Pick<BenchReport, 'workloads'>, routedPass: string): { solvedUnits: PairedUnit[]; costUnits: PairedUnit[]; unmatched: number } | null {
   const strong = unitsOf(report.workloads, 'B', (r) => r.savings.actual_repriced_usd);
   const routed = unitsOf(report.workloads, routedPass, (r) => r.savings.actual_repriced_usd);
   const keys = [...routed.keys()].filter((k) => strong.has(k)).sort();
@@ -129,8 +128,16 @@ function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads
   const unmatched = [...strong.values()].filter((u) => workloads.has(u.workload)).length + routed.size - 2 * keys.length;
   const pair = (f: (u: UnitFacts) => number): PairedUnit[] =>
     keys.map((k) => ({ cluster: strong.get(k)!.workload, a: { num: f(strong.get(k)!.facts), den: 1 }, b: { num: f(routed.get(k)!.facts), den: 1 } }));
-  const solvedUnits = pair((u) => u.solved);
-  const costUnits = pair((u) => u.cost);
+  return { solvedUnits: pair((u) => u.solved), costUnits: pair((u) => u.cost), unmatched };
+}
+
+/** A routed pass against Pass B on the (workload, rep) units both ran; null when they share none. */
+function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads' | 'protocol_metrics'>, routedPass: string, wording: HeadlineWordingOptions): Headline | null {
+  const p = report.provenance;
+  const conf = HEADLINE_CONFIDENCE;
+  const pairs = routedPairs(report, routedPass);
+  if (!pairs) return null;
+  const { solvedUnits, costUnits, unmatched } = pairs;
   const savings = pairedSavingsPct(costUnits, conf);
   // Pass C's share is the report's; Pass D's is not measured on the same turns, so D gets no random comparison.
   const share = routedPass === 'C' ? (report.protocol_metrics?.strong_call_rate ?? null) : null;
@@ -141,7 +148,7 @@ function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads
     routed_model: 'routed',
     strong_model: report.protocol_metrics?.strong_model ?? p.strong_model ?? p.baseline_model,
     confidence: conf,
-    units: keys.length,
+    units: solvedUnits.length,
     clusters: savings.clusters,
     unmatched_units: unmatched,
     savings_pct: est(savings),
