@@ -5,3 +5,4 @@ export * from './paired-stats.ts';
 export * from './student-t.ts';
 export * from './solved.ts';
 export * from './power.ts';
+export * from './two-level.ts';

@@ -9,6 +9,9 @@ import type { Decimal } from 'decimal.js';
 import { parseShard, type ShardSpec } from '../../runner/shard.ts';
 import { runStreamCommand, selectsQueryStreams } from '../../cache-bench/run-stream-command.ts';
 import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
+import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
+import { renderMultiRunHeadline } from '../../report/multi-run-headline.ts';
+import { createSystemClock } from '../../../runtime/core/clock.ts';
 
 /** benchmark.md §5, shown in `bench run --help`; the figures live in harness/data/cost-budget.json. */
 const COST_HELP = `
@@ -41,6 +44,8 @@ export const runCommandSpec: CommandSpec = {
       .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1), 1)
       .addOption(new Option('--protocol <name>', 'single: every turn on --model; a3: Pass A forced to --model, Pass B forced to --baseline, Pass C routed with slot 4 live over the store A and B seeded').choices(['single', 'a3']).default('single'))
       .option('--seed <n>', "the simulated provider's randomness and nothing else", intArg('--seed', 0), 0)
+      .option('--runs <n>', 'independent runs (learning trajectories), each with its own trace DB, pattern store and seed (--seed, --seed+1, ...); the headline interval then adds the between-run variance (docs/results.md)', intArg('--runs', 1))
+      .option('--seeds <list>', 'the runs\' seeds, comma-separated (instead of --runs N)')
       .option('--temperature <t>', 'temperature threaded to every request', numberArg('--temperature', 0, 2), 0)
       .option('--db-path <path>', 'trace DB to create (refuses an existing file); default reports/.runs/bench-<UTC-ts>.db')
       .option('--patterns-db-path <path>', 'shared pattern store of the run (an existing one is reused: a seeded store); default beside the DB')
@@ -93,6 +98,8 @@ export const runCommandSpec: CommandSpec = {
       baseUrl?: string;
       replay?: string;
       seed: number;
+      runs?: number;
+      seeds?: string;
       temperature: number;
       dbPath?: string;
       json?: string;
@@ -147,47 +154,56 @@ export const runCommandSpec: CommandSpec = {
       );
     if (o.holdout && o.protocol !== 'a3') throw new SetupError('--holdout needs --protocol a3 (it re-runs Pass C out of sample)');
     if (o.holdout && (o.shard || o.passes || o.resume)) throw new SetupError('--holdout runs in one invocation: drop --shard, --passes and --resume');
-    const result = await runSuite(
-      {
-        workloadsDir: o.workloadsDir,
-        workloadNames: o.workload,
-        includeMarginal: o.includeMarginal,
-        provider: o.provider,
-        model: o.model,
-        baseline: o.baseline,
-        seedPasses: o.seedPasses,
-        seed: o.seed,
-        temperature: o.temperature,
-        dbPath: o.dbPath ?? null,
-        jsonPath: o.json ?? null,
-        patternsDbPath: o.patternsDbPath ?? null,
-        recordPath: o.record ?? null,
-        baseURL: o.baseUrl ?? null,
-        concurrency: o.concurrency,
-        unsandboxed: o.unsandboxed,
-        maxCostUsd: o.maxCost ?? null,
-        replayPath: o.replay ?? null,
-        protocol: o.protocol,
-        showProgress: io.isTTY && !o.quiet,
-        // Without a TTY (a CI log) a line per finished workload and pass, so the log shows the run advancing.
-        progressMode: o.quiet ? 'off' : io.isTTY ? 'tty' : 'lines',
-        shard: o.shard ?? null,
-        passes: o.passes ?? null,
-        runId: o.runId ?? null,
-        resumePath: o.resume ?? null,
-        retryErrors: o.retryErrors,
-        ...(o.fingerprintVersion ? { fingerprintVersion: o.fingerprintVersion } : {}),
-        embeddingProvider: o.embeddingProvider ?? null,
-        routingConfigPath: o.routingConfig ?? null,
-        holdout: o.holdout ?? null,
-        oracleEpsilon: o.oracleEpsilon ?? null,
-        marginPts: o.margin ?? null,
-        // Agent workloads run without the cache unless --cache on is given explicitly.
-        cache: o.cache === 'on' && cmd.getOptionValueSource('cache') === 'cli',
-        otlp: o.otlpEndpoint ? { url: checkEndpoint(o.otlpEndpoint, '--otlp-endpoint'), headers: parseHeaders(o.otlpHeader, '--otlp-header') } : null,
-      },
-      io,
-    );
+    const seeds = seedsFor({ seed: o.seed, runs: o.runs ?? null, seeds: o.seeds ?? null });
+    const options: RunSuiteOptions = {
+      workloadsDir: o.workloadsDir,
+      workloadNames: o.workload,
+      includeMarginal: o.includeMarginal,
+      provider: o.provider,
+      model: o.model,
+      baseline: o.baseline,
+      seedPasses: o.seedPasses,
+      seed: o.seed,
+      temperature: o.temperature,
+      dbPath: o.dbPath ?? null,
+      jsonPath: o.json ?? null,
+      patternsDbPath: o.patternsDbPath ?? null,
+      recordPath: o.record ?? null,
+      baseURL: o.baseUrl ?? null,
+      concurrency: o.concurrency,
+      unsandboxed: o.unsandboxed,
+      maxCostUsd: o.maxCost ?? null,
+      replayPath: o.replay ?? null,
+      protocol: o.protocol,
+      showProgress: io.isTTY && !o.quiet,
+      // Without a TTY (a CI log) a line per finished workload and pass, so the log shows the run advancing.
+      progressMode: o.quiet ? 'off' : io.isTTY ? 'tty' : 'lines',
+      shard: o.shard ?? null,
+      passes: o.passes ?? null,
+      runId: o.runId ?? null,
+      resumePath: o.resume ?? null,
+      retryErrors: o.retryErrors,
+      ...(o.fingerprintVersion ? { fingerprintVersion: o.fingerprintVersion } : {}),
+      embeddingProvider: o.embeddingProvider ?? null,
+      routingConfigPath: o.routingConfig ?? null,
+      holdout: o.holdout ?? null,
+      oracleEpsilon: o.oracleEpsilon ?? null,
+      marginPts: o.margin ?? null,
+      // Agent workloads run without the cache unless --cache on is given explicitly.
+      cache: o.cache === 'on' && cmd.getOptionValueSource('cache') === 'cli',
+      otlp: o.otlpEndpoint ? { url: checkEndpoint(o.otlpEndpoint, '--otlp-endpoint'), headers: parseHeaders(o.otlpHeader, '--otlp-header') } : null,
+    };
+    if (seeds) {
+      const multi = await runSeeds(options, seeds, io, runSuite, createSystemClock().nowUs());
+      // The first run's full report (its intervals conditional on its learned state), then the runs combined.
+      const first = multi.results[0]!;
+      io.out(renderReportTable(first.report, { json: first.jsonPath, width: tableWidth(o, io) }));
+      io.out('');
+      for (const line of renderMultiRunHeadline(multi.summary)) io.out(line);
+      io.out(`Summary (every run, the combined headline): ${multi.summaryPath}`);
+      return Math.max(...multi.results.map((r) => r.report.exit_code));
+    }
+    const result = await runSuite(options, io);
     io.out(renderReportTable(result.report, { json: result.jsonPath, width: tableWidth(o, io) }));
     return result.report.exit_code;
   },
