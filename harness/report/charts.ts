@@ -4,7 +4,7 @@ import { BarChart, type BarSeriesOption } from 'echarts/charts';
 import { GridComponent, LegendComponent, type GridComponentOption, type LegendComponentOption } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
 import type { BenchReport, ProtocolMetrics } from '../../schemas/types/report.ts';
-import type { SectionId } from './report-sections.ts';
+import type { SectionId } from './report-document.ts';
 
 echarts.use([BarChart, GridComponent, LegendComponent, SVGRenderer]);
 

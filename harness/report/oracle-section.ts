@@ -1,6 +1,6 @@
 import type { OracleMetrics } from '../../schemas/types/report.ts';
 import { num, rate, usd } from './format.ts';
-import type { ReportBlock } from './report-sections.ts';
+import type { ReportBlock } from './report-document.ts';
 
 /** Row labels of the oracle's arms, in the order a reader compares them. */
 const ARM_LABEL: Record<string, string> = {

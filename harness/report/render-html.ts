@@ -1,7 +1,8 @@
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { renderReportCharts, type ReportChart } from './charts.ts';
 import { armPoints, costAxisLabel, headlineText, renderArmChart } from './deck-charts.ts';
-import { buildReportDocument, headlineRows, type ReportBlock, type ReportSection } from './report-sections.ts';
+import type { ReportBlock, ReportSection } from './report-document.ts';
+import { buildReportDocument, headlineRows } from './report-sections.ts';
 
 /** Text made inert in HTML (element content and double-quoted attributes). */
 export function escapeHtml(text: string): string {

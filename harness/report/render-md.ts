@@ -1,5 +1,6 @@
 import type { BenchReport } from '../../schemas/types/report.ts';
-import { buildReportDocument, type ReportBlock } from './report-sections.ts';
+import type { ReportBlock } from './report-document.ts';
+import { buildReportDocument } from './report-sections.ts';
 
 /**
  * Text from the report made literal in Markdown: the punctuation that could start markup gets a

@@ -2,35 +2,12 @@ import type { BenchReport, Estimate, Headline, ProtocolMetrics, Savings, Tightne
 import { DEFAULT_MARGIN_PTS, signedPts } from './verdict-grammar.ts';
 import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, repLabel, shareablePath, shellWord, solvedCell, usd } from './format.ts';
 import { legendLines } from './legend.ts';
+import { oracleBlocks } from './oracle-section.ts';
+import type { ReportBlock, ReportDocument, ReportSection } from './report-document.ts';
 
 /** The glossary terms as one sentence for Markdown and HTML. */
 function legendText(terms: readonly string[]): string {
   return legendLines(terms, null, '')[0]!;
-}
-import { oracleBlocks } from './oracle-section.ts';
-
-/** One piece of a section: a table of formatted text, a bullet list, a paragraph or a shell command. */
-export type ReportBlock =
-  | { kind: 'table'; head: string[]; rows: string[][]; /** Columns to right-align (numbers). */ numeric: number[] }
-  | { kind: 'list'; items: string[] }
-  | { kind: 'text'; text: string }
-  | { kind: 'command'; text: string };
-
-/** Where each section belongs; the HTML rendering hangs its charts off these ids. */
-export type SectionId = 'headline' | 'provenance' | 'workloads' | 'aggregate' | 'a3' | 'recording-errors' | 'assertions' | 'warnings' | 'recompute';
-
-/** A titled part of the report. */
-export interface ReportSection {
-  id: SectionId;
-  title: string;
-  blocks: ReportBlock[];
-}
-
-/** The report's content independent of output format: Markdown and HTML both render this, so they never drift apart. */
-export interface ReportDocument {
-  title: string;
-  banner: string | null;
-  sections: ReportSection[];
 }
 
 const WORKLOAD_HEAD = ['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual $', 'baseline $', 'saved $', 'saved %', 'quality ± std', 'solved', 'check passes', 'pass@k / pass^k'];
