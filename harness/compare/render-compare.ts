@@ -1,7 +1,9 @@
 import type { CompareArtifact, CompareRow } from '../../schemas/types/compare.ts';
 import { num, pct, rate, usd } from '../report/format.ts';
+import { fitLines } from '../report/fit-lines.ts';
 import { fitTable, type FitColumn } from '../report/fit-table.ts';
 import { wrapWords } from '../report/legend.ts';
+import { DEFAULT_MARGIN_PTS, signedPts, solvedRateClaim } from '../report/verdict-grammar.ts';
 
 /** A value of `unit` through the shared report formatters, so compare reads like `bench report`. */
 function cell(unit: CompareRow['unit'], v: string | number | null): string {
@@ -18,13 +20,35 @@ function cell(unit: CompareRow['unit'], v: string | number | null): string {
   }
 }
 
+/** A difference B − A: in points ("pts") when both sides are percents or rates, else signed in the unit. */
 function signed(unit: CompareRow['unit'], v: string | number | null): string {
+  if (v === null) return 'n/a';
+  if (unit === 'pct') return `${signedPts(Number(v), 1)} pts`;
+  if (unit === 'rate') return `${signedPts(100 * Number(v), 1)} pts`;
   const s = cell(unit, v);
-  return v !== null && Number(v) > 0 ? `+${s}` : s;
+  return Number(v) > 0 ? `+${s}` : s;
 }
 
+/** The paired interval of B − A; `no variation` when it is a single point (both sides constant on every unit). */
 function ciCell(r: CompareRow): string {
-  return r.ci ? `[${signed(r.unit, r.ci.low)}, ${signed(r.unit, r.ci.high)}]` : 'n/a';
+  if (!r.ci) return 'n/a';
+  if (r.ci.low === r.ci.high) return 'no variation';
+  const f = (x: number) => signed(r.unit, x).replace(/ pts$/, '');
+  return `[${f(r.ci.low)}, ${f(r.ci.high)}]${r.unit === 'pct' || r.unit === 'rate' ? ' pts' : ''}`;
+}
+
+/** The solved-rate row the verdict reads: Pass C's when both reports ran it, else the aggregate. */
+function solvedRow(artifact: CompareArtifact): CompareRow | null {
+  const rows = artifact.rows.filter((r) => r.metric === 'solved_rate');
+  return rows.find((r) => r.scope === 'pass C' && r.ci) ?? rows.find((r) => r.scope === 'aggregate') ?? null;
+}
+
+/** B against A on solved rate, in the verdict grammar: non-inferiority at the margin, or why it cannot say. */
+export function compareSolvedVerdict(artifact: CompareArtifact, marginPts = DEFAULT_MARGIN_PTS): string | null {
+  const r = solvedRow(artifact);
+  if (!r || r.delta === null) return null;
+  const d = { estimate: 100 * Number(r.delta), low: r.ci ? 100 * r.ci.low : null, high: r.ci ? 100 * r.ci.high : null };
+  return `solved rate (${r.scope}), B against A: ${solvedRateClaim(d, { marginPts, units: r.ci?.units ?? 0 })}.`;
 }
 
 /** Units and workloads behind an interval, and the arms' correlation on them (what pairing buys). */
@@ -65,6 +89,8 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
   const t = fitTable(columns, rows, width);
   out.push(t.text);
   if (t.hidden.length) out.push(`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`);
+  const solved = compareSolvedVerdict(artifact);
+  if (solved) out.push('', solved);
   out.push('', verdictLine(artifact));
-  return out.join('\n');
+  return fitLines(out.join('\n'), width);
 }

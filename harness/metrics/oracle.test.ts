@@ -6,6 +6,7 @@ import {
   cheapestWithinEpsilon,
   dominates,
   hindsightOracle,
+  hullGapPts,
   oracleCapture,
   qualityRegret,
   randomRouter,
@@ -138,5 +139,31 @@ describe('true oracle (simulator truth)', () => {
     expect(o.choices.map((c) => c.model)).toEqual([H, S]);
     expect(o.point.cost_usd.toString()).toBe('4');
     expect(o.point.solved_rate).toBeCloseTo((0.95 + 0.9) / 2, 12);
+  });
+});
+
+describe('hull gap (issue 23 item 3)', () => {
+  const p = (cost: string, solved: number) => ({ cost_usd: new Decimal(cost), solved_rate: solved });
+  it('points above or below the best fixed A/B mix at the router\'s cost', () => {
+    // Halfway in cost between A (0.1, 50%) and B (0.3, 90%): the mix solves 70%; a router at 60% is 10 pts below.
+    expect(hullGapPts(p('0.1', 0.5), p('0.3', 0.9), p('0.2', 0.6))).toBeCloseTo(-10, 9);
+    // Costlier than B: B itself is the best affordable mix.
+    expect(hullGapPts(p('0.1', 0.5), p('0.3', 0.9), p('0.4', 0.95))).toBeCloseTo(5, 9);
+    // Cheaper than either arm: no fixed mix to compare with.
+    expect(hullGapPts(p('0.1', 0.5), p('0.3', 0.9), p('0.05', 0.4))).toBeNull();
+  });
+  it('property: a fixed mix has no gap, and the gap never rewards spending more for the same solved rate', () => {
+    const rate = fc.double({ min: 0, max: 1, noNaN: true });
+    const cost = fc.integer({ min: 1, max: 10_000 }).map((c) => new Decimal(c).div(1000));
+    fc.assert(
+      fc.property(cost, rate, cost, rate, fc.double({ min: 0, max: 1, noNaN: true }), (ca, sa, cb, sb, t) => {
+        const a = { cost_usd: ca, solved_rate: sa };
+        const b = { cost_usd: cb, solved_rate: sb };
+        const mix = randomRouter(a, b, t);
+        expect(hullGapPts(a, b, mix)!).toBeLessThanOrEqual(1e-6);
+        const dearer = { cost_usd: mix.cost_usd.times(2), solved_rate: mix.solved_rate };
+        expect(hullGapPts(a, b, dearer)!).toBeLessThanOrEqual(hullGapPts(a, b, mix)! + 1e-6);
+      }),
+    );
   });
 });

@@ -156,3 +156,20 @@ export function dominates(a: ArmPoint, b: ArmPoint): boolean {
   const costNoWorse = a.cost_usd.lte(b.cost_usd);
   return solvedNoWorse && costNoWorse && (a.solved_rate > b.solved_rate + tol || a.cost_usd.lt(b.cost_usd));
 }
+
+/**
+ * The hull gap in points: the router's solved rate minus the best any fixed mix of the two forced arms
+ * reaches for no more than the router's cost (the mixes' frontier at equal cost). Positive: routing did
+ * better than spending the same money on a fixed share. Null when the router cost less than either arm
+ * alone, where no fixed mix exists to compare with.
+ */
+export function hullGapPts(cheap: ArmPoint, strong: ArmPoint, routed: ArmPoint): number | null {
+  const [ca, cb, c] = [cheap.cost_usd.toNumber(), strong.cost_usd.toNumber(), routed.cost_usd.toNumber()];
+  const tol = 1e-12 * Math.max(1, Math.abs(ca), Math.abs(cb));
+  const mix = (t: number) => ({ cost: ca + t * (cb - ca), solved: cheap.solved_rate + t * (strong.solved_rate - cheap.solved_rate) });
+  // Solved and cost are both linear in the share t, so the best affordable mix is an end or where cost = c.
+  const ts = [0, 1, ...(Math.abs(cb - ca) > tol ? [(c - ca) / (cb - ca)] : [])].filter((t) => t >= 0 && t <= 1);
+  const affordable = ts.map(mix).filter((m) => m.cost <= c + tol);
+  if (affordable.length === 0) return null;
+  return 100 * (routed.solved_rate - Math.max(...affordable.map((m) => m.solved)));
+}

@@ -39,4 +39,18 @@ describe('deck chart layout', () => {
     ]);
     for (const label of ['A: always haiku', 'B: always sonnet', 'hindsight oracle']) expect(svg).toContain(label);
   });
+
+  it('draws the model-based optimum apart: its own hollow symbol, its label last, and the cost axis set by measured arms only (issue 23 item 3)', () => {
+    const measured = [
+      { label: 'A: always haiku', kind: 'arm' as const, cost_usd: 0.15, solved_rate: 0.5 },
+      { label: 'B: always sonnet', kind: 'arm' as const, cost_usd: 0.42, solved_rate: 0.8 },
+    ];
+    const model = { label: "emulator's model-based optimum (not measured)", kind: 'model' as const, cost_usd: 4.2, solved_rate: 0.85 };
+    const svg = renderArmChart([model, ...measured]);
+    expect(svg).toContain('model-based optimum (not measured)');
+    // The axis ends where the measured arms need it ($0.5), not at the model point's $4.2.
+    expect(svg).toMatch(/>\$0\.5</);
+    expect(svg).not.toMatch(/>\$5</);
+    expect(svg.indexOf('B: always sonnet')).toBeLessThan(svg.indexOf('model-based optimum'));
+  });
 });

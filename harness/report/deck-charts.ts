@@ -10,10 +10,10 @@ echarts.use([ScatterChart, GridComponent, GraphicComponent, SVGRenderer]);
 
 type DeckOption = echarts.ComposeOption<ScatterSeriesOption | GridComponentOption | GraphicComponentOption>;
 
-/** One point of the main chart: an arm of the run, or a reference router computed from the arms. */
+/** One point of the main chart: an arm of the run, a reference router computed from the arms, or the emulator's model-based optimum (not measured). */
 export interface ArmPoint {
   label: string;
-  kind: 'arm' | 'oracle' | 'random';
+  kind: 'arm' | 'oracle' | 'random' | 'model';
   cost_usd: number;
   solved_rate: number;
 }
@@ -26,6 +26,8 @@ const KIND_STYLE: Record<ArmPoint['kind'], { color: string; symbol: string }> = 
   arm: { color: '#0969da', symbol: 'circle' },
   oracle: { color: '#1a7f37', symbol: 'diamond' },
   random: { color: '#9a6700', symbol: 'triangle' },
+  // Hollow and grey: an expectation from the emulator's model, not something that ran.
+  model: { color: '#8c959f', symbol: 'emptyDiamond' },
 };
 
 function renderSvg(option: DeckOption, width: number, height: number): string {
@@ -47,7 +49,7 @@ const ARM_NAMES = (cheap: string, strong: string): Record<string, { label: strin
   'C-oos': { label: 'C-oos: routed, out of sample', kind: 'arm' },
   D: { label: 'D: delegation', kind: 'arm' },
   oracle: { label: 'hindsight oracle', kind: 'oracle' },
-  true_oracle: { label: 'true oracle (sim)', kind: 'oracle' },
+  true_oracle: { label: "emulator's model-based optimum (not measured)", kind: 'model' },
   random: { label: 'random router at C\'s share', kind: 'random' },
   random_oos: { label: 'random at C-oos\'s share', kind: 'random' },
 });
@@ -104,23 +106,27 @@ export function spreadLabels(ys: readonly number[], gap: number, top: number, bo
 export function renderArmChart(points: readonly ArmPoint[], size: { width: number; height: number } = { width: 960, height: 540 }, costAxis = 'total cost (USD)'): string {
   const grid = { left: 90, right: 330, top: 30, bottom: 70 };
   const plot = { x0: grid.left, x1: size.width - grid.right, y0: grid.top, y1: size.height - grid.bottom };
-  const xMax = niceCeil(Math.max(0, ...points.map((p) => p.cost_usd)) * 1.08);
+  // The axes and the label column are laid out by the measured points; a model-based point is clipped to them and its label goes last.
+  const measured = points.filter((p) => p.kind !== 'model');
+  const ordered = [...measured, ...points.filter((p) => p.kind === 'model')];
+  const xMax = niceCeil(Math.max(0, ...measured.map((p) => p.cost_usd)) * 1.08);
   const px = (cost: number) => plot.x0 + (cost / xMax) * (plot.x1 - plot.x0);
   const py = (rate: number) => plot.y1 - rate * (plot.y1 - plot.y0);
-  const labelYs = spreadLabels(points.map((p) => py(p.solved_rate)), 24, plot.y0, plot.y1);
+  const labelYs = [...spreadLabels(measured.map((p) => py(p.solved_rate)), 24, plot.y0, plot.y1)];
+  for (let i = measured.length; i < ordered.length; i++) labelYs.push(Math.min(plot.y1 + 40, Math.max(...labelYs, plot.y0) + 24));
   const labelX = plot.x1 + 36;
   const series: ScatterSeriesOption = {
     type: 'scatter',
     symbolSize: 18,
-    data: points.map((p) => ({ name: p.label, value: [p.cost_usd, p.solved_rate], symbol: KIND_STYLE[p.kind].symbol, itemStyle: { color: KIND_STYLE[p.kind].color, opacity: 0.85 } })),
+    data: ordered.map((p) => ({ name: p.label, value: [Math.min(p.cost_usd, xMax), p.solved_rate], symbol: KIND_STYLE[p.kind].symbol, itemStyle: { color: KIND_STYLE[p.kind].color, opacity: 0.85 } })),
   };
-  const elements = points.flatMap((p, i) => [
-    { type: 'line' as const, shape: { x1: px(p.cost_usd) + 10, y1: py(p.solved_rate), x2: labelX - 6, y2: labelYs[i]! }, style: { stroke: '#afb8c1', lineWidth: 1 } },
+  const elements = ordered.flatMap((p, i) => [
+    { type: 'line' as const, shape: { x1: px(Math.min(p.cost_usd, xMax)) + 10, y1: py(p.solved_rate), x2: labelX - 6, y2: labelYs[i]! }, style: { stroke: '#afb8c1', lineWidth: 1 } },
     {
       type: 'text' as const,
       x: labelX,
       y: labelYs[i]! - 9,
-      style: { text: `${p.label}  ${Math.round(p.solved_rate * 100)}% · $${Number(p.cost_usd.toPrecision(3))}`, fontSize: 15, fill: KIND_STYLE[p.kind].color === KIND_STYLE.arm.color ? INK : KIND_STYLE[p.kind].color, fontFamily: FONT },
+      style: { text: `${p.label}  ${Math.round(p.solved_rate * 100)}% · $${Number(p.cost_usd.toPrecision(3))}`, fontSize: 15, ...(p.kind === 'model' ? { fontStyle: 'italic' as const } : {}), fill: KIND_STYLE[p.kind].color === KIND_STYLE.arm.color ? INK : KIND_STYLE[p.kind].color, fontFamily: FONT },
     },
   ]);
   return renderSvg(

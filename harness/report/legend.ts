@@ -4,7 +4,7 @@ export const GLOSSARY: Readonly<Record<string, string>> = {
   tool: 'tool = tool calls the model asked for',
   actual: 'actual $ = what the run spent',
   baseline: 'baseline $ = the same tokens at the baseline model\'s prices',
-  saved: 'saved = baseline − actual',
+  saved: 'price effect = baseline − actual on the same tokens re-priced at the baseline model\'s prices (not savings: only "vs measured strong arm" is)',
   quality: 'quality = mean gated score (± std over 2+ reps; solved ≥ 0.5 > unsolved)',
   noisy: 'NOISY = std > 0.15',
   solved: 'solved = hidden check passed (no check: score ≥ 0.5); check_error = the check could not run; not_reached = stopped before the check',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OracleMetrics } from '../../schemas/types/report.ts';
-import { oracleArmRows, oracleBlocks, oracleRouterRows } from './oracle-section.ts';
+import { ORACLE_ROUTER_HEAD, oracleArmRows, oracleBlocks, oracleNote, oracleRouterRows } from './oracle-section.ts';
 
 const ORACLE: OracleMetrics = {
   epsilon: 0.02,
@@ -32,11 +32,27 @@ describe('oracle rows of the A3 section', () => {
       ['hindsight oracle', '0.3000', '0.0%', '100.0%'],
       ['C-oos (routed, out of sample)', '0.2000', '33.3%', '75.0%'],
     ]);
-    expect(oracleRouterRows(ORACLE)).toEqual([['C-oos (out of sample)', '50.0%', 'n/a', 'n/a', '+25.0%', 'n/a', '0.000', 'no']]);
+    // Regret is a difference of two rates: points, never "+25.0%"; capture never stands without it.
+    expect(oracleRouterRows(ORACLE)).toEqual([['C-oos (out of sample)', '50.0%', 'n/a', 'n/a / +25.0 pts', 'n/a', '0.000', 'no']]);
+  });
+  it('shows capture only with regret, says what capture above 1 means, and leads with the hull gap (issue 23 item 3)', () => {
+    const o: OracleMetrics = structuredClone(ORACLE);
+    o.points.unshift({ arm: 'A', cost_usd: '0.1', solved_rate: 0.5, savings_vs_strong_rate: 2 / 3 });
+    o.points.push({ arm: 'true_oracle', cost_usd: '0.15', solved_rate: 0.95, savings_vs_strong_rate: 0.5 });
+    o.routers[0] = { ...o.routers[0]!, oracle_capture_rate: 2.346, true_oracle_capture_rate: 16.814, true_quality_regret_rate: 0.2 };
+    const [row] = oracleRouterRows(o);
+    // C-oos at $0.2 sits halfway between A ($0.1, 50%) and B ($0.3, 100%): the fixed mix solves 75%, C-oos 75%.
+    expect(row!.slice(2, 5)).toEqual(['0.0 pts', '2.346 / +25.0 pts', '16.814 / +20.0 pts']);
+    expect(ORACLE_ROUTER_HEAD.slice(2, 5)).toEqual(['hull gap', 'capture / regret (hindsight)', 'capture / regret (model-based, not measured)']);
+    expect(oracleNote(o)).toContain('capture > 1 = saved more than the oracle by solving less');
+    // The model-based optimum is named as such, and listed after every measured arm.
+    const arms = oracleArmRows(o).map((r) => r[0]);
+    expect(arms.at(-1)).toBe("emulator's model-based optimum (not measured)");
+    expect(arms.join('|')).not.toMatch(/true oracle/);
   });
   it('say why there is no true oracle', () => {
     const note = oracleBlocks(ORACLE)[0]!;
     expect(note).toMatchObject({ kind: 'text' });
-    expect((note as { text: string }).text).toContain('no true oracle (provider anthropic');
+    expect((note as { text: string }).text).toContain('no model-based optimum (provider anthropic');
   });
 });

@@ -5,6 +5,7 @@ import { REPO_ROOT } from '../../test/support/temp.ts';
 import { maxLineWidth } from './fit-table.ts';
 import { loadReport } from './find-report.ts';
 import { usd } from './format.ts';
+import { buildHeadline } from './headline.ts';
 import { renderReportTable } from './render-table.ts';
 
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
@@ -15,9 +16,12 @@ const tableLines = (text: string) => text.split('\n').filter((l) => /[│┌└�
 describe('renderReportTable', () => {
   it('prints the banner first and last for a simulated run, and none when banner is null', () => {
     const sim = fixture('single');
-    const lines = renderReportTable(sim, { json: null }).split('\n');
+    const text = renderReportTable(sim, { json: null, width: null });
+    const lines = text.split('\n');
     expect(lines[0]).toBe(`*** ${sim.banner} ***`);
     expect(lines.at(-1)).toBe(`*** ${sim.banner} ***`);
+    // At a width, the banner wraps like every other line, and still opens the report.
+    expect(renderReportTable(sim, { json: null, width: 80 }).startsWith(`*** ${sim.banner!.split(' ').slice(0, 3).join(' ')}`)).toBe(true);
     const plain = renderReportTable({ ...fixture('single'), banner: null, headline: null }, { json: null });
     expect(plain).not.toContain('***');
     expect(plain.startsWith('=== Metis benchmark suite ===')).toBe(true);
@@ -50,7 +54,7 @@ describe('renderReportTable', () => {
       const wide = renderReportTable(fixture(name), { json: null, width: null });
       expect(wide).not.toContain('hidden to fit');
     }
-    expect(renderReportTable(fixture('a3'), { json: null, width: 80 })).toMatch(/hidden to fit 80 columns: .*--wide shows every column/);
+    expect(renderReportTable(fixture('a3'), { json: null, width: 80 }).replace(/\n\s+/g, ' ')).toMatch(/hidden to fit 80 columns: .*--wide shows every column/);
     expect(maxLineWidth(tableLines(renderReportTable(fixture('a3'), { json: null, width: null })).join('\n'))).toBeGreaterThan(120);
   });
 
@@ -60,7 +64,7 @@ describe('renderReportTable', () => {
       expect(text.split(term).length - 1, term).toBe(1);
     }
     const narrow = renderReportTable(fixture('a3'), { json: null, width: 100 });
-    expect(narrow).toMatch(/hidden to fit 100 columns: .*llm/);
+    expect(narrow.replace(/\n\s+/g, ' ')).toMatch(/hidden to fit 100 columns: .*llm/);
     expect(narrow).not.toContain('llm = LLM calls');
   });
 
@@ -77,5 +81,32 @@ describe('renderReportTable', () => {
     single.workloads[0]!.quality_std = null;
     const text = renderReportTable(single, { json: null, width: null });
     expect(text).toMatch(new RegExp(`${single.workloads[0]!.quality_mean!.toFixed(3)}\\s+│`));
+  });
+});
+
+describe('every line fits --width (issue 23 item 9)', () => {
+  it('property: at any width from 60 to 160, no line of the stdout report is wider, for A3 and single', async () => {
+    const fc = (await import('fast-check')).default;
+    const a3 = fixture('a3');
+    // Long enough to overflow at 100 on main: a warning, a deep DB path and a banner of their own.
+    a3.warnings.push(`workload ${'x'.repeat(30)} ran with ${'a long warning that goes on '.repeat(6)}`);
+    a3.provenance.db_path = `/tmp/${'nested-directory/'.repeat(8)}bench.db`;
+    const reports = [a3, fixture('single')];
+    fc.assert(
+      fc.property(fc.integer({ min: 60, max: 160 }), fc.integer({ min: 0, max: 1 }), (width, i) => {
+        expect(maxLineWidth(renderReportTable(reports[i]!, { json: '/tmp/x.json', width }))).toBeLessThanOrEqual(width);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('at --width 100 the headline rows and the routing-decisions line wrap instead of overflowing', () => {
+    const a3 = fixture('a3');
+    a3.headline = buildHeadline(a3);
+    const text = renderReportTable(a3, { json: null, width: 100 });
+    expect(maxLineWidth(text)).toBeLessThanOrEqual(100);
+    expect(text).toContain('routing decisions:');
+    // Nothing is hidden from the headline: its comparison with the random router is there at any width.
+    expect(renderReportTable(a3, { json: null, width: 60 })).toMatch(/vs random at its mix/);
   });
 });

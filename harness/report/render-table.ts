@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import type { BenchReport, Headline, OracleMetrics, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
 import { commitCell, num, pct, qualityCell, rate, repLabel, solvedCell, usd } from './format.ts';
+import { fitLines } from './fit-lines.ts';
 import { fitTable, type FitColumn } from './fit-table.ts';
 import { legendLines, wrapWords } from './legend.ts';
 import { headlineRows, unforcedCell, workloadRow } from './report-sections.ts';
@@ -19,8 +20,8 @@ function savingsLines(label: string, s: Savings): string[] {
     `  rows_missing_from_price_table:    ${s.rows_missing_from_price_table}`,
     `  actual_repriced_usd:              ${usd(s.actual_repriced_usd)}`,
     `  baseline_repriced_usd:            ${usd(s.baseline_repriced_usd)}`,
-    `  savings_usd:                      ${usd(s.savings_usd)}`,
-    `  savings_pct:                      ${pct(s.savings_pct)}`,
+    `  price effect $ (same tokens re-priced): ${usd(s.savings_usd)}`,
+    `  price effect % (same tokens re-priced): ${pct(s.savings_pct)}`,
   ];
 }
 
@@ -43,7 +44,7 @@ const COLUMN_TERMS: Readonly<Record<string, string[]>> = {
   tool: ['tool'],
   'actual $': ['actual'],
   'baseline $': ['baseline'],
-  'saved %': ['saved'],
+  'price effect %': ['saved'],
   quality: ['quality'],
   solved: ['solved'],
   check: ['check'],
@@ -64,8 +65,8 @@ const WORKLOAD_COLUMNS: FitColumn[] = [
   { head: 'tool', drop: 4, numeric: true },
   { head: 'actual $', drop: 0, numeric: true },
   { head: 'baseline $', drop: 2, numeric: true },
-  { head: 'saved $', drop: 3, numeric: true },
-  { head: 'saved %', drop: 0, numeric: true },
+  { head: 'price effect $', drop: 3, numeric: true },
+  { head: 'price effect %', drop: 0, numeric: true },
   { head: 'quality', drop: 1, numeric: true },
   { head: 'solved', drop: 0 },
   { head: 'check', drop: 2 },
@@ -77,7 +78,7 @@ const PASS_COLUMNS: FitColumn[] = [
   { head: 'model', drop: 2, wrap: true },
   { head: 'runs', drop: 3, numeric: true },
   { head: 'actual $', drop: 0, numeric: true },
-  { head: 'saved % vs baseline', drop: 1, numeric: true },
+  { head: 'price effect (same tokens re-priced)', drop: 1, numeric: true },
   { head: 'quality', drop: 2, numeric: true },
   { head: 'solved', drop: 0 },
   { head: 'slot-4 fire', drop: 1, numeric: true },
@@ -115,7 +116,7 @@ export function renderReportTable(report: BenchReport, options: TableRenderOptio
   out.push(`  quality_mean:                     ${num(report.aggregate.quality_mean)}`);
   const a = report.aggregate;
   out.push(`  solved runs:                      ${solvedCell({ solved: a.solved_runs, solved_rate: a.solved_rate, outcomes: a.outcomes })}`);
-  out.push(`  savings_on_solved_work:           ${usd(report.aggregate.savings_on_successful_work.savings_usd)} (${pct(report.aggregate.savings_on_successful_work.savings_pct)})`);
+  out.push(`  price effect on solved work:      ${usd(report.aggregate.savings_on_successful_work.savings_usd)} (${pct(report.aggregate.savings_on_successful_work.savings_pct)})`);
   out.push(`  cache hit_rate:                   ${num(report.cache.hit_rate)}   write share: ${num(report.cache.cache_write_share)}`);
   const sc = report.cache.semantic;
   if (sc) {
@@ -141,7 +142,8 @@ export function renderReportTable(report: BenchReport, options: TableRenderOptio
   // The verdict again at the end, where a terminal leaves the reader.
   if (report.headline) out.push('', `Headline: ${report.headline.verdict}`);
   if (report.banner) out.push('', `*** ${report.banner} ***`);
-  return out.join('\n');
+  // Every line, not only the tables: rows, notes, warnings and the banner wrap to the width too.
+  return fitLines(out.join('\n'), width);
 }
 
 /** The A3 section: one row per pass, then the routing and cluster figures of spec §8.3. */
@@ -152,7 +154,7 @@ function renderA3(m: ProtocolMetrics, width: number | null): string[] {
   out.push(...fitted(PASS_COLUMNS, rows, width, (visible) => termsFor(PASS_COLUMNS, visible).filter((t) => t === 'slot4')));
   if (!m.pass_d.run) out.push(`  Pass D not run: ${m.pass_d.reason}`);
   out.push(
-    `  savings vs measured strong arm (B -> C):  ${pct(m.savings_vs_measured_strong_pct)}`,
+    `  savings vs measured strong arm (B -> C):  ${pct(m.savings_vs_measured_strong_pct)} (the only savings figure; see the headline)`,
     `  performance gap recovered (solved rate):  ${num(m.performance_gap_recovered)}`,
     `  strong-call rate in Pass C:               ${rate(m.strong_call_rate)}`,
     `  forced passes, turns not forced:          ${unforcedCell(m)}`,
@@ -173,7 +175,8 @@ function renderA3(m: ProtocolMetrics, width: number | null): string[] {
 /** The oracle rows of the A3 section: each arm's point, then each routed pass against the oracles and random. */
 function oracleLines(o: OracleMetrics, width: number | null): string[] {
   const col = (head: string, i: number, drop = 0): FitColumn => ({ head, drop, numeric: i > 0, wrap: i === 0 });
-  const routerDrops = [0, 2, 0, 1, 0, 1, 0, 1];
+  // The hull gap and the hindsight capture/regret never hide; the model-based one goes first.
+  const routerDrops = [0, 2, 0, 0, 2, 1, 1];
   return [
     ...(width === null ? [`  oracle and baselines: ${oracleNote(o)}`] : wrapWords(`oracle and baselines: ${oracleNote(o)}`, width - 2).map((l) => `  ${l}`)),
     ...fitted(ORACLE_ARM_HEAD.map((h, i) => col(h, i)), oracleArmRows(o), width),

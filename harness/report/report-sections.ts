@@ -10,7 +10,7 @@ function legendText(terms: readonly string[]): string {
   return legendLines(terms, null, '')[0]!;
 }
 
-const WORKLOAD_HEAD = ['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual $', 'baseline $', 'saved $', 'saved %', 'quality ± std', 'solved', 'check passes', 'pass@k / pass^k'];
+const WORKLOAD_HEAD = ['workload', 'pass', 'reps', 'turns', 'llm', 'tool', 'actual $', 'baseline $', 'price effect $', 'price effect %', 'quality ± std', 'solved', 'check passes', 'pass@k / pass^k'];
 
 /** The header of the per-workload table, exported so tests and readers can find the table. */
 export const WORKLOAD_TABLE_HEAD: readonly string[] = WORKLOAD_HEAD;
@@ -120,7 +120,7 @@ function savingsRows(s: Savings): [string, string][] {
   return [
     ['actual (re-priced)', `$${usd(s.actual_repriced_usd)}`],
     [`baseline (${s.baseline_model})`, `$${usd(s.baseline_repriced_usd)}`],
-    ['saved', `$${usd(s.savings_usd)} (${pct(s.savings_pct)})`],
+    ['price effect (same tokens re-priced)', `$${usd(s.savings_usd)} (${pct(s.savings_pct)})`],
     ['LLM calls priced / missing from price table', `${s.rows_total - s.rows_missing_from_price_table} / ${s.rows_missing_from_price_table}`],
   ];
 }
@@ -139,7 +139,7 @@ function aggregate(report: BenchReport): ReportSection {
         ...savingsRows(a.savings),
         ['quality mean', num(a.quality_mean)],
         ['solved runs', solvedCell({ solved: a.solved_runs, solved_rate: a.solved_rate, outcomes: a.outcomes })],
-        ['savings on solved work', `$${usd(a.savings_on_successful_work.savings_usd)} (${pct(a.savings_on_successful_work.savings_pct)})`],
+        ['price effect on solved work', `$${usd(a.savings_on_successful_work.savings_usd)} (${pct(a.savings_on_successful_work.savings_pct)})`],
         ['cache hit rate / write share', `${num(report.cache.hit_rate)} / ${num(report.cache.cache_write_share)}`],
         ['routing decisions', wins || 'none'],
         ['routing hard failures', String(report.routing.hard_failures)],
@@ -176,7 +176,7 @@ function a3(m: ProtocolMetrics): ReportSection {
   const s = m.slot4;
   const blocks: ReportBlock[] = [
     { kind: 'text', text: `Cheap model ${m.cheap_model}, strong model ${m.strong_model}.` },
-    { kind: 'table', head: ['pass', 'model', 'what', 'runs', 'actual $', 'saved % vs baseline', 'quality ± std', 'solved', 'slot-4 fire', 'slot-4 inversion'], rows: passes, numeric: [3, 4, 5, 8, 9] },
+    { kind: 'table', head: ['pass', 'model', 'what', 'runs', 'actual $', 'price effect (same tokens re-priced)', 'quality ± std', 'solved', 'slot-4 fire', 'slot-4 inversion'], rows: passes, numeric: [3, 4, 5, 8, 9] },
     { kind: 'text', text: legendText(['slot4']) },
     { kind: 'text', text: m.pass_d.run ? 'Pass D (delegation) ran.' : `Pass D not run: ${m.pass_d.reason ?? 'no reason recorded'}.` },
     keyValues(['metric', 'value'], [
