@@ -155,17 +155,28 @@ function explainSchemaError(errors: readonly ErrorObject[] | null | undefined, m
 }
 
 /** Turns a validated cell into its in-memory form, pricing tokens when the model's cost comes from the price table. */
-function toCell(raw: MatrixTaskLine['cells'][number], model: MatrixModel, priceTable: PriceTable | null, at: (problem: string, fix: string) => SetupError, where: string): MatrixCell {
+function toCell(
+  raw: MatrixTaskLine['cells'][number],
+  model: MatrixModel,
+  priceTable: PriceTable | null,
+  costMemo: Map<string, Decimal>,
+  at: (problem: string, fix: string) => SetupError,
+  /** Names the cell in a message; built only when there is one. */
+  where: () => string,
+): MatrixCell {
   let costUsd: Decimal;
   if (model.price_source === 'recorded') {
-    if (raw.usd === undefined) throw at(`${where} has no 'usd', but model ${model.id} has price_source recorded`, "add the task's recorded cost as usd, or declare the model price_source: price-table with in/out tokens");
+    if (raw.usd === undefined) throw at(`${where()} has no 'usd', but model ${model.id} has price_source recorded`, "add the task's recorded cost as usd, or declare the model price_source: price-table with in/out tokens");
     // A JSON number goes through its shortest decimal form, which is the literal as written for any cost a file would hold.
     costUsd = new Decimal(typeof raw.usd === 'number' ? String(raw.usd) : raw.usd);
   } else {
     if (raw.in === undefined || raw.out === undefined)
-      throw at(`${where} has no '${raw.in === undefined ? 'in' : 'out'}' tokens, but model ${model.id} has price_source price-table`, 'add in and out token counts, or declare the model price_source: recorded with usd per cell');
-    const rates = priceTable!.rates(model.id)!;
-    costUsd = costOf({ input_tokens: raw.in, output_tokens: raw.out, cached_input_tokens: 0, cache_creation_input_tokens: 0 }, rates);
+      throw at(`${where()} has no '${raw.in === undefined ? 'in' : 'out'}' tokens, but model ${model.id} has price_source price-table`, 'add in and out token counts, or declare the model price_source: recorded with usd per cell');
+    // Decimal arithmetic dominates a large load; token pairs repeat (MMLU answers are all one token), and a Decimal is immutable, so share it.
+    const key = `${model.id}\u0000${raw.in}:${raw.out}`;
+    const hit = costMemo.get(key);
+    costUsd = hit ?? costOf({ input_tokens: raw.in, output_tokens: raw.out, cached_input_tokens: 0, cache_creation_input_tokens: 0 }, priceTable!.rates(model.id)!);
+    if (!hit) costMemo.set(key, costUsd);
   }
   const cell: MatrixCell = { score: raw.score, costUsd };
   if (raw.in !== undefined) cell.inputTokens = raw.in;
@@ -188,6 +199,7 @@ export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOpt
   const tasks: MatrixTask[] = [];
   const cells: MatrixCell[][] = [];
   const seen = new Map<string, number>();
+  const costMemo = new Map<string, Decimal>();
   let lineNo = 0;
   const input = createReadStream(path, { encoding: 'utf8' });
   const lines = createInterface({ input, crlfDelay: Infinity });
@@ -238,7 +250,7 @@ export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOpt
       }
       if (row.cells.length > models.length)
         throw at(`task '${row.id}': ${row.cells.length} cells but the header declares ${models.length} models`, 'remove the extra cells or declare the model in the header (line 1)');
-      const out: MatrixCell[] = row.cells.map((c, i) => toCell(c, models![i]!, priceTable, at, `task '${row.id}' cell ${i + 1} (model ${models![i]!.id})`));
+      const out: MatrixCell[] = row.cells.map((c, i) => toCell(c, models![i]!, priceTable, costMemo, at, () => `task '${row.id}' cell ${i + 1} (model ${models![i]!.id})`));
       const task: MatrixTask = { id: row.id, text: row.text, cluster: row.cluster };
       if (row.meta !== undefined) task.meta = row.meta as Record<string, unknown>;
       tasks.push(task);
