@@ -64,6 +64,27 @@ describe.skipIf(!existsSync(ROUTELLM))('bench import routellm on the real RouteL
     // Answers differ in length, so the two models' output tokens differ on most tasks.
     expect(m.cells.filter((row) => row[0]!.outputTokens !== row[1]!.outputTokens).length).toBeGreaterThan(1000);
     expect(m.cells.every((row) => row[0]!.costUsd.gt(0) && row[1]!.costUsd.gt(row[0]!.costUsd))).toBe(true);
+    // The shipped workload is exactly what the importer makes from these files.
+    expect(readFileSync(join(out, 'outcomes.jsonl'), 'utf8')).toBe(readFileSync(join(REPO_ROOT, 'workloads', 'routellm-gsm8k', 'outcomes.jsonl'), 'utf8'));
+  });
+});
+
+describe('the shipped RouteLLM matrices', () => {
+  it.each([
+    ['routellm-mmlu', 14_037, 57],
+    ['routellm-gsm8k', 1_307, 10],
+  ])('%s loads (%i tasks, %i clusters) with its Apache-2.0 licence, origin and credit beside it', async (name, tasks, clusters) => {
+    const dir = join(REPO_ROOT, 'workloads', name);
+    const m = await loadOutcomeMatrix(dir);
+    expect(m.tasks).toHaveLength(tasks);
+    expect(new Set(m.tasks.map((t) => t.cluster)).size).toBe(clusters);
+    expect(m.models.map((x) => x.id)).toEqual([MIXTRAL, GPT4]);
+    expect(m.source).toMatchObject({ licence: 'Apache-2.0', url: expect.stringContaining('0b64fdafe049e596a3f5657c219329f24af24198') as unknown });
+    expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
+    const readme = readFileSync(join(dir, 'README.md'), 'utf8');
+    expect(readme).toContain('lm-sys/RouteLLM');
+    expect(readme).toContain('commit 0b64fdafe049e596a3f5657c219329f24af24198');
+    expect(readme).toContain('Ong et al., 2024, "RouteLLM: Learning to Route LLMs with Preference Data"');
   });
 });
 
