@@ -188,7 +188,8 @@ function toCell(
 
 /**
  * Loads an outcomes file line by line (readline, so a large file never sits in memory as one string).
- * Every problem is a SetupError naming the file, the line and the fix; input errors exit 2.
+ * Every problem is a SetupError naming the file, the line and the fix; input errors exit 2. A bare file
+ * has no workload.yaml: its name is the file name and its source unknown until `loadOutcomeMatrix` sets them.
  */
 export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOptions = {}): Promise<OutcomeMatrix> {
   const path = resolve(file);

@@ -137,6 +137,21 @@ describe('bench import routellm refuses bad input with exit 2 and writes nothing
   });
 });
 
+describe('bench import usage errors', () => {
+  it.each([
+    [['import', 'huggingface', '--out', 'x'], "unknown source 'huggingface' (use routellm or swebench-leaderboard)"],
+    [['import', 'routellm', join(FIXTURES, 'problems.jsonl'), '--strict', '--out', 'x'], '--strict belongs to the other source'],
+    [['import', 'swebench-leaderboard', '--problems', join(FIXTURES, 'problems.jsonl'), '--out', 'x'], 'needs --leaderboards FILE and --problems FILE.jsonl'],
+    [['import', 'swebench-leaderboard', '--leaderboards', join(FIXTURES, 'leaderboards.json'), '--problems', join(FIXTURES, 'problems.jsonl'), '--out', 'Not A Slug'], "the directory name 'Not A Slug' becomes the workload name and must be a slug"],
+  ])('bench %j exits 2 and says what to do', async (args, message) => {
+    const cwd = tempDir();
+    const r = await bench(args, { cwd });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(readdirSync(cwd)).toEqual([]);
+  });
+});
+
 describe('bench import swebench-leaderboard (synthetic files of the leaderboard shape)', () => {
   const LB = join(FIXTURES, 'leaderboards.json');
   const PROBLEMS = join(FIXTURES, 'problems.jsonl');
