@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
 import { loadReport } from './find-report.ts';
+import { unitsNeededForNonInferiority } from '../metrics/index.ts';
 import { buildHeadline, headlineVerdict } from './headline.ts';
 
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
@@ -38,7 +39,9 @@ describe('the headline (issue 11 item 3)', () => {
     expect(headlineVerdict(fine)).toContain(': saved 23% [6, 41]; solved rate non-inferior (within 5 pts): −1 [−4, +2] pts.');
     // The failure to reject that read "no significant change in solved rate (−11 pts [−24, +2])" on main.
     const unclear = { ...h, units: 45, solved_rate_diff_pts: { estimate: -11, ci_low: -24, ci_high: 2 } };
-    expect(headlineVerdict(unclear)).toContain('solved rate inconclusive: somewhere between −24 and +2 pts; 63 paired units would be needed to decide (non-inferiority margin 5 pts)');
+    // N from the power module (bench plan): σ per unit from the half-width 13 on t(2), 95%, 80% power.
+    const n = unitsNeededForNonInferiority({ observedDiff: -11, margin: 5, n: 45, halfWidth: 13, df: h.clusters - 1 }).units;
+    expect(headlineVerdict(unclear)).toContain(`solved rate inconclusive: somewhere between −24 and +2 pts; ${n} paired units would be needed to decide (non-inferiority margin 5 pts)`);
     expect(headlineVerdict(unclear)).not.toMatch(/no significant change|the same solved rate/);
     expect(headlineVerdict({ ...unclear, margin_pts: 30 })).toContain('non-inferior (within 30 pts)');
     expect(headlineVerdict(unclear, { unitsNeeded: () => 120 })).toContain('120 paired units would be needed to decide');

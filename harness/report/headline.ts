@@ -1,5 +1,5 @@
 import type { BenchReport, Estimate, Headline, Rep, VsRandom, WorkloadResult } from '../../schemas/types/report.ts';
-import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, type ClusteredEstimate, type PairedUnit } from '../metrics/index.ts';
+import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, unitsNeededForNonInferiority, type ClusteredEstimate, type PairedUnit } from '../metrics/index.ts';
 import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, savingsClaim, signedPts, solvedRateClaim, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
 
 // A solved rate lies in [0, 1]; its interval is clipped there.
@@ -63,6 +63,17 @@ export function vsRandomSentence(v: VsRandom): string {
   return `Against random: ${aboveClaim(figure(used), 'random at its mix')} (${share}; ${source}).`;
 }
 
+/**
+ * The power module's answer (bench plan's, issue 23 item 6) as the grammar's units-needed function: σ per unit
+ * from the observed interval's half-width on t(clusters − 1), 95% intervals, 80% power.
+ */
+export function powerUnitsNeeded(clusters: number): UnitsNeeded {
+  return (d, marginPts, units) => {
+    if (d.low === null || d.high === null || !(marginPts > 0) || units < 1) return null;
+    return unitsNeededForNonInferiority({ observedDiff: d.estimate, margin: marginPts, n: units, halfWidth: (d.high - d.low) / 2, ...(clusters > 1 ? { df: clusters - 1 } : {}), confidence: HEADLINE_CONFIDENCE }).units;
+  };
+}
+
 /** The headline in words: savings as the interval allows, the solved rate as non-inferiority at the margin, then routing against random. */
 export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineWordingOptions = {}): string {
   const s = h.savings_pct;
@@ -77,7 +88,7 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineW
     const rate = routed === null ? 'no solved rate' : `a solved rate of ${fixed(100 * routed, 0)}% ${intervalText(figure(h.solved_rate.routed), (x) => fixed(100 * x, 0))}`;
     return `${arm} vs ${ref}, ${scope}: ${saving}, with ${rate}; re-pricing assumes ${short(h.strong_model)} would have used the same tokens, and no strong arm was measured, so this says nothing about quality at the strong model.`;
   }
-  const quality = solvedRateClaim(figure(d), { marginPts: h.margin_pts ?? DEFAULT_MARGIN_PTS, units: h.units, ...(options.unitsNeeded ? { unitsNeeded: options.unitsNeeded } : {}) });
+  const quality = solvedRateClaim(figure(d), { marginPts: h.margin_pts ?? DEFAULT_MARGIN_PTS, units: h.units, unitsNeeded: options.unitsNeeded ?? powerUnitsNeeded(h.clusters) });
   const degenerate = degenerateRoutingNote({ ...h, ...(options.cheapModel ? { cheap_model: options.cheapModel } : {}) });
   const random = h.vs_random ? vsRandomSentence(h.vs_random) : null;
   return [`${arm} vs ${ref}, ${scope}: ${saving}; solved rate ${quality}.`, degenerate, random].filter(Boolean).join(' ');
