@@ -91,7 +91,7 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineW
   const quality = solvedRateClaim(figure(d), { marginPts: h.margin_pts ?? DEFAULT_MARGIN_PTS, units: h.units, unitsNeeded: options.unitsNeeded ?? powerUnitsNeeded(h.clusters) });
   const degenerate = degenerateRoutingNote({ ...h, ...(options.cheapModel ? { cheap_model: options.cheapModel } : {}) });
   const random = h.vs_random ? vsRandomSentence(h.vs_random) : null;
-  return [`${arm} vs ${ref}, ${scope}: ${saving}; solved rate ${quality}.`, degenerate, random].filter(Boolean).join(' ');
+  return [`${arm} vs ${ref}, ${scope}: ${saving}; ${quality.startsWith('solved ') ? '' : 'solved rate '}${quality}.`, degenerate, random].filter(Boolean).join(' ');
 }
 
 /**
