@@ -34,7 +34,7 @@ describe('the headline (issue 11 item 3)', () => {
   it('words savings and the solved rate as the intervals allow (issue 23 item 1)', () => {
     const h = buildHeadline(fixture('a3'))!;
     const worse = { ...h, savings_pct: { estimate: -12, ci_low: -20, ci_high: -4 }, solved_rate_diff_pts: { estimate: -11, ci_low: -24, ci_high: -2 } };
-    expect(headlineVerdict(worse)).toContain(': cost more (savings −12% [−20, −4]); solved rate solved fewer tasks: −11 [−24, −2] pts.');
+    expect(headlineVerdict(worse)).toContain(': cost more (savings −12% [−20, −4]); solved fewer tasks: −11 [−24, −2] pts.');
     const fine = { ...h, savings_pct: { estimate: 23, ci_low: 6, ci_high: 41 }, solved_rate_diff_pts: { estimate: -1, ci_low: -4, ci_high: 2 } };
     expect(headlineVerdict(fine)).toContain(': saved 23% [6, 41]; solved rate non-inferior (within 5 pts): −1 [−4, +2] pts.');
     // The failure to reject that read "no significant change in solved rate (−11 pts [−24, +2])" on main.
