@@ -1,0 +1,42 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { PACKAGE_VERSION } from '../package-version.ts';
+import { readRunTraces } from '../run-trace.ts';
+import { inspectEvalLog, passesOf } from './inspect-log.ts';
+import { inspectErrors, inspectEvalLogValidator } from './inspect-schema.ts';
+
+/** One written log. */
+export interface WrittenLog {
+  path: string;
+  runId: string;
+  pass: string;
+  samples: number;
+}
+
+/** Inspect's own naming: `<created>_<task>_<id>.json`, with characters a file name cannot hold replaced. */
+export function inspectLogName(created: string, runId: string, pass: string): string {
+  const ts = created.slice(0, 19).replace(/:/g, '-');
+  return `${ts}+00-00_metis-bench-${pass}_${runId}.json`.replace(/[^A-Za-z0-9._+-]/g, '-');
+}
+
+/**
+ * Writes one Inspect eval log per (run, pass) of the DB into `outDir`; each is validated against the
+ * shipped EvalLog schema first, and a log that fails is an internal error naming the file and the first
+ * failing paths (nothing is written for it).
+ */
+export function exportInspect(db: Database, opts: { dbPath: string; runId: string | null; includeContent: boolean; outDir: string }): WrittenLog[] {
+  const validate = inspectEvalLogValidator();
+  const written: WrittenLog[] = [];
+  mkdirSync(opts.outDir, { recursive: true });
+  for (const run of readRunTraces(db, opts.dbPath, opts.runId)) {
+    for (const pass of passesOf(run)) {
+      const log = inspectEvalLog(run, pass, { includeContent: opts.includeContent, packageVersion: PACKAGE_VERSION });
+      const path = join(opts.outDir, inspectLogName(String((log.eval as { created: string }).created), run.runId, pass));
+      if (!validate(log)) throw new Error(`internal error: the Inspect log for ${run.runId} pass ${pass} (${path}) breaks schemas/third-party/inspect EvalLog: ${inspectErrors(validate.errors).join('; ')}`);
+      writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
+      written.push({ path, runId: run.runId, pass, samples: (log.samples as unknown[]).length });
+    }
+  }
+  return written;
+}
