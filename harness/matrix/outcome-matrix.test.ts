@@ -78,6 +78,14 @@ describe('loadOutcomeMatrixFile', () => {
     expect(message).toContain(fix);
   });
 
+  it('refuses bytes that are not UTF-8, naming the line, and reads an escaped U+FFFD as text', async () => {
+    const path = join(tempDir(), 'outcomes.jsonl');
+    writeFileSync(path, Buffer.concat([Buffer.from(`${HEADER}\n${task('a', GOOD_CELLS)}\n{"id":"b","cluster":"c1","text":"caf`), Buffer.from([0xe9]), Buffer.from(`","cells":${JSON.stringify(GOOD_CELLS)}}\n`)]));
+    await expect(loadOutcomeMatrixFile(path, { priceTable: PRICES })).rejects.toThrow(`${path}:3: not valid UTF-8 at column 37`);
+    const ok = file([HEADER, task('a', GOOD_CELLS).replace('task a', 'x\\ufffdy')]);
+    expect((await loadOutcomeMatrixFile(ok, { priceTable: PRICES })).tasks[0]!.text).toBe('x\uFFFDy');
+  });
+
   it('refuses a missing file', async () => {
     await expect(loadOutcomeMatrixFile(join(tempDir(), 'none.jsonl'))).rejects.toThrow(/outcomes file not found/);
   });

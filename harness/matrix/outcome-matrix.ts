@@ -212,6 +212,12 @@ export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOpt
         if (models === null) throw at('line 1 is empty; the first line must be the header', 'start the file with {"outcome_matrix":1,"models":[...]}');
         continue;
       }
+      // readline decodes bad UTF-8 bytes to U+FFFD without a word; refuse them like the agent loader does.
+      if (text.includes('\uFFFD'))
+        throw at(
+          `not valid UTF-8 at column ${text.indexOf('\uFFFD') + 1} (or a literal U+FFFD replacement character)`,
+          'save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8); write a real U+FFFD as the JSON escape \\ufffd',
+        );
       let data: unknown;
       try {
         data = JSON.parse(text);

@@ -40,7 +40,9 @@ export async function writeMatrixWorkload(out: string, files: MatrixWorkloadFile
   try {
     const spec: MatrixWorkloadSpec = { kind: 'matrix', name: basename(abs), description: files.spec.description, suite_version: 1, outcomes: OUTCOMES_FILE, source: files.spec.source };
     writeFileSync(join(tmp, 'workload.yaml'), stringify(spec, { lineWidth: 0 }));
-    const lines = [JSON.stringify(files.header), ...files.tasks.map((t) => JSON.stringify(t))];
+    // A U+FFFD in the data is written as its JSON escape: the loader reads a raw one as a decoding error.
+    const json = (v: unknown) => JSON.stringify(v).replace(/\uFFFD/g, '\\ufffd');
+    const lines = [json(files.header), ...files.tasks.map(json)];
     writeFileSync(join(tmp, OUTCOMES_FILE), `${lines.join('\n')}\n`);
     for (const [name, text] of Object.entries(files.extra)) writeFileSync(join(tmp, name), text);
     // Loaded back before it is put in place: what an importer writes, the loader must accept.

@@ -112,6 +112,13 @@ describe('bench import routellm refuses bad input with exit 2 and writes nothing
     expect(readdirSync(parent)).toEqual([]);
   });
 
+  it('a U+FFFD in the data survives the round trip (written as its JSON escape)', async () => {
+    const out = join(outParent(), 'odd-chars');
+    const r = await bench(['import', 'routellm', csvDir('mmlu_x.csv', `${HEADER}"Q \uFFFD here",True,False\n`), '--out', out]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await loadOutcomeMatrix(out)).tasks[0]!.text).toBe('Q \uFFFD here');
+  });
+
   it('an unreadable file (a directory where the CSV should be)', async () => {
     const parent = outParent();
     const csv = join(tempDir(), 'mmlu_x.csv');
