@@ -12,10 +12,12 @@ export function collect(value: string, previous: string[]): string[] {
 }
 
 /** Parses an integer option no smaller than `min`, naming the flag in the error. */
-export function intArg(flag: string, min: number) {
+export function intArg(flag: string, min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`${flag} takes a whole number >= ${min}, got '${value}'`);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new InvalidArgumentError(`${flag} takes a whole number ${max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`}, got '${value}'`);
+    }
     return n;
   };
 }

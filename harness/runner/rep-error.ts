@@ -9,10 +9,11 @@ import { SetupError } from '../errors.ts';
  * or one of the harness's: `context_overflow` also when no model's window holds the conversation
  * any more (the router found none), `no_route` when no model passed the router for another reason,
  * `iteration_limit` (the model never ended its turn), `budget_stopped` (`--max-cost`),
- * `interrupted` (Ctrl-C), `internal_error` (a fault of ours the model's behaviour provoked; its
+ * `interrupted` (Ctrl-C), `resource_limit` (a sandbox bound: disk, processes, the rep's wall time;
+ * the message names it), `internal_error` (a fault of ours the model's behaviour provoked; its
  * stack goes to the report's warnings).
  */
-export type RepErrorClass = ProviderErrorClass | 'no_route' | 'iteration_limit' | 'budget_stopped' | 'interrupted' | 'internal_error';
+export type RepErrorClass = ProviderErrorClass | 'no_route' | 'iteration_limit' | 'budget_stopped' | 'interrupted' | 'resource_limit' | 'internal_error';
 
 /** A classified rep failure. */
 export interface RepFailure {

@@ -46,6 +46,7 @@ import { withRunCache } from '../cache-bench/cached-reps.ts';
 import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
 import type { OtlpTarget } from '../export/otlp/otlp-send.ts';
 import { PACKAGE_VERSION } from '../export/package-version.ts';
+import { defaultResourceLimits, type SandboxLimits } from '../../runtime/sandbox/resource-limits.ts';
 
 /** Everything `bench run` needs, already parsed. */
 export interface RunSuiteOptions {
@@ -106,6 +107,8 @@ export interface RunSuiteOptions {
   oracleEpsilon?: number | null;
   /** `--margin`: the headline's non-inferiority margin in points (default 5). */
   marginPts?: number | null;
+  /** `--limit`: the sandbox's disk, process, memory and rep wall-time bounds; default runtime/data/resource-limits.json. */
+  limits?: SandboxLimits;
 }
 
 /** The finished run. */
@@ -173,7 +176,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
   const passes = allPasses.filter((p) => passNames.includes(p.name));
   const shard = opts.shard ?? null;
   // Every job of the whole run in one-machine order; this DB runs its shard of its passes.
-  const allJobs = planJobs(allPasses, workloads.map((w) => ({ name: w.spec.name, delegates: (w.spec.expect?.min_delegate_calls ?? 0) > 0 })), opts.seedPasses);
+  const allJobs = planJobs(allPasses, workloads.map((w) => ({ name: w.spec.name, delegates: (w.spec.expect?.min_delegate_calls ?? 0) > 0 })), opts.seedPasses, defaultResourceLimits().run.planned_jobs_max);
+  const limits = opts.limits ?? defaultResourceLimits().sandbox;
   const myJobs = selectJobs(allJobs, passNames, shard);
   // Invalid YAML or an unknown key is a DataFileError naming file and line (a setup error, exit 2).
   const globalRouting = opts.routingConfigPath ? loadGlobalRoutingConfig(resolve(io.cwd, opts.routingConfigPath)) : defaultRoutingConfig();
@@ -256,7 +260,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
 
     const hostPath = io.env.PATH;
     // The workloads folder, and the directory bench runs from (a checkout's .env and the like): covered under bwrap and unshare.
-    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir, io.cwd], sandbox: runSandbox.mode }, reservedPaths: [CHECK_MOUNT] });
+    const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir, io.cwd], sandbox: runSandbox.mode, limits }, reservedPaths: [CHECK_MOUNT] });
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
     const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
     const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
@@ -307,7 +311,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
           const record = await runWorkloadRep(
             { runId, workload, pass: pass.name, rep: job.rep, stickyModel: modelFor(pass), temperature: opts.temperature },
             {
-              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode,
+              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, limits,
               ...(io.interrupt ? { interrupt: io.interrupt } : {}),
               maxIterations: opts.maxIterations ?? 25,
               onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
@@ -352,7 +356,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
             const slot = createPatternSlot({ store: s, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
             return { slot, router: createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4: slot }) };
           },
-          deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
+          deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, limits, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
           onRecord: (record) => {
             runs.saveWorkloadRun(record);
             otlp?.repDone(record);

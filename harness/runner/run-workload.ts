@@ -7,6 +7,7 @@ import type { EventBus } from '../../runtime/events/event.ts';
 import { calls, checkOutcome, checkTurnExpectations, outcomeFromScore, runCheck, type CheckResult, type Evaluator, type JudgeAvailability, type Verdict } from '../../runtime/evaluator/index.ts';
 import type { PriceTable } from '../../runtime/pricing/rates.ts';
 import type { SandboxMode } from '../../runtime/sandbox/index.ts';
+import { defaultResourceLimits, type SandboxLimits } from '../../runtime/sandbox/resource-limits.ts';
 import type { Provider } from '../../runtime/providers/provider.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
 import { Session, SpendLimitError, type SpendGuard, type TurnResult } from '../../runtime/sessions/index.ts';
@@ -42,6 +43,8 @@ export interface RunnerDeps {
   providerFor(workload: Workload, pass: string, rep: number): Provider;
   /** Ctrl-C: no new turn starts once this is aborted. */
   interrupt?: AbortSignal;
+  /** Disk, process, memory and rep wall-time bounds (`--limit`); default the shipped ones. */
+  limits?: SandboxLimits;
   /** The run's work dir for temp workspaces (swept by the next run when this process dies); default the OS temp dir. */
   workDir?: string;
   /** Called as the rep progresses (TTY progress line). */
@@ -66,9 +69,31 @@ export interface WorkloadRep {
  * verdicts (emitted after the session ends, as late verdicts), and returns the record to store.
  */
 export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promise<WorkloadRunRecord> {
+  const limits = deps.limits ?? defaultResourceLimits().sandbox;
+  // The rep's wall-time bound: aborts the call or command in flight; the rep ends as resource_limit.
+  const repClock = new AbortController();
+  const repTimer = setTimeout(() => repClock.abort(), limits.rep_max_seconds * 1000);
+  const overTime = `resource limit rep_max_seconds (${limits.rep_max_seconds}) reached: the rep ran out of wall time (raise it with --limit rep_max_seconds=N)`;
+  try {
+    return await runRep(job, { ...deps, limits }, { clock: repClock.signal, overTime });
+  } finally {
+    clearTimeout(repTimer);
+  }
+}
+
+/** The rep's wall-time bound as runRep sees it: a signal that fires at the deadline, and the message then. */
+interface RepDeadline {
+  clock: AbortSignal;
+  overTime: string;
+}
+
+async function runRep(job: WorkloadRep, deps: RunnerDeps & { limits: SandboxLimits }, deadline: RepDeadline): Promise<WorkloadRunRecord> {
   const { workload } = job;
   const spec = workload.spec;
   const startedUs = deps.clock.nowUs();
+  const { limits } = deps;
+  const { clock: repClock, overTime } = deadline;
+  const signal = deps.interrupt ? AbortSignal.any([deps.interrupt, repClock]) : repClock;
   return withWorkspaceCopy(workload.workspaceDir, async (root) => {
     const provider = deps.providerFor(workload, job.pass, job.rep);
     const session = new Session({ ...deps, provider }, { workspaceRoot: root, stickyModel: job.stickyModel, workloadId: job.workloadId === undefined ? spec.name : job.workloadId });
@@ -85,10 +110,16 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
         stoppedEarly = true;
         break;
       }
+      if (repClock.aborted) {
+        error = `stopped before turn ${i + 1}: ${overTime}`;
+        errorClass = 'resource_limit';
+        stoppedEarly = true;
+        break;
+      }
       deps.onProgress?.({ workload: spec.name, pass: job.pass, rep: job.rep, turn: i + 1, turns: spec.turns.length, spendUsd: spend });
       let r: TurnResult;
       try {
-        r = await session.submitTurn(turn.prompt, { temperature: job.temperature, ...(deps.interrupt ? { signal: deps.interrupt } : {}) });
+        r = await session.submitTurn(turn.prompt, { temperature: job.temperature, signal });
       } catch (e) {
         if (e instanceof SpendLimitError) {
           // --max-cost: stop cleanly; what was spent stays in the trace and the report.
@@ -117,6 +148,12 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
         stoppedEarly = true;
         break;
       }
+      if (r.error && repClock.aborted) {
+        error = `turn ${i + 1}: ${overTime}`;
+        errorClass = 'resource_limit';
+        stoppedEarly = true;
+        break;
+      }
       if (r.error) {
         error = `turn ${i + 1}: ${r.error}`;
         errorClass = r.error_class ?? 'iteration_limit';
@@ -140,6 +177,7 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
           ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
           // The workloads folder (other workloads' check/ files) is covered under bwrap and unshare.
           hide: [dirname(workload.dir)],
+          limits,
         });
       } catch (e) {
         // The check could not be run at all (no shell, sandbox refused): that is not the agent's failure.

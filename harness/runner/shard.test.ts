@@ -2,6 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { A3_PASSES, SINGLE_PASSES } from '../protocols/protocol.ts';
 import { derivedRunId, parseShard, planJobs, selectJobs, shardOf } from './shard.ts';
+import { SetupError } from '../errors.ts';
+import { intArg } from '../cli/parse-args.ts';
+import { defaultResourceLimits } from '../../runtime/sandbox/resource-limits.ts';
 
 const workloads = (names: string[]) => names.map((name) => ({ name, delegates: name.includes('deleg') }));
 
@@ -49,5 +52,37 @@ describe('--shard I/N', () => {
     expect(id).toMatch(/^run_[0-9A-HJKMNP-TV-Z]{26}$/);
     expect(derivedRunId({ ...facts })).toBe(id);
     for (const change of [{ seed: 1 }, { commit: 'abd' }, { workloads: ['y', 'x'] }, { pricingVersion: 'q' }, { seedPasses: 2 }]) expect(derivedRunId({ ...facts, ...change })).not.toBe(id);
+  });
+});
+
+describe('planJobs size bound (issue 22: --seed-passes 1e9 built the plan eagerly and aborted at 5.4 GB)', () => {
+  it('refuses a plan bigger than planned_jobs_max before building any of it, naming the count and the fix', () => {
+    const names = Array.from({ length: 20 }, (_, i) => ({ name: `w${i}`, delegates: i % 2 === 0 }));
+    const t0 = Date.now();
+    expect(() => planJobs(A3_PASSES, names, 1e9, 100_000)).toThrow(SetupError);
+    expect(() => planJobs(A3_PASSES, names, 1e9, 100_000)).toThrow(/would plan \d+ jobs .* more than planned_jobs_max \(100000, runtime\/data\/resource-limits\.json\); lower --seed-passes/);
+    expect(Date.now() - t0).toBeLessThan(1000);
+  });
+
+  it('a plan at the bound is built in full (the count the guard computes is the count built)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.boolean(), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 5 }), (delegates, reps) => {
+        const ws = delegates.map((d, i) => ({ name: `w${i}`, delegates: d }));
+        const n = planJobs(A3_PASSES, ws, reps).length;
+        expect(planJobs(A3_PASSES, ws, reps, n)).toHaveLength(n);
+        expect(() => planJobs(A3_PASSES, ws, reps, n - 1)).toThrow(SetupError);
+      }),
+    );
+  });
+});
+
+describe('CLI numeric bounds', () => {
+  it('--seed-passes and --concurrency take whole numbers up to the shipped bounds; 1e9 is refused naming the range', () => {
+    const { run } = defaultResourceLimits();
+    const seed = intArg('--seed-passes', 1, run.seed_passes_max);
+    expect(seed(String(run.seed_passes_max))).toBe(run.seed_passes_max);
+    expect(() => seed('1e9')).toThrow(`--seed-passes takes a whole number from 1 to ${run.seed_passes_max}, got '1e9'`);
+    expect(() => intArg('--concurrency', 1, run.concurrency_max)(String(run.concurrency_max + 1))).toThrow(/from 1 to 64/);
+    expect(() => intArg('--seed', 0)('-1')).toThrow(`--seed takes a whole number >= 0, got '-1'`);
   });
 });

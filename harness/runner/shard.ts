@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
 import type { PassSpec } from '../protocols/protocol.ts';
+import { SetupError } from '../errors.ts';
 
 /** `--shard I/N`: this machine runs slice I (1-based) of N. */
 export interface ShardSpec {
@@ -41,9 +42,15 @@ export function shardOf(job: Pick<RunJob, 'pass' | 'workload' | 'rep'>, count: n
 
 /**
  * Every job of a run in the order one machine runs them (passes in protocol order, workloads in
- * selection order, reps ascending). `index` is that order and is the same on every shard.
+ * selection order, reps ascending). `index` is that order and is the same on every shard. A plan
+ * of more than `maxJobs` is refused (SetupError, exit 2) before it is built.
  */
-export function planJobs(passes: readonly PassSpec[], workloads: readonly { name: string; delegates: boolean }[], reps: number): RunJob[] {
+export function planJobs(passes: readonly PassSpec[], workloads: readonly { name: string; delegates: boolean }[], reps: number, maxJobs = Infinity): RunJob[] {
+  // Counted before anything is built: a plan too big for memory is refused, never half-built.
+  const count = passes.reduce((n, pass) => n + workloads.filter((w) => !pass.delegationOnly || w.delegates).length * reps, 0);
+  if (count > maxJobs) {
+    throw new SetupError(`the run would plan ${count} jobs (${passes.length} pass(es) x ${workloads.length} workload(s) x ${reps} rep(s)), more than planned_jobs_max (${maxJobs}, runtime/data/resource-limits.json); lower --seed-passes or select fewer workloads`);
+  }
   const out: RunJob[] = [];
   for (const pass of passes) {
     for (const w of workloads) {

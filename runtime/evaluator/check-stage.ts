@@ -2,6 +2,7 @@ import { cpSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeF
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
 import { isWithin } from '../sandbox/index.ts';
+import { diskLimitMessage, diskUsage, diskUse, ResourceLimitError } from '../sandbox/resource-limits.ts';
 import { PYTHON_REPORT_HOOK } from './check-report.ts';
 
 /** A fresh place for one check run, outside the agent's workspace, removed by `cleanup`. */
@@ -41,10 +42,16 @@ function leftOut(workspace: string, mount: string | null, src: string): boolean 
 /**
  * Copies the finished workspace into a new temp directory the agent never saw, then the hidden
  * check files into `<copy>/<mount>` (when `checkFilesDir` is given, the workspace's own `<mount>`
- * is left out, whatever the agent put there), and writes the report hook beside it.
+ * is left out, whatever the agent put there), and writes the report hook beside it. A workspace
+ * whose allocated or apparent size passes `maxBytes` is refused before anything is copied (the
+ * copy does not keep holes: a sparse file would be written out in full).
  */
-export function stageCheck(options: { workspaceRoot: string; checkFilesDir?: string | null; mount?: string }): CheckStage {
+export function stageCheck(options: { workspaceRoot: string; checkFilesDir?: string | null; mount?: string; maxBytes?: number }): CheckStage {
   const workspace = realpathSync(options.workspaceRoot);
+  if (options.maxBytes !== undefined) {
+    const usage = diskUsage([workspace], options.maxBytes);
+    if (diskUse(usage) > options.maxBytes) throw new ResourceLimitError('workspace_max_bytes', `the check's staging copy refused the workspace: ${diskLimitMessage(usage, options.maxBytes)}`);
+  }
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'metis-check-')));
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   try {

@@ -1,4 +1,5 @@
 import { runCommand, scrubWorkspacePaths, type SandboxMode } from '../sandbox/index.ts';
+import { defaultResourceLimits, ResourceLimitError, type SandboxLimits } from '../sandbox/resource-limits.ts';
 import type { Logger } from '../core/logger.ts';
 import { CHECK_MAIN_ENV, CHECK_REPORT_ENV, judgeCheck, readCheckReports, type CheckReport } from './check-report.ts';
 import { stageCheck } from './check-stage.ts';
@@ -33,6 +34,8 @@ export interface RunCheckOptions {
   sandbox?: SandboxMode;
   /** Directories the check must not see under bwrap (see RunCommandOptions.hide). */
   hide?: readonly string[];
+  /** Disk, process and memory bounds of the staging copy and the check; default the shipped ones. */
+  limits?: SandboxLimits;
 }
 
 /** A check run with the check's own report beside the result the report stores. */
@@ -49,7 +52,8 @@ export interface CheckRun {
  * caller records that as a check error, not as the agent's failure).
  */
 export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckRun> {
-  const stage = stageCheck(options);
+  const limits = options.limits ?? defaultResourceLimits().sandbox;
+  const stage = stageCheck({ ...options, maxBytes: limits.workspace_max_bytes });
   try {
     const r = await runCommand(options.command, {
       cwd: stage.work,
@@ -62,7 +66,9 @@ export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckR
       ...(options.hostPath !== undefined ? { hostPath: options.hostPath } : {}),
       ...(options.sandbox ? { sandbox: options.sandbox } : {}),
       ...(options.hide ? { hide: options.hide } : {}),
+      limits,
     });
+    if (r.limit) throw new ResourceLimitError('workspace_max_bytes', `the check ran into a resource bound: ${r.limit}`);
     const report = readCheckReports(stage.reportDir);
     const { passed, reason } = judgeCheck(r, report);
     const output = scrubWorkspacePaths(r.output, stage.work);

@@ -3,10 +3,12 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger.ts';
-import { bwrapArgs, probeBwrap } from './bwrap.ts';
+import { bwrapArgs, findOnPath, probeBwrap } from './bwrap.ts';
+import { createPidsCgroup, pidsCgroupParent, type PidsCgroup } from './pids-cgroup.ts';
+import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, prlimitArgs, type SandboxLimits } from './resource-limits.ts';
 import { probeUnshare, unshareArgs, type UnshareTools } from './unshare.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
-import { buildSandboxEnv } from './sandbox-env.ts';
+import { buildSandboxEnv, sandboxPath } from './sandbox-env.ts';
 
 /**
  * Which confinement to use: `auto` picks bwrap when it works here, else unshare (namespaces via
@@ -52,6 +54,8 @@ export interface RunCommandOptions {
   findUnshare?: () => Promise<UnshareTools | null>;
   /** Whether the harness runs as root (then `auto` refuses rather than run unconfined); default isRoot(). */
   asRoot?: boolean;
+  /** Disk, process and memory bounds; default the shipped ones (runtime/data/resource-limits.json). */
+  limits?: SandboxLimits;
   /** Appended to the message of the SandboxUnavailableError thrown when a demanded tier cannot be had. */
   unavailableHint?: string;
 }
@@ -66,6 +70,8 @@ export interface RunCommandResult {
   timedOut: boolean;
   cancelled: boolean;
   sandbox: SandboxTier;
+  /** Set when the command ran into a resource bound (the group was killed): the message names it. */
+  limit: string | null;
 }
 
 /** Raised when `sandbox: 'bwrap'` or `'unshare'` is demanded but that tier is missing or unusable. */
@@ -107,14 +113,38 @@ export const UNSHARE_SANDBOX_WARNING =
   'sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable, read-only';
 
 // Once per logger: a process has one logger in practice, and tests can still observe the warning.
-const warned = new WeakMap<Logger, Set<SandboxTier>>();
+const warned = new WeakMap<Logger, Set<string>>();
 
-function warnOnce(logger: Logger, tier: SandboxTier, msg: string, requested: SandboxMode): void {
-  const seen = warned.get(logger) ?? new Set<SandboxTier>();
+function warnOnce(logger: Logger, tier: SandboxTier, msg: string, requested: SandboxMode, topic: string = tier): void {
+  const seen = warned.get(logger) ?? new Set<string>();
   warned.set(logger, seen);
-  if (seen.has(tier)) return;
-  seen.add(tier);
+  if (seen.has(topic)) return;
+  seen.add(topic);
   logger.log('warn', msg, { sandbox: tier, requested });
+}
+
+/** How often the workspace's disk use is measured while a command runs. */
+const DISK_POLL_MS = 500;
+
+/** The WARN text logged when prlimit is missing: memory, file-size and process bounds are not applied. */
+export const NO_PRLIMIT_WARNING = 'prlimit (util-linux) not found: commands run without the memory, file-size and process-count bounds';
+
+/** The WARN text logged when a root harness has no pids cgroup: its commands' process count is unbounded. */
+export const NO_PIDS_CGROUP_WARNING =
+  'bench runs as root and no pids cgroup can be made here (/sys/fs/cgroup not writable): the process-count bound is not applied (RLIMIT_NPROC never binds host root); run bench as a normal user to have it';
+
+let pidsParent: string | null | undefined;
+
+/**
+ * The process-count bound of one command: RLIMIT_NPROC (in prlimitArgs) where the command's uid is
+ * not host root and a user namespace counts its processes apart; a pids cgroup for a root harness.
+ */
+function pidsCgroupFor(chosen: Chosen, limits: SandboxLimits, logger: Logger, root: boolean): PidsCgroup | null {
+  if (!root || chosen.kind === 'none') return null;
+  pidsParent ??= pidsCgroupParent();
+  const cg = pidsParent ? createPidsCgroup(pidsParent, limits.max_processes) : null;
+  if (!cg) warnOnce(logger, 'none', NO_PIDS_CGROUP_WARNING, 'auto', 'pids');
+  return cg;
 }
 
 /** How long to wait for pipes to close after the shell exited, if an escaped child holds them open. */
@@ -187,16 +217,34 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const workspace = realpathSync(opts.cwd);
   const chosen = await chooseSandbox(opts);
   if (opts.signal?.aborted) {
-    return { exitCode: null, signal: null, output: '', truncated: false, timedOut: false, cancelled: true, sandbox: chosen.kind };
+    return { exitCode: null, signal: null, output: '', truncated: false, timedOut: false, cancelled: true, sandbox: chosen.kind, limit: null };
   }
-  const shell = ['/bin/sh', '-c', LAUNCH_SCRIPT, 'sh', command];
+  const limits = opts.limits ?? defaultResourceLimits().sandbox;
+  const root = opts.asRoot ?? isRoot();
+  const prlimit = findOnPath('prlimit', sandboxPath(opts.hostPath));
+  if (!prlimit) warnOnce(opts.logger, chosen.kind, NO_PRLIMIT_WARNING, opts.sandbox ?? 'auto', 'prlimit');
+  // RLIMIT_NPROC counts per user namespace: without one (none) it would count the user's host processes.
+  const bounds = prlimit ? prlimitArgs(prlimit, limits, chosen.kind !== 'none' && !root) : [];
+  const shell = [...bounds, '/bin/sh', '-c', LAUNCH_SCRIPT, 'sh', command];
   const hide = (opts.hide ?? []).filter((p) => existsSync(p));
   const scratch = createScratch();
   const writable = [scratch.dir, ...(opts.writable ?? []).map((p) => realpathSync(p))];
   const readable = (opts.readable ?? []).map((p) => realpathSync(p));
-  const [file, args] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, ...(opts.home !== undefined ? { home: opts.home } : {}) });
+  const [bin, binArgs] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, ...(opts.home !== undefined ? { home: opts.home } : {}) });
+  const pids = pidsCgroupFor(chosen, limits, opts.logger, root);
+  // Joins the cgroup first, so every process the command starts is counted in it.
+  const [file, args] = pids ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', pids.procsFile, bin, ...binArgs]] : [bin, binArgs];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
-  const removeScratch = () => rmSync(scratch.dir, { recursive: true, force: true });
+  const removeScratch = () => {
+    rmSync(scratch.dir, { recursive: true, force: true });
+    pids?.remove();
+  };
+  // The workspace and the command's own dirs: what it can fill on the host's disk.
+  const measured = [workspace, ...writable];
+  const overDisk = (): string | null => {
+    const u = diskUsage(measured, limits.workspace_max_bytes);
+    return diskUse(u) > limits.workspace_max_bytes ? diskLimitMessage(u, limits.workspace_max_bytes) : null;
+  };
 
   return new Promise<RunCommandResult>((resolveRun, rejectRun) => {
     const child = spawn(file, args, {
@@ -209,6 +257,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
     let cancelled = false;
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
+    let limit: string | null = null;
 
     const killGroup = () => {
       if (child.pid === undefined) return;
@@ -227,13 +276,21 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       killGroup();
     }, opts.timeoutMs);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const diskTimer = setInterval(() => {
+      limit ??= overDisk();
+      if (limit) killGroup();
+    }, DISK_POLL_MS);
 
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       clearTimeout(graceTimer);
+      clearInterval(diskTimer);
       opts.signal?.removeEventListener('abort', onAbort);
+      // Once more at the end: a command shorter than one poll (a single `truncate -s 4G`) is caught here.
+      limit ??= overDisk();
+      if (!limit && pids?.hit()) limit = `resource limit max_processes (${limits.max_processes}) reached: a fork was refused (raise it with --limit max_processes=N)`;
       removeScratch();
       const out = collector.finish();
       resolveRun({
@@ -245,6 +302,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
         timedOut,
         cancelled,
         sandbox: chosen.kind,
+        limit,
       });
     };
 
@@ -254,6 +312,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearInterval(diskTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       removeScratch();
       rejectRun(err);

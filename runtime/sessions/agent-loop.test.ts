@@ -10,6 +10,7 @@ import { ProviderError, type Provider } from '../providers/provider.ts';
 import { createBuiltinTools, createToolDispatcher } from '../tools/index.ts';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import type { Message } from '../types/content.ts';
+import { defaultResourceLimits } from '../sandbox/resource-limits.ts';
 import { MAX_TOOL_CALLS_PER_ANSWER, runTurnLoop } from './agent-loop.ts';
 import { contextBudget, elidedMarker } from './context-fit.ts';
 import { estimateTokens } from './estimate-tokens.ts';
@@ -241,4 +242,33 @@ describe('agent loop against arbitrary provider answers', () => {
     expect(answers).toHaveLength(100);
     expect(answers[64]).toMatchObject({ is_error: true, content: 'not run: this answer asked for 100 tool calls; at most 64 run per answer' });
   });
+
+  it('a command that runs into a resource bound ends the turn as resource_limit naming the bound; the answer\'s later calls do not run', async () => {
+    const fx = createWorkspaceFixture({ 'notes.md': 'alpha\n' });
+    fixtures.push(fx);
+    const logger = createMemoryLogger();
+    const clock = createVirtualClock(1_000_000);
+    const bus = createEventBus({ mode: 'strict', logger, clock });
+    const seen: BusEvent[] = [];
+    bus.subscribe({ name: 'test', filter: {}, handler: (e: BusEvent) => void seen.push(e) });
+    const limits = { ...defaultResourceLimits().sandbox, workspace_max_bytes: 4 * 1024 ** 2 };
+    const tools = createToolDispatcher({ tools: createBuiltinTools({ runShell: { hostPath: process.env.PATH ?? '', sandbox: 'auto', limits } }), bus, logger, clock });
+    const calls = [
+      { type: 'tool_use', id: 'tu_0', name: 'run_shell', input: { command: 'truncate -s 3M a.bin b.bin' } },
+      { type: 'tool_use', id: 'tu_1', name: 'write_file', input: { path: 'after.txt', content: 'x' } },
+    ];
+    const history: Message[] = [{ role: 'user', content: [{ type: 'text', text: 'fill the disk' }] }];
+    const provider = scriptedProvider([valid(calls), valid(calls)]);
+    const result = await runTurnLoop(
+      { session_id: 'ses_1', turn_id: 'trn_1', workspaceRoot: fx.ws, model: MODEL, history, system: { system: 's', system_volatile: null }, temperature: 0, maxTokens: 500, maxIterations: 4, isWorker: false, turnStartedId: 'evt_turn', allowedTools: null, delegate: null },
+      { bus, provider, tools, prices: loadPriceTable(), clock },
+    );
+    await bus.drain();
+    expect(result.error_class).toBe('resource_limit');
+    expect(result.error).toMatch(/^resource_limit: resource limit workspace_max_bytes \(4 MiB\) exceeded/);
+    expect(result.llm_calls).toBe(1);
+    expect(seen.filter((e) => e.type === 'tool.failed').map((e) => (e.payload as { error_class: string }).error_class)).toEqual(['resource_limit']);
+    expect(readdirSync(fx.ws)).not.toContain('after.txt');
+  });
 });
+

@@ -204,8 +204,16 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
 
     const results: ToolResultBlock[] = [];
     const cap = deps.maxToolCallsPerAnswer ?? MAX_TOOL_CALLS_PER_ANSWER;
+    let limit: string | null = null;
     for (const [k, call] of uses.entries()) {
-      if (k >= cap) {
+      if (k >= cap || limit !== null) {
+        // After a resource bound, the answer's other calls are not run either: the turn ends.
+        if (limit !== null) {
+          results.push({ type: 'tool_result', tool_use_id: call.id, content: 'not run: an earlier call of this answer ran into a resource bound', is_error: true });
+          toolCalls += 1;
+          failedTools += 1;
+          continue;
+        }
         // Not run: the model learns the bound, and memory stays bounded whatever one answer asks for.
         results.push({ type: 'tool_result', tool_use_id: call.id, content: `not run: this answer asked for ${uses.length} tool calls; at most ${cap} run per answer`, is_error: true });
         toolCalls += 1;
@@ -219,14 +227,22 @@ export async function runTurnLoop(input: TurnLoopInput, deps: TurnLoopDeps): Pro
         ...(input.isWorker ? { actor: 'worker' as const } : {}),
         ...(input.allowedTools ? { allowedTools: input.allowedTools } : {}),
         ...(input.delegate ? { delegate: input.delegate } : {}),
+        ...(input.signal ? { signal: input.signal } : {}),
       });
       toolCalls += 1;
       if (r.failed) failedTools += 1;
       results.push(r.result);
       parent = r.event_id;
+      if (r.resourceLimit !== undefined) limit = r.resourceLimit;
     }
     input.history.push({ role: 'user', content: results });
     fit();
+    if (limit !== null) {
+      // A bound of the sandbox (disk, processes, ...): the rep ends as resource_limit, the run goes on.
+      error = `resource_limit: ${limit}`;
+      errorClass = 'resource_limit';
+      break;
+    }
   }
   // Again after the last answer, so the next turn's routing sees a history that fits.
   fit();

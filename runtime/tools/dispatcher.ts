@@ -44,6 +44,8 @@ export interface DispatchResult {
   result: ToolResultBlock;
   event_id: string;
   failed: boolean;
+  /** Set when the call ran into a resource bound: the message naming it. The turn ends there, as `resource_limit`. */
+  resourceLimit?: string;
 }
 
 /** Validates and runs tool calls, emitting the tool.* events of catalog §6.4. */
@@ -175,7 +177,7 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
           payload: { tool_use_id: call.id, error_class: errorClass, error_message: message, latency_ms: latency() },
         });
         const content = `${errorClass}: ${message}`;
-        return { result: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, event_id: failed.id, failed: true };
+        return { result: { type: 'tool_result', tool_use_id: call.id, content, is_error: true }, event_id: failed.id, failed: true, ...(errorClass === 'resource_limit' ? { resourceLimit: message } : {}) };
       }
     },
   };

@@ -290,7 +290,8 @@ export interface ToolFailedPayload {
     | 'execution_error'
     | 'cancelled'
     | 'user_denied'
-    | 'confirmation_timeout';
+    | 'confirmation_timeout'
+    | 'resource_limit';
   error_message: string;
   latency_ms: number;
 }

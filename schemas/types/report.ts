@@ -191,7 +191,7 @@ export interface Rep {
   assertions: Assertion[];
   error: string | null;
   /**
-   * Why the rep could not finish, as a class: the provider's llm.call_failed error_class (e.g. malformed_response, response_too_large, context_overflow) or the harness's (no_route, iteration_limit, budget_stopped, interrupted, internal_error); null when it finished. Absent in reports written before it was recorded.
+   * Why the rep could not finish, as a class: the provider's llm.call_failed error_class (e.g. malformed_response, response_too_large, context_overflow) or the harness's (no_route, iteration_limit, budget_stopped, interrupted, resource_limit, internal_error); null when it finished. Absent in reports written before it was recorded.
    */
   error_class?: string | null;
   savings: Savings;

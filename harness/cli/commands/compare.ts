@@ -20,6 +20,7 @@ import { runSuite } from '../../runner/run-suite.ts';
 import { SetupError } from '../../errors.ts';
 import type { CliIO, CommandSpec } from '../command.ts';
 import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, tableWidth } from '../parse-args.ts';
+import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
 
 const HELP = `
 A and B are two report JSONs (bench run --json ...), compared as they are; or the literal pair
@@ -157,7 +158,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--include-marginal', '(v1 v2, --arm) include signal_strength: marginal workloads', false)
         .option('--model <id>', '(v1 v2, --arm) cheap model of Pass A and the routing default', 'anthropic:claude-haiku-4-5')
         .option('--baseline <id>', '(v1 v2, --arm) strong model of Pass B and the re-priced counterfactual', 'anthropic:claude-sonnet-4-6')
-        .option('--seed-passes <n>', '(v1 v2, --arm) reps per workload per pass', intArg('--seed-passes', 1), 1)
+        .option('--seed-passes <n>', '(v1 v2, --arm) reps per workload per pass', intArg('--seed-passes', 1, defaultResourceLimits().run.seed_passes_max), 1)
         .option('--seed <n>', "(v1 v2, --arm) the simulated provider's randomness, the same for both arms", intArg('--seed', 0), 0)
         .option('--embedding-provider <id>', '(v1 v2) embedder of the v2 arm: local:hashing-384, local:use-lite (offline, semantic), openai:<model>, cohere:<model>', DEFAULT_EMBEDDING_PROVIDER)
         .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')

@@ -12,6 +12,19 @@ import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
 import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
 import { renderMultiRunHeadline } from '../../report/multi-run-headline.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
+import { defaultResourceLimits, withOverrides } from '../../../runtime/sandbox/resource-limits.ts';
+
+/** The CLI's largest numbers (runtime/data/resource-limits.json `run`). */
+const RUN_BOUNDS = defaultResourceLimits().run;
+
+/** The shipped sandbox bounds with `--limit` overrides; a bad pair is a setup error (exit 2) naming it. */
+function sandboxLimits(pairs: readonly string[]) {
+  try {
+    return withOverrides(defaultResourceLimits().sandbox, pairs);
+  } catch (e) {
+    throw new SetupError((e as Error).message);
+  }
+}
 
 /** benchmark.md §5, shown in `bench run --help`; the figures live in harness/data/cost-budget.json. */
 const COST_HELP = `
@@ -41,7 +54,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--base-url <url>', 'API base URL: required for openai-compatible (Ollama, vLLM, LM Studio, OpenRouter), optional for anthropic/openai proxies')
       .option('--model <id>', 'actual model (id or alias: haiku, sonnet, opus, gpt-5-mini, gpt-5); pinned for every turn', 'anthropic:claude-haiku-4-5')
       .option('--baseline <id>', 'counterfactual model, re-priced from the recorded tokens, never called', 'anthropic:claude-sonnet-4-6')
-      .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1), 1)
+      .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1, RUN_BOUNDS.seed_passes_max), 1)
       .addOption(new Option('--protocol <name>', 'single: every turn on --model; a3: Pass A forced to --model, Pass B forced to --baseline, Pass C routed with slot 4 live over the store A and B seeded').choices(['single', 'a3']).default('single'))
       .option('--seed <n>', "the simulated provider's randomness and nothing else", intArg('--seed', 0), 0)
       .option('--runs <n>', 'independent runs (learning trajectories), each with its own trace DB, pattern store and seed (--seed, --seed+1, ...); the headline interval then adds the between-run variance (docs/results.md)', intArg('--runs', 1))
@@ -54,7 +67,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--otlp-header <name=value>', 'an HTTP header for --otlp-endpoint (repeatable)', collect, [])
       .option('--record <file>', 'append every provider exchange to this JSONL cassette (keyed by the SHA-256 of the request)')
       .option('--replay <file>', 'serve every exchange from a cassette; a request it lacks is exit 2')
-      .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1), 1)
+      .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1, RUN_BOUNDS.concurrency_max), 1)
       .option('--max-cost <usd>', 'stop cleanly before spend passes this many USD (report incomplete, exit 1)', decimalArg('--max-cost'))
       .addOption(new Option('--fingerprint-version <v>', 'pattern store fingerprints: v1 structural, v2 hybrid with embeddings (default: the routing config, else v1)').choices(['v1', 'v2']))
       .option('--embedding-provider <id>', 'v2 embedder: local:hashing-384 (offline default), openai:text-embedding-3-small, cohere:embed-multilingual-v3.0, local:transformers:<model>; implies v2')
@@ -64,6 +77,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--run-id <id>', 'the run id (shards of one run must share it); default derived from seed, suite, models, commit and prices when sharded or --passes')
       .option('--resume <db>', 'continue the interrupted run in this trace DB: keep its finished reps, roll back a half-written one, run the rest (identity flags come from the DB)')
       .option('--retry-errors', 'with --resume: also run again the reps that ended in a provider error', false)
+      .option('--limit <key=value>', 'a sandbox bound (repeatable): workspace_max_bytes, max_processes, max_memory_bytes, rep_max_seconds; defaults in runtime/data/resource-limits.json (docs/cli.md)', collect, [])
       .option('--unsandboxed', "with no sandbox (neither bubblewrap nor unshare works), let a real provider's run_shell and hidden checks run anyway, confined by cwd and a scrubbed environment only (default: refused)", false)
       .addOption(new Option('--holdout <kind>', 'a3: also run Pass C leave-one-workload-out (pass C-oos): each workload routed by a store seeded only from the other workloads, workload_id null').choices(['workload']))
       .option('--oracle-epsilon <e>', 'a3 oracles: a model within e of the best mean gated score counts as as good (default 0.02)', numberArg('--oracle-epsilon', 0, 1))
@@ -106,6 +120,7 @@ export const runCommandSpec: CommandSpec = {
       quiet: boolean;
       unsandboxed: boolean;
       concurrency: number;
+      limit: string[];
       maxCost?: Decimal;
       fingerprintVersion?: 'v1' | 'v2';
       embeddingProvider?: string;
@@ -171,6 +186,7 @@ export const runCommandSpec: CommandSpec = {
       recordPath: o.record ?? null,
       baseURL: o.baseUrl ?? null,
       concurrency: o.concurrency,
+      limits: sandboxLimits(o.limit),
       unsandboxed: o.unsandboxed,
       maxCostUsd: o.maxCost ?? null,
       replayPath: o.replay ?? null,

@@ -12,6 +12,7 @@ import { discoverWorkloads } from '../../workloads/load-workload.ts';
 import type { CommandSpec } from '../command.ts';
 import { addForceOption, collect, freshOutputPath, intArg } from '../parse-args.ts';
 import { fold } from './list.ts';
+import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
 
 const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
 const rate = (arm: SignalResult['cheap']) => (arm.solved_rate === null ? 'no check' : `${arm.solved}/${arm.scores.length}`);
@@ -54,7 +55,7 @@ export const signalCommandSpec: CommandSpec = {
       .option('--workloads-dir <dir>', 'where workloads live', './workloads')
       .option('--model <id>', 'the cheap arm', 'anthropic:claude-haiku-4-5')
       .option('--baseline <id>', 'the strong arm', 'anthropic:claude-sonnet-4-6')
-      .option('--reps <n>', 'reps per arm', intArg('--reps', 1), 4)
+      .option('--reps <n>', 'reps per arm', intArg('--reps', 1, defaultResourceLimits().run.seed_passes_max), 4)
       .option('--provider <name>', 'auto | sim | anthropic | openai | openai-compatible', 'auto')
       .option('--base-url <url>', 'API base URL (openai-compatible, proxies)')
       .option('--seed <n>', "the simulated provider's randomness", intArg('--seed', 0), 0)

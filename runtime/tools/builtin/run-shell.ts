@@ -1,4 +1,5 @@
 import { runCommand, scrubWorkspacePaths, type SandboxMode } from '../../sandbox/index.ts';
+import type { SandboxLimits } from '../../sandbox/resource-limits.ts';
 import { ToolError, type Tool } from '../tool.ts';
 
 /** Default and maximum `timeout_seconds` of `run_shell`. */
@@ -12,11 +13,14 @@ export interface RunShellOptions {
   maxOutputBytes?: number;
   /** Directories the command must not see (see RunCommandOptions.hide). */
   hide?: readonly string[];
+  /** Disk, process and memory bounds of each command; default the shipped ones. */
+  limits?: SandboxLimits;
 }
 
 /**
  * `run_shell {command, timeout_seconds = 60}`: runs a shell command in the sandboxed workspace.
- * A non-zero exit is a completed call whose content ends with the exit code; a timeout fails.
+ * A non-zero exit is a completed call whose content ends with the exit code; a timeout fails; a
+ * command that runs into a resource bound fails with `resource_limit`, which ends the rep.
  */
 export function createRunShellTool(opts: RunShellOptions = {}): Tool {
   return {
@@ -52,7 +56,9 @@ export function createRunShellTool(opts: RunShellOptions = {}): Tool {
         ...(opts.hostPath !== undefined ? { hostPath: opts.hostPath } : {}),
         ...(opts.maxOutputBytes !== undefined ? { maxOutputBytes: opts.maxOutputBytes } : {}),
         ...(opts.hide ? { hide: opts.hide } : {}),
+        ...(opts.limits ? { limits: opts.limits } : {}),
       });
+      if (r.limit) throw new ToolError('resource_limit', r.limit);
       if (r.timedOut) throw new ToolError('timeout', `command timed out after ${timeoutS}s and was killed`);
       if (r.cancelled) throw new ToolError('cancelled', 'command cancelled');
       const status = r.exitCode !== null ? `[exit code: ${r.exitCode}]` : `[killed by signal ${r.signal ?? 'unknown'}]`;

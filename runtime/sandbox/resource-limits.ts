@@ -1,0 +1,134 @@
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { validatorFor } from '../core/schemas.ts';
+import { loadYamlValidated } from '../core/yaml-document.ts';
+import type { ResourceLimitsFile } from '../../schemas/types/resource-limits.ts';
+
+/** The shipped bounds, `runtime/data/resource-limits.json` (defaults stated in docs/threat-model.md). */
+export const DEFAULT_RESOURCE_LIMITS_PATH = fileURLToPath(new URL('../data/resource-limits.json', import.meta.url));
+
+/** What one sandboxed command and one rep may use. */
+export type SandboxLimits = ResourceLimitsFile['sandbox'];
+
+/** The largest numbers the CLI accepts. */
+export type RunBounds = ResourceLimitsFile['run'];
+
+/** Loads and validates a resource-limits file; errors name the file and the field. */
+export function loadResourceLimits(path: string = DEFAULT_RESOURCE_LIMITS_PATH): ResourceLimitsFile {
+  return loadYamlValidated<ResourceLimitsFile>(path, validatorFor<ResourceLimitsFile>('resource-limits.schema.json'));
+}
+
+let shipped: ResourceLimitsFile | null = null;
+
+/** The shipped bounds, read once per process. */
+export function defaultResourceLimits(): ResourceLimitsFile {
+  shipped ??= loadResourceLimits();
+  return shipped;
+}
+
+/**
+ * A bound a command or rep ran into: the rep ends with `error_class: resource_limit` and this
+ * message, which names the bound, its value and where to change it.
+ */
+export class ResourceLimitError extends Error {
+  constructor(
+    readonly limit: keyof SandboxLimits,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ResourceLimitError';
+  }
+}
+
+/** Bytes as the docs write them: whole GiB/MiB when exact, else bytes. */
+export function formatBytes(n: number): string {
+  const gib = 1024 ** 3;
+  const mib = 1024 ** 2;
+  if (n % gib === 0) return `${n / gib} GiB`;
+  if (n % mib === 0) return `${n / mib} MiB`;
+  return `${n} bytes`;
+}
+
+/** The message of a `workspace_max_bytes` overrun, naming both measures. */
+export function diskLimitMessage(usage: DiskUsage, max: number): string {
+  return `resource limit workspace_max_bytes (${formatBytes(max)}) exceeded: the workspace uses ${usage.apparent} bytes apparent, ${usage.allocated} allocated (raise it with --limit workspace_max_bytes=N)`;
+}
+
+/** Disk use of a tree: allocated blocks and apparent (logical) sizes, each hard-linked file once. */
+export interface DiskUsage {
+  allocated: number;
+  apparent: number;
+}
+
+/**
+ * Sums a tree's allocated and apparent bytes without following symlinks (a sparse file counts by
+ * its apparent size, a link by its own size). Stops early once either passes `stopAbove`; files
+ * that vanish while it walks are skipped.
+ */
+export function diskUsage(roots: readonly string[], stopAbove = Infinity): DiskUsage {
+  const seen = new Set<string>();
+  const total: DiskUsage = { allocated: 0, apparent: 0 };
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const p = stack.pop()!;
+    let st;
+    try {
+      st = lstatSync(p, { bigint: false });
+    } catch {
+      continue;
+    }
+    if (st.nlink > 1 && !st.isDirectory()) {
+      const key = `${st.dev}:${st.ino}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    total.allocated += st.blocks * 512;
+    total.apparent += st.size;
+    if (Math.max(total.allocated, total.apparent) > stopAbove) return total;
+    if (st.isDirectory()) {
+      try {
+        for (const name of readdirSync(p)) stack.push(join(p, name));
+      } catch {
+        // unreadable or gone: counted as its own entry only
+      }
+    }
+  }
+  return total;
+}
+
+/** The larger of the two measures: what `workspace_max_bytes` bounds. */
+export function diskUse(u: DiskUsage): number {
+  return Math.max(u.allocated, u.apparent);
+}
+
+/**
+ * `prlimit` arguments that start the command with the bounds: address space per process, the
+ * largest file it may write and, where a user namespace counts them apart from the host's
+ * (`perNamespaceProcs`), its process count.
+ */
+export function prlimitArgs(prlimit: string, limits: SandboxLimits, perNamespaceProcs: boolean): string[] {
+  return [prlimit, `--as=${limits.max_memory_bytes}`, `--fsize=${limits.workspace_max_bytes}`, ...(perNamespaceProcs ? [`--nproc=${limits.max_processes}`] : []), '--'];
+}
+
+/**
+ * Applies `key=value` overrides (the CLI's `--limit`) to the sandbox bounds; throws a RangeError
+ * naming the pair, the known keys and the accepted range.
+ */
+export function withOverrides(base: SandboxLimits, pairs: readonly string[]): SandboxLimits {
+  const out: SandboxLimits = { ...base };
+  const keys = Object.keys(base) as (keyof SandboxLimits)[];
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    const key = pair.slice(0, eq) as keyof SandboxLimits;
+    if (eq < 0 || !keys.includes(key)) throw new RangeError(`--limit ${JSON.stringify(pair)}: use KEY=VALUE with KEY one of ${keys.join(', ')}`);
+    const value = Number(pair.slice(eq + 1));
+    const check = validatorFor<ResourceLimitsFile>('resource-limits.schema.json');
+    const candidate = { ...out, [key]: value };
+    if (!Number.isFinite(value) || !check({ sandbox: candidate, run: defaultResourceLimits().run })) {
+      throw new RangeError(`--limit ${JSON.stringify(pair)}: ${key} takes ${key === 'rep_max_seconds' ? 'a number of seconds > 0' : 'a whole number'} within schemas/resource-limits.schema.json's bounds`);
+    }
+    out[key] = value;
+  }
+  return out;
+}
