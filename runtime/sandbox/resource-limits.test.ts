@@ -57,7 +57,7 @@ describe('the shipped bounds and --limit', () => {
   it('the shipped file validates and states the documented defaults', () => {
     const l = loadResourceLimits();
     expect(l.sandbox).toEqual({ workspace_max_bytes: 1024 ** 3, max_processes: 256, max_memory_bytes: 4 * 1024 ** 3, rep_max_seconds: 3600 });
-    expect(l.run).toEqual({ seed_passes_max: 1000, concurrency_max: 64, planned_jobs_max: 100_000 });
+    expect(l.run).toEqual({ seed_passes_max: 1000, runs_max: 100, concurrency_max: 64, planned_jobs_max: 100_000 });
   });
 
   it('an override replaces one bound; an unknown key or a value out of range is refused naming it', () => {

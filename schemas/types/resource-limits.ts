@@ -29,6 +29,10 @@ export interface ResourceLimitsFile {
      */
     seed_passes_max: number;
     /**
+     * Largest --runs (independent runs of bench run).
+     */
+    runs_max: number;
+    /**
      * Largest --concurrency.
      */
     concurrency_max: number;

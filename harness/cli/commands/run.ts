@@ -57,7 +57,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1, RUN_BOUNDS.seed_passes_max), 1)
       .addOption(new Option('--protocol <name>', 'single: every turn on --model; a3: Pass A forced to --model, Pass B forced to --baseline, Pass C routed with slot 4 live over the store A and B seeded').choices(['single', 'a3']).default('single'))
       .option('--seed <n>', "the simulated provider's randomness and nothing else", intArg('--seed', 0), 0)
-      .option('--runs <n>', 'independent runs (learning trajectories), each with its own trace DB, pattern store and seed (--seed, --seed+1, ...); the headline interval then adds the between-run variance (docs/results.md)', intArg('--runs', 1))
+      .option('--runs <n>', 'independent runs (learning trajectories), each with its own trace DB, pattern store and seed (--seed, --seed+1, ...); the headline interval then adds the between-run variance (docs/results.md)', intArg('--runs', 1, RUN_BOUNDS.runs_max))
       .option('--seeds <list>', 'the runs\' seeds, comma-separated (instead of --runs N)')
       .option('--temperature <t>', 'temperature threaded to every request', numberArg('--temperature', 0, 2), 0)
       .option('--db-path <path>', 'trace DB to create (refuses an existing file); default reports/.runs/bench-<UTC-ts>.db')
