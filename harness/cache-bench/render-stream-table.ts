@@ -8,6 +8,17 @@ function pctCi(r: Rate): string {
   return `${f(r.k / r.n)}% [${f(r.ci.lo)}, ${f(r.ci.hi)}]`;
 }
 
+/** A rate with its count and denominator first, so no reader has to guess what it divides by. */
+function countPctCi(r: Rate): string {
+  return r.n === 0 ? '0/0 (n/a)' : `${r.k}/${r.n} ${pctCi(r)}`;
+}
+
+/** What the two false-hit rates divide by, named. */
+export function falseHitDenominators(f: StreamFigures): string {
+  const m = f.must_miss;
+  return `false-hit rates: "must-miss" = wrong hits over the ${m.queries} must-miss queries (the risk a user runs: ${m.declared} declared expect: miss, ${m.novel} first asks of a class, where any hit is wrong); "all" = wrong hits over all ${f.queries} queries${f.tier3 ? ' (the intermediate row: over steps, and over steps not computed before)' : ''}`;
+}
+
 function us(x: number | null): string {
   return x === null ? 'n/a' : x >= 1000 ? `${(x / 1000).toFixed(2)} ms` : `${x.toFixed(1)} µs`;
 }
@@ -38,8 +49,8 @@ export interface StreamTableHeader {
   contextual?: boolean;
 }
 
-/** One stream's figures as text: a header line, the per-tier table, latency and must-miss lines. */
-export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): string {
+/** One stream's figures as text (or Markdown): a header line, the per-tier table, latency and must-miss lines. */
+export function renderStreamTable(h: StreamTableHeader, f: StreamFigures, format: 'text' | 'markdown' = 'text'): string {
   const lines = [
     `${h.name} (${h.set}): ${f.queries} queries (${f.repeats} repeats of an answered class${h.warm ? `, after ${h.warm} warm-up writes` : ''}); cache ${h.cache ? 'on' : 'off'}, embedder ${h.embedder}, delta ${h.delta >= 1 ? 'off (fixed prior threshold)' : h.delta}, gate ${h.gate ? 'on' : 'off'}`,
     'sim: answers are the stream\'s reference answers priced as the stream model (simulated provider, no model called)',
@@ -48,22 +59,30 @@ export function renderStreamTable(h: StreamTableHeader, f: StreamFigures): strin
   if (h.labels === 'audited') lines.push('labels: audited (pairs stating the same facts merged, equivalent-pairs.yaml; secondary figures)');
   if (h.calibration) lines.push(`calibration: ${h.calibration}`);
   if (h.contextual) lines.push('contextual embedding: each query embedded behind an [emulated] context summary (built from the detected task and intent words; no model wrote it)');
-  const t = plainTable(['tier', 'hits', 'hit rate [95% CI]', 'hit rate on repeats', 'wrong', 'false-hit rate [95% CI]', 'precision [95% CI]', 'net savings', 'lookup p50', 'lookup p95']);
-  for (const r of f.tiers)
-    t.push([
-      // Tier 3's row counts workflow steps, not queries: its rates are over steps.
-      r.tier === 'intermediate' ? 'intermediate (steps)' : r.tier,
-      String(r.hits),
-      pctCi(r.hit_rate),
-      pctCi(r.hit_rate_on_repeats),
-      String(r.wrong_hits),
-      pctCi(r.false_hit_rate),
-      pctCi(r.precision),
-      `$${r.net_savings_usd}${r.net_savings_pct === null ? '' : ` (${r.net_savings_pct.toFixed(1)}%)`}`,
-      us(r.lookup_us_p50),
-      us(r.lookup_us_p95),
-    ]);
-  lines.push(t.toString());
+  const head = ['tier', 'hits', 'hit rate [95% CI]', 'hit rate on repeats', 'wrong', 'false hits, must-miss [95% CI]', 'false hits, all [95% CI]', 'precision [95% CI]', 'net savings', 'lookup p50', 'lookup p95'];
+  const rows = f.tiers.map((r) => [
+    // Tier 3's row counts workflow steps, not queries: its rates are over steps.
+    r.tier === 'intermediate' ? 'intermediate (steps)' : r.tier,
+    String(r.hits),
+    pctCi(r.hit_rate),
+    pctCi(r.hit_rate_on_repeats),
+    String(r.wrong_hits),
+    countPctCi(r.false_hit_rate_must_miss),
+    countPctCi(r.false_hit_rate),
+    pctCi(r.precision),
+    `$${r.net_savings_usd}${r.net_savings_pct === null ? '' : ` (${r.net_savings_pct.toFixed(1)}%)`}`,
+    us(r.lookup_us_p50),
+    us(r.lookup_us_p95),
+  ]);
+  if (format === 'markdown') {
+    const cell = (c: string) => c.replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+    lines.push('', `| ${head.map(cell).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`), '');
+  } else {
+    const t = plainTable(head);
+    for (const r of rows) t.push(r);
+    lines.push(t.toString());
+  }
+  lines.push(falseHitDenominators(f));
   lines.push(
     // A local embedder costs nothing, and its line stays as it always read.
     `cost: cache off $${f.cost_off_usd}, cache on $${f.cost_on_usd}${embedPart(f.embed_cost_usd)}; net savings charge each wrong hit ${f.wrong_hit_penalty}x its query's cost; ${f.explored} would-be hits recomputed to learn`,

@@ -13,6 +13,7 @@ import type { StreamLabels } from './audited-labels.ts';
 import { runCrossFitted, type CalibrationMode } from './cross-fit.ts';
 import { isQueryStreamDir, loadQueryStream } from './load-stream.ts';
 import { renderStreamTable } from './render-stream-table.ts';
+import { recordToJson, type QueryRecordJson } from './query-records.ts';
 import { runStream } from './run-stream.ts';
 import { streamFigures, type StreamFigures } from './stream-metrics.ts';
 
@@ -59,6 +60,8 @@ export interface StreamReportEntry {
   /** Ctrl-C stopped this stream: its figures cover the queries replayed before it. */
   status?: 'interrupted';
   figures: StreamFigures;
+  /** One per asked query: what `bench analyze --stream-report` recomputes the figures from. */
+  records: QueryRecordJson[];
 }
 
 /** Runs the streams; exit 1 when a must-miss query was served or Ctrl-C stopped a stream (its partial figures are still printed and written), else 0. */
@@ -93,7 +96,7 @@ export async function runStreamCommand(o: StreamCommandOptions, io: CliIO): Prom
       io.out('');
       if (figures.must_miss_classes_hit.length || interrupted) failed = true;
       entries.push({
-        ...(interrupted ? { status: 'interrupted' as const } : {}), name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), ...(contextual && o.cache ? { contextual_embedding: 'emulated' as const } : {}), figures });
+        ...(interrupted ? { status: 'interrupted' as const } : {}), name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), ...(contextual && o.cache ? { contextual_embedding: 'emulated' as const } : {}), figures, records: records.map(recordToJson) });
     } finally {
       await embedder.close();
     }

@@ -121,7 +121,7 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
     }
     if (!cache) {
       const r = await provider.complete(request);
-      records.push({ id: q.id, class: q.class, repeat, expectMiss: q.expect === 'miss', servedBy: null, correct: null, explored: false, similarity: null, matchedQuery: null, missReason: 'cache_off', costUsd: cost.toFixed(), spentUsd: priced(r).toFixed(), lookupUs: 0, exactLookupUs: 0, embedUs: 0, searchUs: 0, tier2Consulted: false });
+      records.push({ id: q.id, class: q.class, repeat, expectMiss: q.expect === 'miss', servedBy: null, correct: null, explored: false, similarity: null, threshold: null, matchedQuery: null, missReason: 'cache_off', costUsd: cost.toFixed(), spentUsd: priced(r).toFixed(), lookupUs: 0, exactLookupUs: 0, embedUs: 0, searchUs: 0, tier2Consulted: false });
       continue;
     }
     let spent = new Decimal(0);
@@ -155,6 +155,7 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
       correct: out.servedBy === null ? null : text === q.answer && q.expect !== 'miss' && stepsRight,
       explored: out.explored,
       similarity: out.similarity,
+      threshold: out.threshold,
       matchedQuery: out.candidateQuery,
       missReason: out.missReason,
       costUsd: cost.toFixed(),

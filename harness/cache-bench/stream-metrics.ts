@@ -30,6 +30,8 @@ export interface QueryRecord {
   correct: boolean | null;
   explored: boolean;
   similarity: number | null;
+  /** The similarity the deciding candidate had to reach to be served (null when none was weighed or none is certified). */
+  threshold: number | null;
   /** The cached query that served it, or the nearest candidate the tuner weighed. */
   matchedQuery: string | null;
   missReason: string | null;
@@ -62,6 +64,8 @@ export interface StreamFigures {
   embed_cost_usd: string;
   wrong_hit_penalty: number;
   tiers: TierFigures[];
+  /** The must-miss queries (no cached answer could serve them rightly): the denominator of each tier's `false_hit_rate_must_miss`. */
+  must_miss: StreamFiguresReport['must_miss'];
   /** Classes of hits on novel or expect-miss queries (each a wrong hit), and of queries served a wrong Tier 3 step. */
   must_miss_classes_hit: string[];
   embed_us_p50: number | null;
@@ -92,6 +96,11 @@ function round(x: number | null): number | null {
   return x === null ? null : Math.round(x * 10) / 10;
 }
 
+/** A query no cached answer could serve rightly: declared `expect: miss`, or the first ask of its class. */
+export function isMustMiss(r: Pick<QueryRecord, 'repeat' | 'expectMiss'>): boolean {
+  return r.expectMiss || !r.repeat;
+}
+
 /** Folds the records into per-tier figures. `penalty` multiplies a wrong hit's query cost. */
 export function streamFigures(records: readonly QueryRecord[], penalty = 10): StreamFigures {
   if (!(penalty >= 0)) throw new RangeError(`wrong-hit penalty must be >= 0, got ${penalty}`);
@@ -100,6 +109,7 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
   // Only Tier 2 embeds, so its net savings and those of all tiers together pay for every lookup's embedding, hit or miss.
   const embedCost = records.reduce((s, r) => s.plus(r.embedCostUsd ?? 0), new Decimal(0));
   const repeats = records.filter((r) => r.repeat && !r.expectMiss).length;
+  const mustMiss = records.filter(isMustMiss);
   const tier = (name: TierFigures['tier']): TierFigures => {
     const served = records.filter((r) => r.servedBy !== null && (name === 'all' || r.servedBy === name));
     const wrong = served.filter((r) => !r.correct);
@@ -118,6 +128,7 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
       hit_rate: rate(served.length, records.length),
       hit_rate_on_repeats: rate(served.length - wrong.length, repeats),
       false_hit_rate: rate(wrong.length, records.length),
+      false_hit_rate_must_miss: rate(wrong.filter(isMustMiss).length, mustMiss.length),
       precision: rate(served.length - wrong.length, served.length),
       avoided_usd: avoided.toFixed(),
       penalty_usd: pen.toFixed(),
@@ -147,6 +158,8 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
       hit_rate: rate(served.length, steps.length),
       hit_rate_on_repeats: rate(served.length - wrong.length, steps.filter((s) => s.repeat).length),
       false_hit_rate: rate(wrong.length, steps.length),
+      // A step not computed before: any hit on it is wrong.
+      false_hit_rate_must_miss: rate(wrong.filter((x) => !x.repeat).length, steps.filter((x) => !x.repeat).length),
       precision: rate(served.length - wrong.length, served.length),
       avoided_usd: avoided.toFixed(),
       penalty_usd: pen.toFixed(),
@@ -168,6 +181,7 @@ export function streamFigures(records: readonly QueryRecord[], penalty = 10): St
     embed_cost_usd: embedCost.toFixed(),
     wrong_hit_penalty: penalty,
     tiers: [tier('exact'), tier('semantic'), ...(hasSteps ? [intermediate()] : []), tier('all')],
+    must_miss: { queries: mustMiss.length, declared: mustMiss.filter((r) => r.expectMiss).length, novel: mustMiss.filter((r) => !r.expectMiss).length },
     must_miss_classes_hit: [
       ...new Set(records.filter((r) => (r.servedBy !== null && (!r.repeat || r.expectMiss)) || r.steps?.some((s) => s.served && !s.correct)).map((r) => r.class)),
     ].sort(),

@@ -83,6 +83,8 @@ export interface CacheOutcome {
   /** The label of that exploration: did the cached answer agree with the fresh one? */
   exploreAgreed: boolean | null;
   similarity: number | null;
+  /** The similarity the deciding candidate had to reach to be served (tuner's threshold; null when no candidate was weighed or none is certified). */
+  threshold: number | null;
   errorBound: number | null;
   entryId: string | null;
   /** The cached query that matched (Tier 2) or was the nearest candidate. */
@@ -220,8 +222,8 @@ export class SemanticCache {
    */
   async complete(request: CanonicalRequest, compute: () => Promise<CanonicalResponse>, call?: StepCall): Promise<CacheOutcome> {
     const t0 = performance.now();
-    const base = { explored: false, exploreAgreed: null, similarity: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0, embedCostUsd: NOTHING_USD, steps: null };
-    let nearest: { similarity: number; query: string } | null = null;
+    const base = { explored: false, exploreAgreed: null, similarity: null, threshold: null, errorBound: null, entryId: null, candidateQuery: null, taskType: null, embedUs: 0, searchUs: 0, embedCostUsd: NOTHING_USD, steps: null };
+    let nearest: { similarity: number; query: string; threshold: number | null } | null = null;
     // Tier 1.
     const doc = documentRequestOf(request);
     // The question decides eligibility, not the documents it carries ("next year" in a policy is no clock).
@@ -287,10 +289,10 @@ export class SemanticCache {
         }
         const decision = this.tuner.decide(taskType, this.o.sensitivity, hit.score, entry.threshold, this.random());
         const lookupUs = (performance.now() - t0) * 1000;
-        const common = { ...base, similarity: hit.score, errorBound: decision.errorBound, entryId: entry.id, candidateQuery: entry.query, taskType, embedUs, searchUs, embedCostUsd, exactLookupUs };
+        const common = { ...base, similarity: hit.score, threshold: decision.threshold, errorBound: decision.errorBound, entryId: entry.id, candidateQuery: entry.query, taskType, embedUs, searchUs, embedCostUsd, exactLookupUs };
         if (decision.action === 'serve' && !this.o.mismatch.shouldUseCache(hit.score, taskType, Number(entry.cost_usd) || 1)[0]) {
           missReason = 'mismatch_cost';
-          nearest = { similarity: hit.score, query: entry.query };
+          nearest = { similarity: hit.score, query: entry.query, threshold: decision.threshold };
           break;
         }
         if (decision.action === 'serve') {
@@ -310,7 +312,7 @@ export class SemanticCache {
         }
         missReason = decision.reason;
         // The nearest gate-passing candidate decides; farther ones are less similar still.
-        nearest = { similarity: hit.score, query: entry.query };
+        nearest = { similarity: hit.score, query: entry.query, threshold: decision.threshold };
         break;
       }
       if (missReason === 'no_neighbour' && firstGateMiss) missReason = `gate_${firstGateMiss}`;
@@ -319,7 +321,7 @@ export class SemanticCache {
     this.o.onEvent?.('cache.miss', { tier: semOk.eligible ? 'semantic' : 'exact', reason: missReason, similarity: nearest?.similarity ?? null, error_bound: null, explored: false, explore_agreed: null, lookup_us: Math.round(lookupUs), embed_us: Math.round(embedUs), embed_cost_usd: embedCostUsd }, request);
     const response = await compute();
     this.keep(request, response, exactKey, semOk.eligible && vector && partition && taskType && signature ? { partition, vector, taskType, signature, query: semOk.query } : null);
-    return { ...base, similarity: nearest?.similarity ?? null, candidateQuery: nearest?.query ?? null, response, servedBy: null, missReason, taskType, lookupUs, exactLookupUs, embedUs, searchUs, embedCostUsd };
+    return { ...base, similarity: nearest?.similarity ?? null, threshold: nearest?.threshold ?? null, candidateQuery: nearest?.query ?? null, response, servedBy: null, missReason, taskType, lookupUs, exactLookupUs, embedUs, searchUs, embedCostUsd };
   }
 
   /** Tier 3 takes a document request the way Tier 2 takes a query: no tools, no tool result, a question that does not move with the clock. */

@@ -67,6 +67,8 @@ export interface ThresholdDecision {
   /** Upper bound on the error rate of would-be hits at this similarity or above; 1 with no evidence. */
   errorBound: number;
   reason: 'below_prior' | 'below_entry_threshold' | 'bound_above_delta' | 'bound_met' | 'sampled_exploration';
+  /** The similarity a candidate had to reach to be served: the prior floor when fixed (delta 1), else the certified threshold (null while none is certified). */
+  threshold: number | null;
 }
 
 /** Per task type: learned ledgers; per entry: the wrong-above threshold. */
@@ -123,14 +125,16 @@ export class AdaptiveThresholdTuner {
   /** Decides one would-be hit. `draw` is a uniform [0, 1) sample (seeded by the caller). */
   decide(taskType: string, sensitivity: CostSensitivity, similarity: number, entry: EntryThresholdState, draw: number): ThresholdDecision {
     const floor = this.getThreshold(taskType, sensitivity);
-    if (similarity < floor) return { action: 'reject', floor, errorBound: 1, reason: 'below_prior' };
-    if (similarity <= entry.wrongAbove) return { action: 'reject', floor, errorBound: 1, reason: 'below_entry_threshold' };
-    if (this.config.delta >= 1) return { action: 'serve', floor, errorBound: 1, reason: 'bound_met' };
-    const certified = this.certifiedThreshold(taskType, floor);
+    const fixed = this.config.delta >= 1;
+    const certified = fixed ? null : this.certifiedThreshold(taskType, floor);
+    const threshold = fixed ? floor : (certified?.threshold ?? null);
+    if (similarity < floor) return { action: 'reject', floor, errorBound: 1, reason: 'below_prior', threshold };
+    if (similarity <= entry.wrongAbove) return { action: 'reject', floor, errorBound: 1, reason: 'below_entry_threshold', threshold };
+    if (fixed) return { action: 'serve', floor, errorBound: 1, reason: 'bound_met', threshold };
     if (!certified || similarity < certified.threshold)
-      return { action: 'explore', floor, errorBound: this.errorBound(taskType, similarity), reason: 'bound_above_delta' };
-    if (draw < this.config.exploreRate) return { action: 'explore', floor, errorBound: certified.errorBound, reason: 'sampled_exploration' };
-    return { action: 'serve', floor, errorBound: certified.errorBound, reason: 'bound_met' };
+      return { action: 'explore', floor, errorBound: this.errorBound(taskType, similarity), reason: 'bound_above_delta', threshold };
+    if (draw < this.config.exploreRate) return { action: 'explore', floor, errorBound: certified.errorBound, reason: 'sampled_exploration', threshold };
+    return { action: 'serve', floor, errorBound: certified.errorBound, reason: 'bound_met', threshold };
   }
 
   /**

@@ -30,6 +30,10 @@ export interface CacheStreamReport {
      */
     calibration?: 'cross-fit';
     figures: Figures;
+    /**
+     * One record per asked query, in stream order. bench analyze --stream-report recomputes figures from them.
+     */
+    records: QueryRecord[];
   }[];
 }
 export interface Figures {
@@ -47,6 +51,20 @@ export interface Figures {
    * @maxItems 4
    */
   tiers: Tier[];
+  /**
+   * The must-miss queries: those no cached answer could serve rightly. The denominator of false_hit_rate_must_miss.
+   */
+  must_miss: {
+    queries: number;
+    /**
+     * Declared expect: miss.
+     */
+    declared: number;
+    /**
+     * First asks of a class (nothing held could be its answer), not declared.
+     */
+    novel: number;
+  };
   must_miss_classes_hit: string[];
   embed_us_p50: number | null;
   embed_us_p95: number | null;
@@ -75,7 +93,8 @@ export interface Tier {
   wrong_hits: number;
   hit_rate: Rate;
   hit_rate_on_repeats: Rate;
-  false_hit_rate: Rate;
+  false_hit_rate: Rate1;
+  false_hit_rate_must_miss: Rate2;
   precision: Rate;
   avoided_usd: string;
   penalty_usd: string;
@@ -95,4 +114,84 @@ export interface Rate {
     lo: number;
     hi: number;
   };
+}
+/**
+ * Wrong hits over every query of the row (n = all queries, or all steps for intermediate).
+ */
+export interface Rate1 {
+  k: number;
+  n: number;
+  ci: {
+    p: number | null;
+    lo: number;
+    hi: number;
+  };
+}
+/**
+ * Wrong hits among the must-miss queries over the must-miss queries (n = figures.must_miss.queries; for intermediate, wrong steps among steps not computed before over those steps): the risk a user runs when a hit would be wrong. n = 0 when the stream has none.
+ */
+export interface Rate2 {
+  k: number;
+  n: number;
+  ci: {
+    p: number | null;
+    lo: number;
+    hi: number;
+  };
+}
+/**
+ * What happened to one asked query: what every figure of the stream is recomputed from (bench analyze --stream-report).
+ */
+export interface QueryRecord {
+  id: string;
+  class: string;
+  /**
+   * The class had been asked (or warmed) before, so a hit could be right.
+   */
+  repeat: boolean;
+  /**
+   * Declared expect: miss.
+   */
+  expect_miss: boolean;
+  /**
+   * The tier that served it; null when computed.
+   */
+  served_by: 'exact' | 'semantic' | 'intermediate' | null;
+  /**
+   * Served and right (the class reference answer, every served step right); null when computed.
+   */
+  correct: boolean | null;
+  explored: boolean;
+  /**
+   * Similarity of the cached query that served it or of the nearest candidate weighed.
+   */
+  similarity: number | null;
+  /**
+   * The similarity that candidate had to reach to be served: the fixed prior threshold, or the certified one (null when none was certified or no candidate was weighed).
+   */
+  threshold: number | null;
+  matched_query: string | null;
+  miss_reason: string | null;
+  /**
+   * What computing it costs (the cache-off arm).
+   */
+  cost_usd: string;
+  /**
+   * What it cost with the cache on, its lookup embedding included.
+   */
+  spent_usd: string;
+  embed_cost_usd: string;
+  lookup_us: number;
+  exact_lookup_us: number;
+  embed_us: number;
+  search_us: number;
+  tier2_consulted: boolean;
+  steps?: {
+    key: string;
+    type: string;
+    repeat: boolean;
+    served: boolean;
+    correct: boolean | null;
+    cost_usd: string;
+  }[];
 }

@@ -6,6 +6,8 @@ import type { CommandSpec } from '../command.ts';
 import { addForceOption, addWidthOptions, freshOutputPath, tableWidth } from '../parse-args.ts';
 import { RunJobs } from '../../runs/run-jobs.ts';
 import { jobKey } from '../../runner/shard.ts';
+import { analyzeStreamReport } from '../../cache-bench/analyze-stream-report.ts';
+import { SetupError } from '../../errors.ts';
 
 /** `analyze --skip-execute`: every report number again from an existing trace DB, no model call. */
 export const analyzeCommandSpec: CommandSpec = {
@@ -13,7 +15,9 @@ export const analyzeCommandSpec: CommandSpec = {
   description: 'Recompute a run\'s report from an existing trace DB, with no model calls (analyze = bench analyze).',
   configure(cmd) {
     cmd
-      .requiredOption('--db-path <path>', 'the existing trace DB of a bench run')
+      .option('--db-path <path>', 'the existing trace DB of a bench run (agent workloads)')
+      .option('--stream-report <path>', 'a cache stream report (the JSON `bench run --workload cache-*` wrote): recompute every figure from its per-query records')
+      .option('--markdown', 'with --stream-report: print the tables as Markdown', false)
       .option('--skip-execute', 'no model calls, analytics only (the only mode there is; accepted for the documented command line)', true)
       .option('--run <id>', 'which run in the DB (default: the latest)')
       .option('--patterns-db-path <path>', "the run's pattern store, for cluster tightness (default: the path the run recorded)")
@@ -22,7 +26,10 @@ export const analyzeCommandSpec: CommandSpec = {
     addForceOption(cmd);
   },
   async run(cmd, _args, io) {
-    const o = cmd.opts<{ dbPath: string; run?: string; json?: string; patternsDbPath?: string; width?: number; wide?: boolean; force: boolean }>();
+    const o = cmd.opts<{ dbPath?: string; streamReport?: string; markdown: boolean; run?: string; json?: string; patternsDbPath?: string; width?: number; wide?: boolean; force: boolean }>();
+    if (o.streamReport && o.dbPath) throw new SetupError('analyze: give --db-path (a trace DB) or --stream-report (a cache stream report), not both');
+    if (o.streamReport) return analyzeStreamReport(resolve(io.cwd, o.streamReport), io, o.markdown ? 'markdown' : 'text');
+    if (!o.dbPath) throw new SetupError('analyze: --db-path <trace DB> is required (or --stream-report <file> for a cache stream run)');
     const path = resolve(io.cwd, o.dbPath);
     const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
     const db = openTraceDbReadOnly(path);

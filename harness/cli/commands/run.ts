@@ -148,7 +148,12 @@ export const runCommandSpec: CommandSpec = {
     if (o.otlpHeader.length > 0 && !o.otlpEndpoint) throw new SetupError('--otlp-header applies to --otlp-endpoint; give --otlp-endpoint URL too');
     // A resumed run rewrites its own report; a fresh one must not overwrite a file it did not write.
     if (o.json && !o.resume) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
-    if (selectsQueryStreams(o.workloadsDir, o.workload))
+    if (selectsQueryStreams(o.workloadsDir, o.workload)) {
+      // A stream run writes no trace DB: say where its records go rather than ignore the flag.
+      if (o.dbPath)
+        throw new SetupError(
+          `--db-path ${o.dbPath}: query streams (${o.workload.join(', ')}) write no trace DB; their per-query records go to the JSON report (--json <path>), and \`bench analyze --stream-report <path>\` recomputes every figure from them. Drop --db-path.`,
+        );
       return runStreamCommand(
         {
           workloadsDir: o.workloadsDir,
@@ -167,6 +172,7 @@ export const runCommandSpec: CommandSpec = {
         },
         io,
       );
+    }
     if (o.holdout && o.protocol !== 'a3') throw new SetupError('--holdout needs --protocol a3 (it re-runs Pass C out of sample)');
     if (o.holdout && (o.shard || o.passes || o.resume)) throw new SetupError('--holdout runs in one invocation: drop --shard, --passes and --resume');
     const seeds = seedsFor({ seed: o.seed, runs: o.runs ?? null, seeds: o.seeds ?? null });
