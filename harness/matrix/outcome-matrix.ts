@@ -9,7 +9,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ajv, validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import { costOf, loadPriceTable, type PriceTable } from '../../runtime/pricing/index.ts';
-import type { MatrixHeader, MatrixTaskLine, OutcomeMatrixLine } from '../../schemas/types/outcome-matrix.ts';
+import type { MatrixHeader, MatrixModelEntry, MatrixTaskLine, OutcomeMatrixLine } from '../../schemas/types/outcome-matrix.ts';
 import type { MatrixWorkload as MatrixWorkloadSpec } from '../../schemas/types/matrix-workload.ts';
 import { SetupError } from '../errors.ts';
 
@@ -19,7 +19,7 @@ export type { MatrixWorkloadSpec };
 export interface MatrixModel {
   id: string;
   /** Where its cost comes from: recorded USD per cell, or tokens priced from the price table. */
-  price_source: 'recorded' | 'price-table';
+  price_source: MatrixModelEntry['price_source'];
   /** Display name, when the source gives one. */
   label?: string;
 }
