@@ -84,6 +84,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
 
     async complete(request: CanonicalRequest, signal?: AbortSignal): Promise<CanonicalResponse> {
       const profile = profileOf(request.model);
+      // The Messages API takes 0–1 (API reference); a wider value would come back as a 400 after the call was paid for in latency.
+      if (!(request.temperature >= 0 && request.temperature <= 1)) throw new ProviderError(`anthropic: temperature ${request.temperature} is outside the Messages API's range 0–1; pass --temperature between 0 and 1`, 'invalid_request');
       const params = toAnthropicParams(request, profile.id.slice('anthropic:'.length));
       const startUs = clock.nowUs();
       const message = await withRetries(() => client.messages.create(params, { maxRetries: 0, ...(signal ? { signal } : {}) }), policy, ctx, signal);

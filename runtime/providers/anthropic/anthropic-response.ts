@@ -31,11 +31,13 @@ const count = (n: number | null | undefined): number => (typeof n === 'number' &
  * writes, so it maps as is; reads become `cached_input_tokens`.
  */
 export function anthropicUsage(usage: WireMessage['usage'] | null | undefined): Usage {
+  // The total is the documented field; when only the per-TTL breakdown is given, its sum is the same number.
+  const byTtl = isRecord(usage?.cache_creation) ? count(usage.cache_creation.ephemeral_5m_input_tokens) + count(usage.cache_creation.ephemeral_1h_input_tokens) : 0;
   return {
     input_tokens: count(usage?.input_tokens),
     output_tokens: count(usage?.output_tokens),
     cached_input_tokens: count(usage?.cache_read_input_tokens),
-    cache_creation_input_tokens: count(usage?.cache_creation_input_tokens),
+    cache_creation_input_tokens: typeof usage?.cache_creation_input_tokens === 'number' ? count(usage.cache_creation_input_tokens) : byTtl,
   };
 }
 
