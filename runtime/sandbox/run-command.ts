@@ -56,6 +56,8 @@ export interface RunCommandOptions {
   asRoot?: boolean;
   /** Disk, process and memory bounds; default the shipped ones (runtime/data/resource-limits.json). */
   limits?: SandboxLimits;
+  /** Skips every resource bound: only for measuring what they cost (scripts/perf/sandbox-overhead.ts). */
+  unbounded?: boolean;
   /** Appended to the message of the SandboxUnavailableError thrown when a demanded tier cannot be had. */
   unavailableHint?: string;
 }
@@ -221,8 +223,8 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   }
   const limits = opts.limits ?? defaultResourceLimits().sandbox;
   const root = opts.asRoot ?? isRoot();
-  const prlimit = findOnPath('prlimit', sandboxPath(opts.hostPath));
-  if (!prlimit) warnOnce(opts.logger, chosen.kind, NO_PRLIMIT_WARNING, opts.sandbox ?? 'auto', 'prlimit');
+  const prlimit = opts.unbounded ? null : findOnPath('prlimit', sandboxPath(opts.hostPath));
+  if (!prlimit && !opts.unbounded) warnOnce(opts.logger, chosen.kind, NO_PRLIMIT_WARNING, opts.sandbox ?? 'auto', 'prlimit');
   // RLIMIT_NPROC counts per user namespace: without one (none) it would count the user's host processes.
   const bounds = prlimit ? prlimitArgs(prlimit, limits, chosen.kind !== 'none' && !root) : [];
   const shell = [...bounds, '/bin/sh', '-c', LAUNCH_SCRIPT, 'sh', command];
@@ -231,7 +233,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const writable = [scratch.dir, ...(opts.writable ?? []).map((p) => realpathSync(p))];
   const readable = (opts.readable ?? []).map((p) => realpathSync(p));
   const [bin, binArgs] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, ...(opts.home !== undefined ? { home: opts.home } : {}) });
-  const pids = pidsCgroupFor(chosen, limits, opts.logger, root);
+  const pids = opts.unbounded ? null : pidsCgroupFor(chosen, limits, opts.logger, root);
   // Joins the cgroup first, so every process the command starts is counted in it.
   const [file, args] = pids ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', pids.procsFile, bin, ...binArgs]] : [bin, binArgs];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
@@ -242,6 +244,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   // The workspace and the command's own dirs: what it can fill on the host's disk.
   const measured = [workspace, ...writable];
   const overDisk = (): string | null => {
+    if (opts.unbounded) return null;
     const u = diskUsage(measured, limits.workspace_max_bytes);
     return diskUse(u) > limits.workspace_max_bytes ? diskLimitMessage(u, limits.workspace_max_bytes) : null;
   };
