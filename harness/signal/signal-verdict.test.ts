@@ -89,7 +89,7 @@ describe('bench signal verdict (benchmark.md §4.2 on the gated score)', () => {
       });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('SIMULATED PROVIDER');
-      expect(r.stdout).toMatch(/score gap -?\d\.\d{3}, solved gap -?\d\.\d{3} -> (high|marginal)/);
+      expect(r.stdout).toMatch(/score gap -?\d\.\d{3}, solved gap ([+−]?\d+ pts|n\/a) -> (high|marginal)/);
       const json = JSON.parse(readFileSync(db.replace(/\.db$/, '.signal.json'), 'utf8')) as SignalResult;
       expect(json.cheap.scores).toHaveLength(4);
       expect(json.strong.scores).toHaveLength(4);

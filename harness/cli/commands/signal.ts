@@ -5,6 +5,7 @@ import { SIM_BANNER } from '../../report/build-report.ts';
 import { terminalWidth } from '../../report/fit-table.ts';
 import { runSuite } from '../../runner/run-suite.ts';
 import type { RequestedProvider } from '../../runner/resolve-provider.ts';
+import { signedPts } from '../../report/verdict-grammar.ts';
 import { HIGH_SIGNAL_GAP, signalVerdict, type SignalResult } from '../../signal/signal-verdict.ts';
 import { writeSignal } from '../../signal/write-signal.ts';
 import { SetupError } from '../../errors.ts';
@@ -15,6 +16,8 @@ import { fold } from './list.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
 
 const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
+/** A difference of two solved rates, in points (issue 23: never a bare fraction or a percent). */
+const gapPts = (x: number | null) => (x === null ? 'n/a' : `${signedPts(100 * x)} pts`);
 const rate = (arm: SignalResult['cheap']) => (arm.solved_rate === null ? 'no check' : `${arm.solved}/${arm.scores.length}`);
 
 /** The per-workload lines of a signal run. */
@@ -29,12 +32,12 @@ export function renderSignal(results: readonly SignalResult[], width: number | n
       lines.push(`  ${label} ${arm.model}: mean ${f3(arm.mean)}, solved ${rate(arm)}`);
       lines.push(fold(`    scores ${arm.scores.map((s) => s.toFixed(3)).join(' ')}`, width, '    '));
     }
-    lines.push(`  score gap ${f3(r.score_gap)}, solved gap ${f3(r.solved_gap)} -> ${r.verdict} (high needs a score gap >= ${HIGH_SIGNAL_GAP})`);
+    lines.push(`  score gap ${f3(r.score_gap)}, solved gap ${gapPts(r.solved_gap)} -> ${r.verdict} (high needs a score gap >= ${HIGH_SIGNAL_GAP})`);
   }
   if (results.length > 1) {
     const nameWidth = Math.max(8, ...results.map((r) => r.workload.length));
     lines.push('', `${'workload'.padEnd(nameWidth)}  score gap  solved gap  verdict`);
-    for (const r of results) lines.push(`${r.workload.padEnd(nameWidth)}  ${f3(r.score_gap).padStart(9)}  ${f3(r.solved_gap).padStart(10)}  ${r.verdict}`);
+    for (const r of results) lines.push(`${r.workload.padEnd(nameWidth)}  ${f3(r.score_gap).padStart(9)}  ${gapPts(r.solved_gap).padStart(10)}  ${r.verdict}`);
   }
   return lines;
 }
