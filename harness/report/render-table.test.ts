@@ -106,6 +106,12 @@ describe('every line fits --width (issue 23 item 9)', () => {
     const text = renderReportTable(a3, { json: null, width: 100 });
     expect(maxLineWidth(text)).toBeLessThanOrEqual(100);
     expect(text).toContain('routing decisions:');
+    // The method note is wrapped once, to the width less its indent: no orphan word on a line of its own.
+    const lines = text.split('\n');
+    const from = lines.findIndex((l) => l.startsWith('  (Paired'));
+    const to = lines.findIndex((l, i) => i >= from && l.endsWith(')'));
+    expect(from).toBeGreaterThan(0);
+    for (const l of lines.slice(from, to + 1)) expect(l).toMatch(/^ {2}\S/);
     // Nothing is hidden from the headline: its comparison with the random router is there at any width.
     expect(renderReportTable(a3, { json: null, width: 60 })).toMatch(/vs random at its mix/);
   });

@@ -190,7 +190,7 @@ function renderHeadline(h: Headline, width: number | null): string[] {
   const labelWidth = Math.max(...rows.map(([k]) => k.length));
   const wrap = (text: string) => (width === null ? [text] : wrapWords(text, width));
   const d = h.pass_d ? wrap(`Pass D (delegation workloads only): ${h.pass_d.verdict}`) : [];
-  return ['=== Headline ===', ...wrap(h.verdict), ...rows.map(([k, v]) => `  ${k.padEnd(labelWidth)}  ${v}`), ...d, ...wrap(`(${h.method})`).map((l) => `  ${l}`)];
+  return ['=== Headline ===', ...wrap(h.verdict), ...rows.map(([k, v]) => `  ${k.padEnd(labelWidth)}  ${v}`), ...d, ...(width === null ? [`(${h.method})`] : wrapWords(`(${h.method})`, width - 2)).map((l) => `  ${l}`)];
 }
 
 /** Why an incomplete run stopped (`--max-cost`: which bound, the spend so far; Ctrl-C), from the rep it stopped in. */
