@@ -41,6 +41,8 @@ import { RunJobs } from '../runs/run-jobs.ts';
 import { dropAllCheckpoints, dropCheckpoint, restoreCheckpoint, writeCheckpoint } from '../runs/pattern-checkpoint.ts';
 import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
+import { takeRunLease, type RunLease } from '../runs/run-lease.ts';
+import { reconcileRunInputs, runInputs } from '../runs/run-inputs.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 import { withRunCache } from '../cache-bench/cached-reps.ts';
 import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
@@ -79,6 +81,8 @@ export interface RunSuiteOptions {
   resumePath?: string | null;
   /** `--retry-errors` (with --resume): also run again the reps that ended in a provider error. */
   retryErrors?: boolean;
+  /** `--accept-changed` (with --resume): resume although workload files or the commit changed since the run started. */
+  acceptChanged?: boolean;
   /** `--base-url` for openai-compatible servers (and proxies). */
   baseURL?: string | null;
   /** Append every provider exchange to this JSONL cassette (spec §11). */
@@ -132,6 +136,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
   // ---- plan
   // --resume: the run's identity (seed, models, protocol, workloads, shard...) comes from its DB.
   const resume: ResumeFacts | null = given.resumePath ? resumeFacts(resolve(io.cwd, given.resumePath), given) : null;
+  if (given.acceptChanged && !resume) throw new SetupError('--accept-changed needs --resume DB (it resumes a run whose workloads or commit changed since it started)');
   if (given.retryErrors && !resume) throw new SetupError('--retry-errors needs --resume DB (it re-runs the reps of that run that ended in provider errors)');
   const opts: RunSuiteOptions = resume ? { ...given, ...resume.identity } : given;
   const clock = createSystemClock();
@@ -188,6 +193,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
 
   // ---- execute
   const store = openTraceStore(dbPath, { logger });
+  let lease: RunLease | null = null;
   try {
     const bus = createEventBus({ mode: 'strict', logger, clock });
     bus.subscribe(store.writer());
@@ -232,10 +238,20 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
       shard,
       ...(passNames.length < allPasses.length ? { passes: passNames } : {}),
       ...(opts.holdout ? { holdout: opts.holdout } : {}),
+      ...(acceptedChanges.length ? { accepted_changes: acceptedChanges } : {}),
       ...(opts.cache ? { semantic_cache: true as const } : {}),
       ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
       ...(opts.marginPts != null ? { margin_pts: opts.marginPts } : {}),
     });
+    // One writer per run (harness/runs/run-lease.ts): a second bench on a live run stops here, before it writes.
+    lease = takeRunLease(store.database, runId, { dbPath, nowUs: () => clock.nowUs() });
+    const held = lease;
+    // The run may have moved on while this bench was starting (another bench finished it): judge it again, as it is now.
+    if (resume && jobsStore.storedStatus(runId) !== resume.status) throw new SetupError(`${dbPath}: run ${runId} changed while this bench was starting (it is now ${jobsStore.storedStatus(runId)}); run bench run --resume again to see what is left`);
+    // What the reps are judged with: a resume on other workload files or another commit is refused unless accepted.
+    const changes = reconcileRunInputs(store.database, runId, runInputs(workloads.map((w) => ({ name: w.spec.name, ...w })), git.sha), { dbPath, resume: resume !== null, acceptChanged: given.acceptChanged ?? false });
+    const acceptedChanges = [...(resume?.acceptedChanges ?? []), ...changes];
+    if (changes.length) setupWarnings.push(`resumed with --accept-changed: the reps before and after this resume ran on different inputs (${changes.join('; ')})`);
     // `running` until finalised: a run killed now reads back as interrupted, never complete.
     runs.saveRun(runId, runStartedUs, provenance(startedUs), resume ? { warnings: resume.warnings, recordingErrors: resume.recordingErrors } : {});
     jobsStore.markRunning(runId);
@@ -322,6 +338,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
           // time (reps in flight side by side finish in any order).
           const commit = commits.then(async () => {
             if (!record.stopped_early) await writeCheckpoint(patternsDbPath, finished + 1);
+            held.assertHeld();
             runs.saveWorkloadRun(record);
             otlp?.repDone(record);
             if (record.stopped_early) stopped = true;
@@ -383,6 +400,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const budget = budgetWarning(spend.spent(), costModeOf(workloads.length, actual.id), done, workloads.length);
     const otlpWarnings = otlp ? await otlp.finish(provenance(clock.nowUs())) : [];
     const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...otlpWarnings];
+    held.assertHeld();
     runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
     // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
     if (!stopped) dropAllCheckpoints(patternsDbPath);
@@ -398,6 +416,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
     return { report, dbPath, jsonPath };
   } finally {
+    lease?.release();
     store.close();
   }
 }

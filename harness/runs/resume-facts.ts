@@ -41,6 +41,8 @@ export interface ResumeFacts {
   identity: RunIdentity;
   warnings: string[];
   recordingErrors: string[];
+  /** What earlier `--resume --accept-changed` let differ (provenance.accepted_changes). */
+  acceptedChanges: string[];
   /** As stored: `running` (killed), `incomplete` (stopped), or `complete` (only with --retry-errors). */
   status: string;
 }
@@ -88,7 +90,7 @@ export function resumeFacts(dbPath: string, given: { retryErrors?: boolean }): R
       runId,
       resumePath: null,
     };
-    return { runId, startedUs: row.created_at_us, identity, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), status: status ?? 'running' };
+    return { runId, startedUs: row.created_at_us, identity, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), acceptedChanges: p.accepted_changes ?? [], status: status ?? 'running' };
   } finally {
     db.close();
   }

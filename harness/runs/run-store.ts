@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { SetupError } from '../errors.ts';
 import { ensureTranscriptTable, saveTranscripts, type SessionTranscript } from './transcripts.ts';
 import { outcomeFromScore, type RepOutcome } from '../../runtime/evaluator/index.ts';
 import type { Assertion, Check, Provenance } from '../../schemas/types/report.ts';
@@ -74,6 +75,7 @@ export class RunStore {
       db.exec(SCHEMA);
       ensureTranscriptTable(db);
       addColumnIfMissing(db, 'workload_runs', 'error_class', 'TEXT');
+      ensureRepKey(db);
     }
   }
 
@@ -175,6 +177,23 @@ function storedOutcome(x: Record<string, unknown>): RepOutcome {
   if (check === null) return outcomeFromScore(x.score == null ? null : Number(x.score));
   if (check.timed_out) return 'check_error';
   return check.passed ? 'solved' : 'unsolved';
+}
+
+/**
+ * One row per (run, pass, workload, rep): a unique index, added to a DB written before it existed. A DB
+ * that already holds two rows for one rep (two writers raced on it) is refused, naming the reps.
+ */
+function ensureRepKey(db: Database): void {
+  try {
+    db.exec('CREATE UNIQUE INDEX IF NOT EXISTS idx_workload_runs_rep_key ON workload_runs(run_id, pass, workload, rep)');
+  } catch (e) {
+    if (!String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) throw e;
+    const dups = db.prepare('SELECT run_id, pass, workload, rep, count(*) AS n FROM workload_runs GROUP BY run_id, pass, workload, rep HAVING n > 1').all() as { run_id: string; pass: string; workload: string; rep: number; n: number }[];
+    const shown = dups.slice(0, 5).map((d) => `pass ${d.pass} ${d.workload} rep ${d.rep} (${d.n} rows, run ${d.run_id})`);
+    throw new SetupError(
+      `${db.name}: table workload_runs holds more than one row for ${dups.length} rep(s): ${shown.join('; ')}${dups.length > 5 ? '; …' : ''}. Two processes wrote this run at once (before runs had one writer), so its numbers cannot be trusted: run it again with a new --db-path`,
+    );
+  }
 }
 
 /** Adds a column an older DB lacks (CREATE TABLE IF NOT EXISTS leaves an existing table as it was). */

@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 import { TraceStoreError } from './errors.ts';
-import { TRACE_SCHEMA_VERSION } from './schema.ts';
+import { READABLE_TRACE_SCHEMA_VERSIONS, TRACE_SCHEMA_VERSION } from './schema.ts';
 
 const sqliteCode = (e: unknown): string => String((e as { code?: unknown })?.code ?? '');
 
@@ -24,10 +24,10 @@ export function assertReadableTraceDb(db: Database.Database, path: string): void
   } catch (e) {
     throw damaged(path, e);
   }
-  if (version !== 0 && version !== TRACE_SCHEMA_VERSION) {
+  if (version !== 0 && !READABLE_TRACE_SCHEMA_VERSIONS.includes(version)) {
     throw new TraceStoreError(
       path,
-      `trace schema version ${version}, but this Metis bench reads version ${TRACE_SCHEMA_VERSION}: the DB was written by another version. Read it with the version that wrote it, or run \`bench run\` again to write a new DB`,
+      `trace schema version ${version}, but this Metis bench reads versions ${READABLE_TRACE_SCHEMA_VERSIONS.join(' and ')} (and writes ${TRACE_SCHEMA_VERSION}): the DB was written by another version. Read it with the version that wrote it, or run \`bench run\` again to write a new DB`,
     );
   }
   if (fileSize(path) > QUICK_CHECK_MAX_BYTES) return;

@@ -1,5 +1,12 @@
-/** Stamped into `PRAGMA user_version`; bump in lockstep with any breaking edit to the events table (catalog §7.5). */
-export const TRACE_SCHEMA_VERSION = 1;
+/**
+ * Stamped into `PRAGMA user_version`; bump in lockstep with any breaking edit to the events table (catalog §7.5)
+ * or to the contract of the tables the harness keeps beside it. 2: a rep has a unique key and a run one
+ * writer (issue 22), so a bench that knows neither must not write the DB; the events table is unchanged.
+ */
+export const TRACE_SCHEMA_VERSION = 2;
+
+/** Versions this code reads: 1 is read as it is and upgraded to 2 when a writer opens it. */
+export const READABLE_TRACE_SCHEMA_VERSIONS: readonly number[] = [1, 2];
 
 /**
  * The catalog §7.1 events table and its four indexes, plus a minimal sessions table so the

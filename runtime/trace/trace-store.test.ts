@@ -46,9 +46,9 @@ function emitSession(bus: ReturnType<typeof wired>, sessionId: string): BusEvent
 }
 
 describe('opening', () => {
-  it('creates the schema with user_version 1, WAL, synchronous=NORMAL, foreign keys and the four indexes', () => {
+  it('creates the schema with user_version 2, WAL, synchronous=NORMAL, foreign keys and the four indexes', () => {
     const db = open().database;
-    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('synchronous', { simple: true })).toBe(1); // NORMAL
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -68,9 +68,21 @@ describe('opening', () => {
   it('refuses a DB stamped with another schema version, naming both versions', () => {
     const path = join(dir, 'future.db');
     const raw = new Database(path);
-    raw.pragma('user_version = 2');
+    raw.pragma('user_version = 3');
     raw.close();
-    expect(() => openTraceStore(path, { logger: createMemoryLogger() })).toThrow(`${path}: trace schema version 2, but this Metis bench reads version 1`);
+    expect(() => openTraceStore(path, { logger: createMemoryLogger() })).toThrow(`${path}: trace schema version 3, but this Metis bench reads versions 1 and 2 (and writes 2)`);
+  });
+
+  it('reads a version-1 DB as it is and upgrades it to 2 when it opens it to write (the events table did not change)', () => {
+    const path = join(dir, 'v1.db');
+    const first = openTraceStore(path, { logger: createMemoryLogger() });
+    first.close();
+    const raw = new Database(path);
+    raw.pragma('user_version = 1');
+    raw.close();
+    const again = openTraceStore(path, { logger: createMemoryLogger() });
+    expect(again.database.pragma('user_version', { simple: true })).toBe(2);
+    again.close();
   });
 
   it('refuses a DB with corrupt pages, naming the file and what to do, before writing to it', () => {
@@ -93,7 +105,7 @@ describe('opening', () => {
     raw.close();
     open('shared.db').close();
     const again = open('shared.db');
-    expect(again.database.pragma('user_version', { simple: true })).toBe(1);
+    expect(again.database.pragma('user_version', { simple: true })).toBe(2);
     expect(again.database.prepare('SELECT count(*) AS n FROM workload_runs').get()).toEqual({ n: 0 });
   });
 });

@@ -123,8 +123,8 @@ function openDatabase(path: string): Database.Database {
 }
 
 /**
- * Opens (creating if needed) the trace DB at `path`: WAL, synchronous=NORMAL, user_version 1.
- * Refuses a file that is not SQLite or that carries another non-zero schema version.
+ * Opens (creating if needed) the trace DB at `path`: WAL, synchronous=NORMAL, user_version TRACE_SCHEMA_VERSION
+ * (a version-1 DB is upgraded). Refuses a file that is not SQLite or that carries a version this code does not read.
  */
 export function openTraceStore(path: string, options: TraceStoreOptions): TraceStore {
   const { logger } = options;

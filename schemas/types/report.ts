@@ -118,6 +118,10 @@ export interface Provenance {
    */
   margin_pts?: number;
   /**
+   * `bench run --resume --accept-changed`: what differed (workload files, commit) between the reps written before a resume and those after; the run mixes both. Absent: every rep ran on the same inputs.
+   */
+  accepted_changes?: string[];
+  /**
    * Present when the run put every model call behind the semantic cache (`bench run --cache on`, runtime/cache); `--resume` restores it. Absent: the cache was off.
    */
   semantic_cache?: true;

@@ -54,7 +54,7 @@ describe('trace DBs analyze cannot read', () => {
     h.close();
     const r = await bench(['analyze', '--skip-execute', '--db-path', other], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`${other}: trace schema version 99, but this Metis bench reads version 1`);
+    expect(r.stderr).toContain(`${other}: trace schema version 99, but this Metis bench reads versions 1 and 2 (and writes 2)`);
     expect(r.stderr).toContain('bench run');
     noStack(r.stderr);
   });
