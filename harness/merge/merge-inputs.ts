@@ -5,6 +5,7 @@ import { openTraceDbReadOnly } from '../report/report-from-db.ts';
 import { passesOf } from '../protocols/protocol.ts';
 import { RunJobs } from '../runs/run-jobs.ts';
 import { RunStore } from '../runs/run-store.ts';
+import { inputChanges, storedInputs } from '../runs/run-inputs.ts';
 import type { RunJob } from '../runner/shard.ts';
 
 /** One DB given to `bench merge`, read once. */
@@ -20,6 +21,8 @@ export interface MergeInput {
   warnings: string[];
   recordingErrors: string[];
   createdAtUs: number;
+  /** The workload and commit digests the run recorded (harness/runs/run-inputs.ts); null from an older bench. */
+  inputs: Map<string, string> | null;
 }
 
 /** Opens a shard DB read-only and reads what the merge checks; a DB that cannot be merged is a SetupError naming it. */
@@ -47,7 +50,7 @@ export function readMergeInput(path: string): MergeInput {
   const row = db.prepare('SELECT created_at_us FROM bench_runs WHERE run_id = ?').get(runId) as { created_at_us: number };
   const mine = new Set(plan.filter((j) => j.mine).map((j) => j.pass));
   const passes = provenance.passes ?? (provenance.merged_from ? passesOf(provenance.protocol).map((p) => p.name).filter((p) => mine.has(p)) : passesOf(provenance.protocol).map((p) => p.name));
-  return { path, db, runId, provenance, plan, passes, shard: provenance.shard ?? { index: 1, count: 1 }, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), createdAtUs: row.created_at_us };
+  return { path, db, runId, provenance, plan, passes, shard: provenance.shard ?? { index: 1, count: 1 }, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), createdAtUs: row.created_at_us, inputs: storedInputs(db, runId) };
 }
 
 /** The provenance fields that make DBs shards of one run; the first that differs is named in the refusal. */
@@ -65,6 +68,8 @@ const SAME_RUN: [string, (p: Provenance, i: MergeInput) => unknown][] = [
   ['embedding_provider', (p) => p.embedding_provider ?? null],
   ['semantic_cache (--cache on)', (p) => p.semantic_cache === true],
   ['temperature', (p) => p.temperature],
+  // Same commit, other workload files (a gutted check on one machine): not one run.
+  ['workload content (workload.yaml, workspace/, check/, sim script)', (_p, i) => JSON.stringify([...(i.inputs ?? [])].filter(([k]) => k !== 'commit').sort())],
 ];
 
 /**
@@ -82,6 +87,8 @@ export function checkMergeInputs(inputs: readonly MergeInput[]): string[] {
       const b = get(other.provenance, other);
       if (JSON.stringify(a) !== JSON.stringify(b)) {
         const show = (v: unknown) => (field.startsWith('suite') ? `${JSON.parse(String(v)).length} jobs` : JSON.stringify(v));
+        if (field.startsWith('workload content'))
+          throw new SetupError(`not shards of one run: ${field} differs between ${first.path} and ${other.path}: ${inputChanges(first.inputs ?? new Map(), other.inputs ?? new Map()).join('; ')}`);
         throw new SetupError(`not shards of one run: ${field} differs: ${first.path} has ${show(a)}, ${other.path} has ${show(b)}`);
       }
     }

@@ -5,6 +5,7 @@ import type { Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { passesOf } from '../protocols/protocol.ts';
 import { checkMergeInputs, readMergeInput, type MergeInput } from './merge-inputs.ts';
+import { checkNoSharedReps, checkShard } from './check-shard.ts';
 import { mergePatternStores } from './merge-patterns.ts';
 import { mergeTrace } from './merge-trace.ts';
 
@@ -37,6 +38,9 @@ export function mergeRun(paths: readonly string[], outPath: string): MergeResult
       inputs.push(readMergeInput(p));
     }
     const covered = checkMergeInputs(inputs);
+    // Each shard's rows are as it finished them (its seal) and exactly its planned jobs; no rep is in two inputs.
+    for (const i of inputs) checkShard(i);
+    checkNoSharedReps(inputs);
     const first = inputs[0]!;
     const all = passesOf(first.provenance.protocol).map((p) => p.name);
     const patternsPath = outPath.replace(/\.db$/, '') + '.patterns.db';

@@ -2,10 +2,14 @@ import type Database from 'better-sqlite3';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { RunJobs } from '../runs/run-jobs.ts';
 import { RunStore } from '../runs/run-store.ts';
+import { TRACE_SCHEMA_VERSION } from '../../runtime/trace/index.ts';
+import { SetupError } from '../errors.ts';
+import { reconcileRunInputs } from '../runs/run-inputs.ts';
+import { sealRun } from '../runs/run-seal.ts';
 import type { MergeInput } from './merge-inputs.ts';
 
-/** Tables the merge writes itself rather than copying row for row. */
-const OWN = new Set(['bench_runs', 'bench_run_jobs']);
+/** Tables the merge writes itself rather than copying row for row (the lease is never carried over). */
+const OWN = new Set(['bench_runs', 'bench_run_jobs', 'bench_run_inputs', 'bench_run_seal', 'bench_run_lease']);
 
 function columns(db: Database.Database, schema: string, table: string): string[] {
   return (db.prepare(`PRAGMA ${schema}.table_info(${JSON.stringify(table)})`).all() as { name: string }[]).map((c) => c.name);
@@ -30,7 +34,13 @@ export function mergeTrace(out: Database.Database, inputs: readonly MergeInput[]
             if (!exists) out.exec(o.sql);
             const cols = columns(out, 'src', o.name).filter((c) => columns(out, 'main', o.name).includes(c));
             const list = cols.map((c) => JSON.stringify(c)).join(', ');
-            out.exec(`INSERT OR IGNORE INTO main.${JSON.stringify(o.name)} (${list}) SELECT ${list} FROM src.${JSON.stringify(o.name)}`);
+            try {
+              out.exec(`INSERT INTO main.${JSON.stringify(o.name)} (${list}) SELECT ${list} FROM src.${JSON.stringify(o.name)}`);
+            } catch (e) {
+              if (!String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CONSTRAINT')) throw e;
+              // Shards share no row: keeping the first one met would let the order of the arguments decide.
+              throw new SetupError(`${input.path}: table ${o.name} holds a row whose key an earlier input also holds (${(e as Error).message}); shards of one run share no rows, so merge refuses rather than pick one`);
+            }
           } else if (o.type === 'index' && !OWN.has(o.tbl_name)) {
             out.exec(o.sql.replace(/^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?/i, (_m, u: string | undefined) => `CREATE ${u ?? ''}INDEX IF NOT EXISTS `));
           }
@@ -48,4 +58,8 @@ export function mergeTrace(out: Database.Database, inputs: readonly MergeInput[]
   const jobs = new RunJobs(out);
   jobs.ensure();
   jobs.savePlan(first.runId, first.plan, first.plan.filter((j) => covered.includes(j.pass)));
+  // The inputs' workload digests are equal (checked): the merged run records them once, then is sealed as a finished run.
+  if (first.inputs) reconcileRunInputs(out, first.runId, first.inputs, { dbPath: out.name, resume: false, acceptChanged: false });
+  out.pragma(`user_version = ${TRACE_SCHEMA_VERSION}`);
+  sealRun(out, first.runId, Date.now() * 1000);
 }

@@ -43,6 +43,7 @@ import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
 import { takeRunLease, type RunLease } from '../runs/run-lease.ts';
 import { reconcileRunInputs, runInputs } from '../runs/run-inputs.ts';
+import { sealRun, unsealRun } from '../runs/run-seal.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 import { withRunCache } from '../cache-bench/cached-reps.ts';
 import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
@@ -251,6 +252,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     // What the reps are judged with: a resume on other workload files or another commit is refused unless accepted.
     const changes = reconcileRunInputs(store.database, runId, runInputs(workloads.map((w) => ({ name: w.spec.name, ...w })), git.sha), { dbPath, resume: resume !== null, acceptChanged: given.acceptChanged ?? false });
     const acceptedChanges = [...(resume?.acceptedChanges ?? []), ...changes];
+    unsealRun(store.database, runId);
     if (changes.length) setupWarnings.push(`resumed with --accept-changed: the reps before and after this resume ran on different inputs (${changes.join('; ')})`);
     // `running` until finalised: a run killed now reads back as interrupted, never complete.
     runs.saveRun(runId, runStartedUs, provenance(startedUs), resume ? { warnings: resume.warnings, recordingErrors: resume.recordingErrors } : {});
@@ -402,6 +404,9 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...otlpWarnings];
     held.assertHeld();
     runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
+    // Its rows and events as finalised, for bench merge to check (harness/runs/run-seal.ts).
+    store.flush();
+    sealRun(store.database, runId, clock.nowUs());
     // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
     if (!stopped) dropAllCheckpoints(patternsDbPath);
     const report = buildReport({

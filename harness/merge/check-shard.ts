@@ -1,0 +1,70 @@
+import { SetupError } from '../errors.ts';
+import { HOLDOUT_PASS } from '../protocols/protocol.ts';
+import { jobKey, type RunJob } from '../runner/shard.ts';
+import { checkSeal } from '../runs/run-seal.ts';
+import type { MergeInput } from './merge-inputs.ts';
+
+/** A rep row's key as stored. */
+export interface RepKey {
+  run_id: string;
+  pass: string;
+  workload: string;
+  rep: number;
+}
+
+const show = (k: Pick<RunJob, 'pass' | 'workload' | 'rep'>) => `pass ${k.pass} ${k.workload} rep ${k.rep}`;
+
+/**
+ * How a DB's rep rows differ from its planned jobs, one line per problem (empty when they are exactly
+ * the plan): rows of another run, duplicate rows, rows of jobs planned for another DB (a foreign
+ * slice), rows no plan holds, and planned jobs without a row.
+ */
+export function planMismatch(runId: string, plan: readonly (RunJob & { mine: boolean })[], rows: readonly RepKey[], extraExpected: readonly Pick<RunJob, 'pass' | 'workload' | 'rep'>[] = []): string[] {
+  const mine = new Map([...plan.filter((j) => j.mine), ...extraExpected].map((j) => [jobKey(j), j]));
+  const others = new Set(plan.filter((j) => !j.mine).map(jobKey));
+  const seen = new Map<string, number>();
+  const out: string[] = [];
+  for (const r of rows) {
+    if (r.run_id !== runId) {
+      out.push(`a row of another run (${r.run_id}): ${show(r)}`);
+      continue;
+    }
+    const k = jobKey(r);
+    seen.set(k, (seen.get(k) ?? 0) + 1);
+    if (seen.get(k) === 2) out.push(`more than one row for ${show(r)}`);
+    if (!mine.has(k)) out.push(others.has(k) ? `${show(r)} is another shard's job (a foreign slice)` : `${show(r)} is in no plan of this run (an extra row)`);
+  }
+  for (const [k, j] of mine) if (!seen.has(k)) out.push(`no row for planned ${show(j)} (missing)`);
+  return out;
+}
+
+/** The rep keys of an input DB. */
+function repKeys(input: MergeInput): RepKey[] {
+  return input.db.prepare('SELECT run_id, pass, workload, rep FROM workload_runs').all() as RepKey[];
+}
+
+/**
+ * Refuses (exit 2, naming the DB, the table and each rep) a shard whose content no longer matches the
+ * seal written when it finished, or whose rep rows are not exactly its planned jobs.
+ */
+export function checkShard(input: MergeInput): void {
+  checkSeal(input.db, input.path, input.runId);
+  // Pass C-oos (--holdout) pairs each Pass C rep, outside the plan.
+  const holdout = input.provenance.holdout ? input.plan.filter((j) => j.mine && j.pass === 'C').map((j) => ({ ...j, pass: HOLDOUT_PASS.name })) : [];
+  const problems = planMismatch(input.runId, input.plan, repKeys(input), holdout);
+  if (problems.length)
+    throw new SetupError(`${input.path}: table workload_runs is not this shard's plan (${problems.length} problem(s)): ${problems.slice(0, 6).join('; ')}${problems.length > 6 ? '; …' : ''}. Run the shard again`);
+}
+
+/** Refuses a rep that two inputs both hold: which one counts is never decided by the order of the arguments. */
+export function checkNoSharedReps(inputs: readonly MergeInput[]): void {
+  const holder = new Map<string, string>();
+  for (const input of inputs) {
+    for (const r of repKeys(input)) {
+      const k = jobKey(r);
+      const other = holder.get(k);
+      if (other !== undefined && other !== input.path) throw new SetupError(`the same rep is in two inputs: ${show(r)} is in ${other} and in ${input.path}; shards of one run share no rep, so merge refuses rather than pick one`);
+      holder.set(k, input.path);
+    }
+  }
+}
