@@ -1,10 +1,11 @@
 import { copyFileSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import type * as Provenance from '../../harness/provenance.ts';
 import { bench, tempDir } from '../support/cli.ts';
+import { sealRun } from '../../harness/runs/run-seal.ts';
 
 // Shards of one run must carry one commit; other work landing in this checkout mid-test must not split them.
 vi.mock('../../harness/provenance.ts', async (importOriginal) => {
@@ -148,6 +149,66 @@ describe('bench merge refuses what is not the complete shards of one run (exit 2
     expect(r.stderr).toContain('already exists');
     // And the good pair merges.
     const good = await bench(['merge', s1, s2, '--out', join(dir, 'good.db')], { env: ENV });
+    expect(good.code, good.stderr).toBe(0);
+  });
+});
+
+describe('bench merge refuses a tampered shard (exit 2, naming the DB and what is wrong)', () => {
+  const flags = ['--protocol', 'single', '--workload', 'fix-a-bug-small', '--workload', 'regex-with-edge-cases', '--seed-passes', '3'];
+  const tampered = (src: string, name: string, sql: string, reseal = false) => {
+    const path = join(dirname(src), `${name}.db`);
+    copyFileSync(src, path);
+    const db = new Database(path);
+    db.exec(sql);
+    // A forger who knows the seal recomputes it: the plan check still stands.
+    if (reseal) sealRun(db, (db.prepare('SELECT run_id FROM bench_runs').get() as { run_id: string }).run_id, 1);
+    db.close();
+    return path;
+  };
+  const merged = async (dbs: string[]) => bench(['merge', ...dbs, '--out', join(dirname(dbs[0]!), `out-${Math.random().toString(36).slice(2)}.db`)], { env: ENV });
+
+  it('a deleted, duplicated, flipped, inflated or foreign rep is refused; a rep in two shards is refused in either order', { timeout: 900_000 }, async () => {
+    const dir = tempDir();
+    const s1 = join(dir, 's1.db');
+    const s2 = join(dir, 's2.db');
+    await ok(['run', ...flags, '--shard', '1/2', '--db-path', s1]);
+    await ok(['run', ...flags, '--shard', '2/2', '--db-path', s2]);
+    const first = "(SELECT min(rowid) FROM workload_runs)";
+    const copyRow = (id: string, from: string) => `INSERT INTO workload_runs SELECT ${id}, run_id, workload, pass, rep, model, signal_strength, session_ids_json, started_at_us, ended_at_us, turns, score, confidence, check_json, assertions_json, error, outcome, error_class FROM ${from} WHERE rowid = (SELECT min(rowid) FROM ${from})`;
+    // Before: each of these merged with exit 0 (solved 4/6 became 4/5, 7 reps for 6, all solved, 33x the tokens).
+    const cases: [string, string, RegExp][] = [
+      ['deleted', `DELETE FROM workload_runs WHERE rowid = ${first}`, /deleted\.db: the DB's content does not match the seal written when run \S+ finished/],
+      ['duplicated', `DROP INDEX idx_workload_runs_rep_key; ${copyRow("id || 'x'", 'workload_runs')}`, /duplicated\.db: the DB's content does not match the seal/],
+      ['flipped', "UPDATE workload_runs SET outcome = 'solved', score = 1.0", /flipped\.db: the DB's content does not match the seal/],
+      ['inflated', "UPDATE events SET payload_json = json_set(payload_json, '$.output_tokens', json_extract(payload_json, '$.output_tokens') * 100) WHERE type = 'llm.call_completed'", /inflated\.db: the DB's content does not match the seal/],
+      ['unsealed', 'DELETE FROM bench_run_seal', /unsealed\.db: run \S+ has no seal/],
+    ];
+    for (const [name, sql, message] of cases) {
+      const r = await merged([s1, tampered(s2, name, sql)]);
+      expect(r.code, `${name}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    // Resealed after the edit: the rows must still be exactly the shard's planned jobs.
+    const resealed: [string, string, RegExp][] = [
+      ['deleted-resealed', `DELETE FROM workload_runs WHERE rowid = ${first}`, /deleted-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): no row for planned pass single \S+ rep \d \(missing\)/],
+      ['duplicated-resealed', `DROP INDEX idx_workload_runs_rep_key; ${copyRow("id || 'x'", 'workload_runs')}`, /duplicated-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): more than one row for pass single/],
+      ['foreign-resealed', `ATTACH '${s1}' AS o; ${copyRow("id || 'f'", 'o.workload_runs')}`, /foreign-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): pass single \S+ rep \d is another shard's job \(a foreign slice\)/],
+      ['extra-resealed', copyRow("id || 'e'", 'workload_runs').replace(', rep, model', ', rep + 10, model'), /extra-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): pass single \S+ rep 1\d is in no plan of this run \(an extra row\)/],
+    ];
+    for (const [name, sql, message] of resealed) {
+      const r = await merged([s1, tampered(s2, name, sql, true)]);
+      expect(r.code, `${name}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    // The same rep (same id, another verdict) in both shards, resealed: refused whichever DB comes first.
+    const planted = tampered(s2, 'planted', `ATTACH '${s1}' AS o; ${copyRow('id', 'o.workload_runs')}; UPDATE workload_runs SET outcome = 'solved' WHERE rowid = (SELECT max(rowid) FROM workload_runs)`, true);
+    for (const order of [[s1, planted], [planted, s1]]) {
+      const r = await merged(order);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/planted\.db: table workload_runs is not this shard's plan .*another shard's job \(a foreign slice\)/);
+    }
+    // And the untouched pair still merges, and its output is sealed in turn.
+    const good = await merged([s1, s2]);
     expect(good.code, good.stderr).toBe(0);
   });
 });
