@@ -23,6 +23,8 @@ export function openTraceDbReadOnly(path: string): Database.Database {
     db = new Database(path, { readonly: true, fileMustExist: true });
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {
+    // Corrupt pages can reach the schema table itself (a DB with more tables): still "damaged", with what to do.
+    if (String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CORRUPT')) throw new SetupError(damagedTraceDbError(path, e)!.message);
     throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
   }
   try {
