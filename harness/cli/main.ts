@@ -11,11 +11,12 @@ import { reportCommandSpec } from './commands/report.ts';
 import { compareCommandSpec } from './commands/compare.ts';
 import { mergeCommandSpec } from './commands/merge.ts';
 import { viewCommandSpec } from './commands/view.ts';
+import { planCommandSpec } from './commands/plan.ts';
 import { exportCommandSpec } from './commands/export.ts';
 import { importCommandSpec } from './commands/import.ts';
 import type { CommandSpec, CliIO } from './command.ts';
 
-const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec, mergeCommandSpec, exportCommandSpec, importCommandSpec];
+const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec, mergeCommandSpec, exportCommandSpec, importCommandSpec, planCommandSpec];
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 function exitCodeFor(e: unknown, io: CliIO): number {

@@ -6,3 +6,4 @@ export * from './student-t.ts';
 export * from './solved.ts';
 export * from './power.ts';
 export * from './two-level.ts';
+export * from './plan-design.ts';
