@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -46,14 +47,32 @@ describe.each(tiers)('containment of run_shell and checks (sandbox=%s)', { timeo
   });
 });
 
+/** True when any user may read `file` (every directory above it searchable by others): the child runs as nobody. */
+function readableByOthers(file: string): boolean {
+  let p = realpathSync(file);
+  if ((statSync(p).mode & 0o004) === 0) return false;
+  while (p !== dirname(p)) {
+    p = dirname(p);
+    if ((statSync(p).mode & 0o001) === 0) return false;
+  }
+  return true;
+}
+
+const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
+const probeScript = fileURLToPath(new URL('./test-support/containment-probe.ts', import.meta.url));
+
 describe('containment as a normal user', { timeout: 180_000 }, () => {
   const user = isRoot ? unprivilegedUser() : null;
-  const reason = !isRoot ? 'the tests already run as a normal user (the cases above)' : !user ? 'no unprivileged user (nobody) in /etc/passwd to run the probe as' : null;
+  const reason = !isRoot
+    ? 'the tests already run as a normal user (the cases above)'
+    : !user
+      ? 'no unprivileged user (nobody) in /etc/passwd to run the probe as'
+      : ![tsxCli, probeScript].every(readableByOthers)
+        ? 'the checkout or node_modules is not readable by other users (a directory above it lacks o+x), so nobody cannot run the probe'
+        : null;
   if (reason) console.warn(`[containment.test] normal-user variant skipped: ${reason}`);
   it.skipIf(reason !== null)('every tier that works for a normal user contains it too', () => {
-    const tsx = createRequire(import.meta.url).resolve('tsx/cli');
-    const probe = fileURLToPath(new URL('./test-support/containment-probe.ts', import.meta.url));
-    const r = spawnSync(process.execPath, [tsx, probe], { uid: user!.uid, gid: user!.gid, cwd: '/', env: { PATH: hostPath, HOME: '/' }, encoding: 'utf8', timeout: 150_000 });
+    const r = spawnSync(process.execPath, [tsxCli, probeScript], { uid: user!.uid, gid: user!.gid, cwd: '/', env: { PATH: hostPath, HOME: '/' }, encoding: 'utf8', timeout: 150_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const got = JSON.parse(r.stdout) as { uid: number; results: Record<string, string> };
