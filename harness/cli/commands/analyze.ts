@@ -5,6 +5,9 @@ import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
 import { addForceOption, addWidthOptions, freshOutputPath, tableWidth } from '../parse-args.ts';
 import { RunJobs } from '../../runs/run-jobs.ts';
+import { isMatrixRunDb } from '../../matrix/matrix-run-db.ts';
+import { analyzeMatrixDb } from '../../matrix/run-matrix-command.ts';
+import { renderMatrixText } from '../../matrix/render-matrix.ts';
 import { jobKey } from '../../runner/shard.ts';
 import { analyzeStreamReport } from '../../cache-bench/analyze-stream-report.ts';
 import { SetupError } from '../../errors.ts';
@@ -31,6 +34,12 @@ export const analyzeCommandSpec: CommandSpec = {
     if (o.streamReport) return analyzeStreamReport(resolve(io.cwd, o.streamReport), io, o.markdown ? 'markdown' : 'text');
     if (!o.dbPath) throw new SetupError('analyze: --db-path <trace DB> is required (or --stream-report <file> for a cache stream run)');
     const path = resolve(io.cwd, o.dbPath);
+    if (isMatrixRunDb(path)) {
+      const report = analyzeMatrixDb(path, o.run);
+      if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
+      io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path }));
+      return 0;
+    }
     const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
     const db = openTraceDbReadOnly(path);
     try {

@@ -6,6 +6,7 @@ import { findReport } from '../../report/find-report.ts';
 import { renderReportMarkdown } from '../../report/render-md.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
+import { readMatrixReport, renderMatrixAs } from '../../matrix/run-matrix-command.ts';
 import { addWidthOptions, tableWidth } from '../parse-args.ts';
 
 type ReportFormat = 'table' | 'md' | 'html' | 'json';
@@ -60,6 +61,14 @@ export const reportCommandSpec: CommandSpec = {
   async run(cmd, args, io) {
     const run = args[0] as string | undefined;
     const o = cmd.opts<{ format: ReportFormat; runsDir: string; out?: string; image?: string; width?: number; wide?: boolean }>();
+    // A matrix run (its JSON or its DB) has its own report shape and renderings.
+    const matrix = run ? readMatrixReport(resolve(io.cwd, run)) : null;
+    if (matrix) {
+      const text = renderMatrixAs(matrix, o.format, { json: null, db: matrix.provenance.db_path });
+      if (o.out) writeFileSync(resolve(io.cwd, o.out), `${text}\n`);
+      else io.out(text);
+      return 0;
+    }
     const { path, report } = findReport(run, { cwd: io.cwd, runsDir: o.runsDir });
     const text = await render(report, o.format, path, tableWidth(o, io));
     if (o.image) {

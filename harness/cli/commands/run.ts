@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { renderReportTable } from '../../report/render-table.ts';
+import { join } from 'node:path';
 import type { CommandSpec } from '../command.ts';
 import { SetupError } from '../../errors.ts';
 import { addForceOption, addWidthOptions, collect, decimalArg, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
@@ -12,6 +13,8 @@ import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
 import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
 import { renderMultiRunHeadline } from '../../report/multi-run-headline.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
+import { parseSettings, runMatrixCommand, selectsMatrix } from '../../matrix/run-matrix-command.ts';
+import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
 import { defaultResourceLimits, withOverrides } from '../../../runtime/sandbox/resource-limits.ts';
 
 /** The CLI's largest numbers (runtime/data/resource-limits.json `run`). */
@@ -91,6 +94,10 @@ export const runCommandSpec: CommandSpec = {
       .addOption(new Option('--cache-labels <labels>', "query streams from GPTCache's pairs: score under GPTCache's own labels (default) or the audited ones that merge pairs stating the same facts (workloads/cache-gptcache/equivalent-pairs.yaml)").choices(['gptcache', 'audited']).default('gptcache'))
       .addOption(new Option('--cache-calibration <mode>', 'query streams with warm cache content (cache-gptcache): cross-fit = split the asked queries in 2 folds by a hash of their id and serve each fold with a tuner warmed only by a calibration replay of the other (docs/semantic-cache.md); none = start from an empty ledger').choices(['none', 'cross-fit']).default('none'))
       .addOption(new Option('--cache-contextual <mode>', 'query streams: embed each query behind a context summary (semantic-cache-phase2.md §13); streams run on the simulated provider, so the summary is its labelled [emulated] stand-in, not a model\'s').choices(['on', 'off']).default('off'))
+      .option('--models <list>', 'matrix workloads: the candidate pool, comma-separated model ids (default every model of the matrix)')
+      .option('--cost-weights <list>', `matrix workloads: slot 4 cost_weight values swept for the router's curve (default ${DEFAULT_COST_WEIGHTS.join(',')})`)
+      .option('--folds <n>', 'matrix workloads: cross-fit folds (default 5)', intArg('--folds', 2), 5)
+      .option('--matrix-settings <list>', 'matrix workloads: settings to play, comma-separated: in_sample, unseen_tasks, new_workspace, online (default all)')
       .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
     addWidthOptions(cmd);

@@ -1,0 +1,91 @@
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { Decimal } from 'decimal.js';
+import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
+import { SetupError } from '../errors.ts';
+import type { MatrixRunData, SettingName, SettingRun } from './matrix-report.ts';
+import type { OutcomeTable } from './outcome-table.ts';
+
+/**
+ * The DB of a matrix run: everything its report is computed from — the provenance, the candidate
+ * pool's recorded outcomes per task (scores, exact costs, clusters) and the router's choice for every
+ * task at every operating point of every setting — so `bench analyze --skip-execute` rebuilds every
+ * figure with no routing and no matrix file.
+ */
+
+const SCHEMA = `
+CREATE TABLE matrix_run (run_id TEXT PRIMARY KEY, provenance TEXT NOT NULL);
+CREATE TABLE matrix_tasks (run_id TEXT NOT NULL, t INTEGER NOT NULL, task_id TEXT NOT NULL, cluster TEXT NOT NULL, scores TEXT NOT NULL, costs_usd TEXT NOT NULL, PRIMARY KEY (run_id, t));
+CREATE TABLE matrix_picks (run_id TEXT NOT NULL, setting TEXT NOT NULL, point INTEGER NOT NULL, cost_weight REAL NOT NULL, picks TEXT NOT NULL, PRIMARY KEY (run_id, setting, point));
+CREATE TABLE matrix_stores (run_id TEXT NOT NULL, setting TEXT NOT NULL, outcomes_max INTEGER NOT NULL, fingerprints_max INTEGER NOT NULL, stores INTEGER NOT NULL, PRIMARY KEY (run_id, setting));
+`;
+
+/** True when the SQLite file at `path` holds a matrix run (it has the matrix_run table). */
+export function isMatrixRunDb(path: string): boolean {
+  if (!existsSync(path)) return false;
+  let db: Database.Database | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matrix_run'").get() !== undefined;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
+}
+
+/** Writes a finished run to a new DB at `path` (refuses an existing file, as bench run does). */
+export function writeMatrixRun(path: string, data: MatrixRunData): void {
+  if (existsSync(path)) throw new SetupError(`${path}: already exists; bench run writes a new DB (choose another --db-path)`);
+  const db = new Database(path);
+  try {
+    db.exec(SCHEMA);
+    const run = data.provenance.run_id;
+    db.transaction(() => {
+      db.prepare('INSERT INTO matrix_run (run_id, provenance) VALUES (?, ?)').run(run, JSON.stringify(data.provenance));
+      const task = db.prepare('INSERT INTO matrix_tasks (run_id, t, task_id, cluster, scores, costs_usd) VALUES (?, ?, ?, ?, ?, ?)');
+      data.table.taskIds.forEach((id, t) => task.run(run, t, id, data.table.clusters[t]!, JSON.stringify(data.table.score[t]), JSON.stringify(data.table.cost[t]!.map((c) => c.toFixed()))));
+      const pick = db.prepare('INSERT INTO matrix_picks (run_id, setting, point, cost_weight, picks) VALUES (?, ?, ?, ?, ?)');
+      const store = db.prepare('INSERT INTO matrix_stores (run_id, setting, outcomes_max, fingerprints_max, stores) VALUES (?, ?, ?, ?, ?)');
+      for (const s of data.settings) {
+        s.picks.forEach((p, i) => pick.run(run, s.setting, i, data.provenance.cost_weights[i]!, p.join(',')));
+        store.run(run, s.setting, s.store.outcomes_max, s.store.fingerprints_max, s.store.stores);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+/** Reads a matrix run back (the latest run unless `runId` is given); errors name the DB and the fix. */
+export function readMatrixRun(path: string, runId?: string): MatrixRunData {
+  if (!existsSync(path)) throw new SetupError(`${path}: no such DB`);
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const runs = db.prepare('SELECT run_id, provenance FROM matrix_run ORDER BY rowid').all() as { run_id: string; provenance: string }[];
+    if (runs.length === 0) throw new SetupError(`${path}: holds no matrix run (was it written by bench run --workload <matrix>?)`);
+    const row = runId ? runs.find((r) => r.run_id === runId) : runs.at(-1);
+    if (!row) throw new SetupError(`${path}: no run '${runId}'; runs: ${runs.map((r) => r.run_id).join(', ')}`);
+    const provenance = JSON.parse(row.provenance) as MatrixReport['provenance'];
+    const tasks = db.prepare('SELECT task_id, cluster, scores, costs_usd FROM matrix_tasks WHERE run_id = ? ORDER BY t').all(row.run_id) as { task_id: string; cluster: string; scores: string; costs_usd: string }[];
+    const cost = tasks.map((t) => (JSON.parse(t.costs_usd) as string[]).map((c) => new Decimal(c)));
+    const table: OutcomeTable = {
+      models: provenance.models,
+      taskIds: tasks.map((t) => t.task_id),
+      clusters: tasks.map((t) => t.cluster),
+      score: tasks.map((t) => JSON.parse(t.scores) as number[]),
+      cost,
+      costF: cost.map((r) => r.map((c) => c.toNumber())),
+    };
+    const picks = db.prepare('SELECT setting, point, picks FROM matrix_picks WHERE run_id = ? ORDER BY setting, point').all(row.run_id) as { setting: SettingName; point: number; picks: string }[];
+    const stores = db.prepare('SELECT setting, outcomes_max, fingerprints_max, stores FROM matrix_stores WHERE run_id = ? ORDER BY rowid').all(row.run_id) as ({ setting: SettingName } & SettingRun['store'])[];
+    const settings: SettingRun[] = stores.map((s) => ({
+      setting: s.setting,
+      store: { outcomes_max: s.outcomes_max, fingerprints_max: s.fingerprints_max, stores: s.stores },
+      picks: picks.filter((p) => p.setting === s.setting).map((p) => p.picks.split(',').map(Number)),
+    }));
+    return { provenance, table, settings };
+  } finally {
+    db.close();
+  }
+}

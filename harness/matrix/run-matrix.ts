@@ -1,0 +1,219 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { createSystemClock } from '../../runtime/core/clock.ts';
+import { newId } from '../../runtime/core/ids.ts';
+import { createStderrLogger } from '../../runtime/core/logger.ts';
+import { createEventBus } from '../../runtime/events/bus.ts';
+import { createEmbeddingProvider, EmbeddingProviderError, openPatternStore, type EmbeddingProvider, type PatternStore } from '../../runtime/patterns/index.ts';
+import { defaultRoutingConfig, loadGlobalRoutingConfig, type RoutingConfig } from '../../runtime/routing/index.ts';
+import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
+import { SetupError } from '../errors.ts';
+import { choosePatternStore, DEFAULT_EMBEDDING_PROVIDER, type PatternStoreChoice } from '../runner/run-pattern-store.ts';
+import { assignFolds, seededRandom, shuffled } from './matrix-folds.ts';
+import { runCrossFit, runInSample, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
+import { buildMatrixReport, type SettingName, type SettingRun } from './matrix-report.ts';
+import { createMatrixRouter } from './matrix-router.ts';
+import { writeMatrixRun } from './matrix-run-db.ts';
+import { loadOutcomeMatrix, type OutcomeMatrix } from './outcome-matrix.ts';
+import { matrixBaselines } from './operating-point.ts';
+import { outcomeTable, type OutcomeTable } from './outcome-table.ts';
+
+/** The router's knob swept by default: slot 4's cost_weight, from quality only to cost-heavy. */
+export const DEFAULT_COST_WEIGHTS: readonly number[] = [0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5];
+
+/** Every setting, in the order a run plays them. */
+export const ALL_SETTINGS: readonly SettingName[] = ['in_sample', 'unseen_tasks', 'new_workspace', 'online'];
+
+/** Options of a matrix run (`bench run --workload <matrix>`). */
+export interface MatrixRunOptions {
+  workloadDir: string;
+  /** --models: the candidate pool (default every model of the matrix). */
+  models: readonly string[] | null;
+  costWeights: readonly number[];
+  folds: number;
+  seed: number;
+  settings: readonly SettingName[];
+  fingerprintVersion?: 'v1' | 'v2' | null;
+  embeddingProvider?: string | null;
+  routingConfigPath?: string | null;
+  dbPath: string | null;
+  jsonPath: string | null;
+}
+
+/** An embedder that embeds each distinct text once per run, so the fresh store of every fold does not embed it again. */
+export function memoizedProvider(p: EmbeddingProvider): EmbeddingProvider & { embedded(): number } {
+  const memo = new Map<string, Float32Array>();
+  let embedded = 0;
+  return {
+    provider_id: p.provider_id,
+    dim: p.dim,
+    max_input_tokens: p.max_input_tokens,
+    async embed(texts) {
+      const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
+      if (missing.length) {
+        const vs = await p.embed(missing);
+        missing.forEach((t, i) => memo.set(t, vs[i]!));
+        embedded += missing.length;
+      }
+      return texts.map((t) => memo.get(t)!);
+    },
+    close: () => p.close(),
+    embedded: () => embedded,
+  };
+}
+
+/** What the protocol needs beyond the matrix: the routing config, the store kind and its embedder. */
+export interface MatrixRouting {
+  routing: RoutingConfig;
+  choice: PatternStoreChoice;
+  provider: (EmbeddingProvider & { embedded(): number }) | null;
+}
+
+/** Resolves routing.yaml (--routing-config) and the store kind (--fingerprint-version / --embedding-provider). */
+export function matrixRouting(o: Pick<MatrixRunOptions, 'fingerprintVersion' | 'embeddingProvider' | 'routingConfigPath'>, env: Readonly<Record<string, string | undefined>>, cwd: string): MatrixRouting {
+  const routing = o.routingConfigPath ? loadGlobalRoutingConfig(resolve(cwd, o.routingConfigPath)) : defaultRoutingConfig();
+  const choice = choosePatternStore(routing, { fingerprintVersion: o.fingerprintVersion ?? null, embeddingProvider: o.embeddingProvider ?? null });
+  if (choice.fingerprint_version === 'v1') return { routing, choice, provider: null };
+  const id = choice.embedding_provider ?? DEFAULT_EMBEDDING_PROVIDER;
+  try {
+    return { routing, choice, provider: memoizedProvider(createEmbeddingProvider(id, { env })) };
+  } catch (e) {
+    if (e instanceof EmbeddingProviderError) throw new SetupError(`--embedding-provider ${id}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** Protocol deps for `table` over the runtime's router with a fresh store of the chosen kind per call of openStore. */
+export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'models' | 'pricingVersion'>, table: OutcomeTable, r: MatrixRouting, costWeights: readonly number[]): MatrixProtocolDeps {
+  const logger = createStderrLogger('error');
+  const clock = createSystemClock();
+  const bus = createEventBus({ mode: 'lenient', logger, clock });
+  const b = matrixBaselines(table);
+  const col = table.models.map((id) => matrix.models.findIndex((m) => m.id === id));
+  const openStore = (path: string): PatternStore =>
+    r.provider
+      ? openPatternStore(path, {
+          logger,
+          clock,
+          fingerprintVersion: 'v2',
+          embeddingProvider: r.provider,
+          embedding: { ...(r.choice.embedding_alpha !== null ? { alpha: r.choice.embedding_alpha } : {}), cache_max_rows: r.choice.cache_max_rows, cache_max_age_days: r.choice.cache_max_age_days },
+        })
+      : openPatternStore(path, { logger, clock });
+  return {
+    tasks: matrix.tasks,
+    table,
+    latencyMs: (t, m) => matrix.cells[t]![col[m]!]!.latencyMs,
+    costWeights,
+    openStore,
+    routerFor: (store) =>
+      createMatrixRouter({
+        models: table.models,
+        defaultModel: table.models[b.weak]!,
+        routing: r.routing,
+        store,
+        bus,
+        workspacesDir: join(dirname(resolve('.')), '.metis-matrix-workspaces'),
+        pricingVersion: matrix.pricingVersion ?? 'recorded',
+      }),
+    drain: () => bus.drain(),
+  };
+}
+
+/** Plays one setting and what its stores held. */
+export async function playSetting(setting: SettingName, d: MatrixProtocolDeps, folds: number, seed: number): Promise<SettingRun> {
+  const held = { outcomes_max: 0, fingerprints_max: 0, stores: 0 };
+  const deps: MatrixProtocolDeps = {
+    ...d,
+    onSeeded: (i) => {
+      held.outcomes_max = Math.max(held.outcomes_max, i.outcomes);
+      held.fingerprints_max = Math.max(held.fingerprints_max, i.fingerprints);
+      held.stores += 1;
+    },
+  };
+  const clusters = d.tasks.map((t) => t.cluster);
+  const picks =
+    setting === 'in_sample'
+      ? await runInSample(deps, 'known')
+      : setting === 'unseen_tasks'
+        ? await runCrossFit(deps, assignFolds(clusters, folds, 'tasks', seed), 'known')
+        : setting === 'new_workspace'
+          ? await runCrossFit(deps, assignFolds(clusters, folds, 'clusters', seed), 'new')
+          : await runOnline(
+              deps,
+              shuffled(
+                d.tasks.map((_, t) => t),
+                seededRandom(seed),
+              ),
+              'known',
+            );
+  return { setting, picks, store: held };
+}
+
+/** Runs the matrix protocol on one matrix workload, writes its DB and JSON report, and returns the report. */
+export async function runMatrix(o: MatrixRunOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>>; progress(text: string): void }): Promise<{ report: MatrixReport; dbPath: string; jsonPath: string }> {
+  const started = new Date();
+  const matrix = await loadOutcomeMatrix(resolve(io.cwd, o.workloadDir));
+  let table: OutcomeTable;
+  try {
+    table = outcomeTable(matrix, o.models ?? undefined);
+  } catch (e) {
+    if (e instanceof RangeError) throw new SetupError(`${matrix.path}: ${e.message}`);
+    throw e;
+  }
+  if (o.costWeights.length === 0 || o.costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be in [0, 1]; got ${o.costWeights.join(',')}`);
+  const clusterCount = new Set(table.clusters).size;
+  const r = matrixRouting(o, io.env, io.cwd);
+  const deps = protocolDeps(matrix, table, r, o.costWeights);
+  const settings: SettingRun[] = [];
+  const timings: Record<string, number> = {};
+  for (const s of o.settings) {
+    if (s === 'new_workspace' && clusterCount < o.folds) {
+      io.progress(`new_workspace skipped: ${clusterCount} cluster(s), fewer than --folds ${o.folds}`);
+      continue;
+    }
+    io.progress(`matrix ${matrix.name}: ${s}`);
+    const t0 = performance.now();
+    try {
+      settings.push(await playSetting(s, deps, o.folds, o.seed));
+    } catch (e) {
+      if (e instanceof RangeError) throw new SetupError(`${matrix.path}: ${e.message}`);
+      throw e;
+    }
+    timings[s] = Math.round(performance.now() - t0);
+  }
+  await r.provider?.close();
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const dbPath = o.dbPath ? resolve(io.cwd, o.dbPath) : join(io.cwd, 'reports', '.runs', `matrix-${stamp}.db`);
+  const jsonPath = o.jsonPath ? resolve(io.cwd, o.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
+  const pattern = r.routing.pattern;
+  const provenance: MatrixReport['provenance'] = {
+    run_id: newId(),
+    matrix: matrix.name,
+    matrix_path: matrix.path,
+    source: { name: matrix.source.name, licence: matrix.source.licence, ...(matrix.source.url ? { url: matrix.source.url } : {}), ...(matrix.source.credit ? { credit: matrix.source.credit } : {}) },
+    tasks: table.taskIds.length,
+    clusters: clusterCount,
+    models: [...table.models],
+    default_model: deps.routerFor === undefined ? '' : table.models[matrixBaselines(table).weak]!,
+    pricing_version: matrix.pricingVersion,
+    fingerprint_version: r.choice.fingerprint_version,
+    embedding_provider: r.choice.embedding_provider,
+    pattern: { scoring: pattern.scoring, min_similarity: pattern.min_similarity, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size },
+    cost_weights: [...o.costWeights],
+    folds: o.folds,
+    seed: o.seed,
+    started_at: started.toISOString(),
+    ended_at: new Date().toISOString(),
+    node_version: process.version,
+    db_path: dbPath,
+    timings_ms: timings,
+  };
+  const data = { provenance, table, settings };
+  mkdirSync(dirname(dbPath), { recursive: true });
+  writeMatrixRun(dbPath, data);
+  const report = buildMatrixReport(data);
+  mkdirSync(dirname(jsonPath), { recursive: true });
+  writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  return { report, dbPath, jsonPath };
+}
