@@ -153,10 +153,31 @@ export const runCommandSpec: CommandSpec = {
       force: boolean;
       otlpEndpoint?: string;
       otlpHeader: string[];
+      models?: string;
+      costWeights?: string;
+      folds: number;
+      matrixSettings?: string;
     }>();
     if (o.otlpHeader.length > 0 && !o.otlpEndpoint) throw new SetupError('--otlp-header applies to --otlp-endpoint; give --otlp-endpoint URL too');
     // A resumed run rewrites its own report; a fresh one must not overwrite a file it did not write.
     if (o.json && !o.resume) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
+    if (selectsMatrix(o.workloadsDir, o.workload))
+      return runMatrixCommand(
+        {
+          workloadDir: join(o.workloadsDir, o.workload[0]!),
+          models: o.models ? o.models.split(',').map((m) => m.trim()) : null,
+          costWeights: o.costWeights ? o.costWeights.split(',').map(Number) : DEFAULT_COST_WEIGHTS,
+          folds: o.folds,
+          seed: o.seed,
+          settings: parseSettings(o.matrixSettings),
+          fingerprintVersion: o.fingerprintVersion ?? null,
+          embeddingProvider: o.embeddingProvider ?? null,
+          routingConfigPath: o.routingConfig ?? null,
+          dbPath: o.dbPath ?? null,
+          jsonPath: o.json ?? null,
+        },
+        io,
+      );
     if (selectsQueryStreams(o.workloadsDir, o.workload)) {
       // A stream run writes no trace DB: say where its records go rather than ignore the flag.
       if (o.dbPath)
