@@ -4,6 +4,7 @@ import type { BenchReport, PassSummary } from '../../schemas/types/report.ts';
 import { pairedDifference, unitCorrelation, type FigureKind, type FigureRange, type PairedUnit, type UnitValue } from '../metrics/index.ts';
 import { passUnits, routedTurnUnits, workloadUnits, type Unit } from './rep-samples.ts';
 import { tightnessVerdict } from './tightness-verdict.ts';
+import { routingJudgement } from './routing-identity.ts';
 
 /** One side of a comparison: the report, where it came from, and its column label. */
 export interface CompareInput {
@@ -208,5 +209,6 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
     statistics: { method: COMPARE_METHOD, confidence, cluster: 'workload' },
     rows,
     tightness_verdict: tightnessVerdict(ra, rb),
+    routing: routingJudgement(ra, rb),
   };
 }

@@ -85,10 +85,17 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
     { head: `${level}% CI (paired)`, drop: 0 },
     { head: 'units / workloads', drop: 1 },
   ];
-  const rows = artifact.rows.map((r) => [`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r), unitsCell(r)]);
-  const t = fitTable(columns, rows, width);
-  out.push(t.text);
-  if (t.hidden.length) out.push(`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`);
+  const routing = artifact.routing ?? null;
+  if (routing) out.push(...wrap(routing.message), '');
+  if (routing?.identical && artifact.rows.every((r) => r.delta === null || Number(r.delta) === 0)) {
+    // A table of zeros reads as "the arms are equal"; the JSON still holds every row.
+    out.push(`(no metric differs between A and B; its ${artifact.rows.length} rows are in the JSON artifact)`);
+  } else {
+    const rows = artifact.rows.map((r) => [`${r.metric} (${r.scope})`, cell(r.unit, r.a), cell(r.unit, r.b), signed(r.unit, r.delta), ciCell(r), unitsCell(r)]);
+    const t = fitTable(columns, rows, width);
+    out.push(t.text);
+    if (t.hidden.length) out.push(`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`);
+  }
   const solved = compareSolvedVerdict(artifact);
   if (solved) out.push('', solved);
   out.push('', verdictLine(artifact));

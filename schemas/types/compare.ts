@@ -26,6 +26,19 @@ export interface CompareArtifact {
   };
   rows: CompareRow[];
   tightness_verdict: TightnessVerdict;
+  /**
+   * Which routed pass the comparison judges routing on (out of sample, pass C-oos, when both reports ran it) and whether the arms routed every unit identically there (issue 23 item 5); null for reports without a routed pass.
+   */
+  routing?: null | {
+    pass: string;
+    sample: 'in_sample' | 'out_of_sample';
+    units: number;
+    /**
+     * True when every shared unit of the pass has the same cost, outcome and score in both arms (and, in sample, every routed turn the same model).
+     */
+    identical: boolean;
+    message: string;
+  };
 }
 export interface Arm {
   /**

@@ -36,7 +36,7 @@ describe('bench compare A.json B.json', () => {
     expect(artifact.b).toMatchObject({ protocol: 'a3', report_path: b });
   });
 
-  it('a report against itself prints zero deltas and [0, 0] intervals; --json is honoured', async () => {
+  it('a report against itself: zero deltas in the JSON, and stdout says the comparison cannot distinguish the arms instead of a table of zeros', async () => {
     const dir = tempDir();
     const a3 = join(FIXTURES, 'a3.json');
     const r = await bench(['compare', a3, a3, '--json', join(dir, 'x', 'cmp.json')]);
@@ -45,8 +45,24 @@ describe('bench compare A.json B.json', () => {
     expect(artifact.statistics).toMatchObject({ confidence: 0.95, cluster: 'workload' });
     expect(artifact.rows.filter((row) => row.ci !== null).every((row) => row.ci!.low === 0 && row.ci!.high === 0)).toBe(true);
     expect(artifact.rows.filter((row) => row.delta !== null).every((row) => Number(row.delta) === 0)).toBe(true);
-    expect(r.stdout).toMatch(/quality_mean \(aggregate\)\s+│ (\d\.\d{3})\s+│ \1\s+│ 0\.000\s+│ \[0\.000, 0\.000\]/);
-    expect(r.stdout).toMatch(/savings_pct \(aggregate\)\s+│ [\d.]+%\s+│ [\d.]+%\s+│ 0\.0%\s+│ \[0\.0%, 0\.0%\]/);
+    expect(artifact.routing).toMatchObject({ pass: 'C', sample: 'in_sample', identical: true });
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('The comparison cannot distinguish A and B here: on all 6 (workload, rep) units of pass C both arms routed every turn to the same model');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('own seeded twin at similarity 1');
+    expect(r.stdout).toMatch(/\(no metric differs between A and B; its \d+ rows are in the JSON artifact\)/);
+    expect(r.stdout).not.toMatch(/quality_mean \(aggregate\)/);
+  });
+
+  it('arms that differ on a routed unit get the table, and say where routing was judged', async () => {
+    const dir = tempDir();
+    const b = structuredClone(loadReport(join(FIXTURES, 'a3.json')).report);
+    const c = b.workloads.find((w) => w.pass === 'C')!;
+    c.reps[0]!.solved = !c.reps[0]!.solved;
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(b));
+    const r = await bench(['compare', join(FIXTURES, 'a3.json'), join(dir, 'b.json'), '--json', join(dir, 'cmp.json')]);
+    expect(r.code).toBe(0);
+    expect(readArtifact(join(dir, 'cmp.json')).routing).toMatchObject({ pass: 'C', identical: false });
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('Routing judged in sample (pass C: the reports hold no C-oos;');
+    expect(r.stdout).toMatch(/solved_rate \(pass C\)/);
   });
 
   it('a missing report is exit 2 naming the file', async () => {
@@ -153,7 +169,10 @@ describe('bench compare v1 v2 (runner injected)', () => {
     const artifact = readArtifact(join(runDir, 'compare.json'));
     expect(validate(artifact), JSON.stringify(validate.errors)).toBe(true);
     expect(artifact.tightness_verdict).toMatchObject({ verdict: 'pass', source: 'a_v1_vs_b_v2' });
-    expect(r.stdout).toMatch(/A \(v1\)\s+│ B \(v2\)/);
-    expect(r.stdout).toMatch(/: PASS — v1 intra 0\.473 inter 0\.305; v2 intra 0\.620 inter 0\.200;/);
+    // The stand-in answers the same report for both arms: the comparison says it cannot tell them apart.
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('The comparison cannot distinguish A and B here');
+    // Routing is judged out of sample by default.
+    expect(calls.map((c) => c.holdout)).toEqual(['workload', 'workload']);
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/: PASS — v1 intra 0\.473 inter 0\.305; v2 intra 0\.620 inter 0\.200;/);
   });
 });

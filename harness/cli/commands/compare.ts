@@ -1,6 +1,6 @@
 import { compareCacheArms } from '../../cache-bench/compare-cache.ts';
 import { basename, dirname, resolve } from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
 import {
   artifactPathFor,
@@ -38,6 +38,10 @@ reports hold, with standard errors clustered by workload (a report against itsel
 ("§16.10 test 5" of the pattern-store design, see docs/decisions.md):
 v2 intra >= v1 intra + 0.10 and v2 inter <= v1 inter - 0.05.
 
+Routing is judged out of sample: v1 v2 and --arm run Pass C leave-one-workload-out too (pass C-oos,
+--holdout workload, the default), and the comparison says which pass it judged. When both arms route every
+unit identically it says the comparison cannot distinguish them here, and why, instead of a table of zeros.
+
 The JSON artifact (schemas/compare.schema.json) goes to --json, else beside the reports.
 --fail-on-regression: exit 1 when B is worse than A on a watched metric by more than its 95% paired
 interval (the whole interval of B - A on the worse side of 0); a change whose interval holds 0 is
@@ -70,6 +74,7 @@ interface CompareFlags {
   failOnVerdict: boolean;
   regressionMetrics: string;
   regressionScopes: string;
+  holdout: 'workload' | 'none';
 }
 
 /** What the command reads from outside: the runner and the clock (tests pass stand-ins). */
@@ -90,6 +95,8 @@ function sharedRun(o: CompareFlags, io: CliIO): SharedRunOptions {
     seed: o.seed,
     temperature: 0,
     showProgress: io.isTTY && !o.quiet,
+    // Routing is judged out of sample by default: in sample each turn finds its own seeded twin under either arm.
+    holdout: o.holdout === 'none' ? null : 'workload',
   };
 }
 
@@ -161,6 +168,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--seed-passes <n>', '(v1 v2, --arm) reps per workload per pass', intArg('--seed-passes', 1, defaultResourceLimits().run.seed_passes_max), 1)
         .option('--seed <n>', "(v1 v2, --arm) the simulated provider's randomness, the same for both arms", intArg('--seed', 0), 0)
         .option('--embedding-provider <id>', '(v1 v2) embedder of the v2 arm: local:hashing-384, local:use-lite (offline, semantic), openai:<model>, cohere:<model>', DEFAULT_EMBEDDING_PROVIDER)
+        .addOption(new Option('--holdout <kind>', '(v1 v2, --arm) workload (default): also run Pass C leave-one-workload-out (pass C-oos) and judge routing there; none: in sample only').choices(['workload', 'none']).default('workload'))
         .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
         .option('--json <path>', 'write the compare artifact here')
         .option('--quiet', '(v1 v2, --arm) no progress output', false)
