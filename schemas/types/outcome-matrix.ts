@@ -47,7 +47,9 @@ export interface MatrixTaskLine {
   /**
    * Optional free-form metadata.
    */
-  meta?: {};
+  meta?: {
+    [k: string]: unknown | undefined;
+  };
   /**
    * One recorded outcome per header model, in header order.
    */
