@@ -5,9 +5,8 @@ import { countOutcomes, passAtK, passHatK, solvedRate } from '../metrics/index.t
 import { HOLDOUT_PASS, passesOf } from '../protocols/protocol.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
 import { buildHeadline } from './headline.ts';
-import { a3Metrics, type FingerprintSource } from './protocol-metrics.ts';
-import { DEFAULT_ORACLE_EPSILON } from '../metrics/oracle.ts';
-import { simTruthFor } from '../metrics/oracle-truth-source.ts';
+import type { FingerprintSource } from './protocol-metrics.ts';
+import { protocolFor } from '../protocols/protocols.ts';
 import { savingsJson } from './savings-json.ts';
 import { mean, NOISY_STD, sampleStd } from './stats.ts';
 
@@ -126,10 +125,8 @@ export function buildReport<T = unknown, U = unknown>(options: {
   const scores = records.map((r) => r.score).filter((s): s is number => s !== null);
 
   const workloads = perWorkload.map((w) => w.result);
-  const protocolMetrics =
-    provenance.protocol === 'a3'
-      ? a3Metrics({ analytics, records, baseline, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? baseline, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null, oracle: { epsilon: provenance.oracle_epsilon ?? DEFAULT_ORACLE_EPSILON, truth: simTruthFor(provenance) } })
-      : null;
+  // The protocol's own section (A3's oracle, capture, tightness...; none for single and signal).
+  const protocolMetrics = protocolFor(provenance.protocol).reportSection({ analytics, records, provenance, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null });
   return {
     report_version: 1,
     status,

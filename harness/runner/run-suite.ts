@@ -22,21 +22,21 @@ import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.t
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../cli/command.ts';
 import { createProgress, type ProgressMode } from './progress.ts';
-import { accumulationErrors, reportFingerprintSources } from './pattern-checks.ts';
+import { reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from './run-pattern-store.ts';
-import { passesOf, type HoldoutKind, type PassSpec, type ProtocolName } from '../protocols/protocol.ts';
+import type { HoldoutKind, ProtocolName } from '../protocols/protocol.ts';
+import { protocolFor } from '../protocols/protocols.ts';
+import type { ProtocolContext } from '../protocols/run-protocol.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
 import type { RequestedProvider } from './resolve-provider.ts';
 import { planProvider } from './provider-plan.ts';
 import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
-import { runWorkloadRep } from './run-workload.ts';
-import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from './holdout.ts';
 import { mapPool } from './pool.ts';
 import { budgetWarning, costModeOf } from './cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import type { Decimal } from 'decimal.js';
 import { simSignalWarning } from '../signal/sim-signal-warning.ts';
-import { derivedRunId, jobKey, planJobs, selectJobs, type RunJob, type ShardSpec } from './shard.ts';
+import { derivedRunId, jobKey, selectJobs, type RunJob, type ShardSpec } from './shard.ts';
 import { RunJobs } from '../runs/run-jobs.ts';
 import { dropAllCheckpoints, dropCheckpoint, restoreCheckpoint, writeCheckpoint } from '../runs/pattern-checkpoint.ts';
 import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
@@ -177,12 +177,13 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
   mkdirSync(dirname(dbPath), { recursive: true });
   const jsonPath = opts.jsonPath ? resolve(io.cwd, opts.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
   const patternsDbPath = opts.patternsDbPath ? resolve(io.cwd, opts.patternsDbPath) : dbPath.replace(/\.db$/, '') + '.patterns.db';
-  const allPasses = passesOf(opts.protocol);
+  const protocol = protocolFor(opts.protocol);
+  const allPasses = protocol.passes;
   const passNames = parsePassList(opts.passes ?? null, allPasses.map((p) => p.name));
   const passes = allPasses.filter((p) => passNames.includes(p.name));
   const shard = opts.shard ?? null;
   // Every job of the whole run in one-machine order; this DB runs its shard of its passes.
-  const allJobs = planJobs(allPasses, workloads.map((w) => ({ name: w.spec.name, delegates: (w.spec.expect?.min_delegate_calls ?? 0) > 0 })), opts.seedPasses, defaultResourceLimits().run.planned_jobs_max);
+  const allJobs = protocol.plan(workloads, opts.seedPasses, defaultResourceLimits().run.planned_jobs_max);
   const limits = opts.limits ?? defaultResourceLimits().sandbox;
   const myJobs = selectJobs(allJobs, passNames, shard);
   // Invalid YAML or an unknown key is a DataFileError naming file and line (a setup error, exit 2).
@@ -190,7 +191,6 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
   const patternChoice = choosePatternStore(globalRouting, { fingerprintVersion: opts.fingerprintVersion ?? null, embeddingProvider: opts.embeddingProvider ?? null });
   // Compiled now, so a Ctrl-C later pays only for validating the partial report.
   const validate = validatorFor<BenchReport>('report.schema.json');
-  const modelFor = (p: PassSpec) => (p.forced === 'cheap' ? actual.id : p.forced === 'strong' ? baseline.id : null);
 
   // ---- execute
   const store = openTraceStore(dbPath, { logger });
@@ -281,7 +281,8 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const toolList = builtinTools({ runShell: { hostPath, hide: [workloadsDir, io.cwd], sandbox: runSandbox.mode, limits }, reservedPaths: [CHECK_MOUNT] });
     const tools = createToolDispatcher({ tools: toolList, bus, logger, clock });
     const patterns = openRunPatternStore(patternsDbPath, patternChoice, { logger, clock, bus, env: io.env, canEmbed: true });
-    const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
+    const toolSideEffects = { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS };
+    const slot4 = createPatternSlot({ store: patterns, bus, toolSideEffects });
     const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, textOf: slot4.textOf, forget: slot4.forget, minEvalConfidence: slot4.minEvalConfidence, logger });
     const router = createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
@@ -300,17 +301,34 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     const recordingErrors: string[] = [...(resume?.recordingErrors ?? [])];
     const addErrors = (errs: string[]) => recordingErrors.push(...errs.filter((e) => !recordingErrors.includes(e)));
     const spend = createSpendGuard(opts.maxCostUsd ?? null);
-    const byName = new Map(workloads.map((w) => [w.spec.name, w]));
     const left = new Map<string, number>();
     for (const j of todo) left.set(`${j.pass}\u0000${j.workload}`, (left.get(`${j.pass}\u0000${j.workload}`) ?? 0) + 1);
     let stopped = false;
     let commits: Promise<void> = Promise.resolve();
-    let holdoutSeed: HoldoutSeed | null = null;
     if (resume && finished !== finishedBefore) {
       // --retry-errors dropped finished reps: re-key the checkpoint to the count the trace DB now holds.
       await writeCheckpoint(patternsDbPath, finished);
       dropCheckpoint(patternsDbPath, finishedBefore);
     } else if (!resume) await writeCheckpoint(patternsDbPath, 0);
+
+    // What the protocol sees of the run: the runner keeps the ledger, checkpoints and progress.
+    const ctx: ProtocolContext = {
+      runId, workloads, seedPasses: opts.seedPasses, temperature: opts.temperature, cheapModel: actual.id, strongModel: baseline.id, shard, holdout: opts.holdout ?? null, patterns, runs, router,
+      deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, limits, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
+      onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
+      openStore: (path) => openRunPatternStore(path, patternChoice, { logger, clock, bus: null, env: io.env, canEmbed: true }),
+      routerFor: (s) => {
+        const slot = createPatternSlot({ store: s, bus, toolSideEffects });
+        return { slot, router: createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4: slot }) };
+      },
+      stopLearning: () => loop.stop(),
+      onRecord: (record) => {
+        runs.saveWorkloadRun(record);
+        otlp?.repDone(record);
+        return record.stopped_early === true;
+      },
+      drain: () => bus.drain(),
+    };
 
     // Every temp dir the rep makes (workspace copy, hidden-check stage, shell scratch) goes under the
     // run's work dir, so a SIGKILL leaves nothing the next run's sweep does not remove.
@@ -325,16 +343,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
             stopped = true;
             return null;
           }
-          const workload = byName.get(job.workload)!;
-          const record = await runWorkloadRep(
-            { runId, workload, pass: pass.name, rep: job.rep, stickyModel: modelFor(pass), temperature: opts.temperature },
-            {
-              bus, prices, tools, router, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, limits,
-              ...(io.interrupt ? { interrupt: io.interrupt } : {}),
-              maxIterations: opts.maxIterations ?? 25,
-              onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
-            },
-          );
+          const record = await protocol.runOne(job, ctx);
           // Checkpoint the store first, then commit the rep, then drop the older checkpoint: a kill
           // between any two steps leaves a checkpoint that matches the committed reps. One rep at a
           // time (reps in flight side by side finish in any order).
@@ -359,31 +368,9 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
         });
         if (stopped) break;
         await bus.drain();
-        // The seeding passes must leave every recorded turn in the shared store (benchmark.md §6.4).
-        // From the DB, so reps committed before a resume count; a shard holds only some reps of a workload.
-        const passRecords = runs.workloadRuns(runId).filter((r) => r.pass === pass.name);
-        if (pass.forced !== null && jobs.length > 0) addErrors(accumulationErrors(patterns, passRecords, shard ? 1 : opts.seedPasses));
-        // What A and B seeded, before Pass C learns: the holdout stores are built from it.
-        if (opts.holdout && pass.name === 'B') holdoutSeed = snapshotSeed(patterns);
+        addErrors(protocol.afterPass(pass, jobs.length, ctx));
       }
-      if (opts.holdout && holdoutSeed && !stopped) {
-        loop.stop(); // the run's store must not learn from C-oos turns (they are routed by frozen holdout stores)
-        ({ stopped } = await runHoldoutPass({
-          runId, workloads, seedPasses: opts.seedPasses, temperature: opts.temperature, seed: holdoutSeed,
-          openStore: (path) => openRunPatternStore(path, patternChoice, { logger, clock, bus: null, env: io.env, canEmbed: true }),
-          routerFor: (s) => {
-            const slot = createPatternSlot({ store: s, bus, toolSideEffects: { ...Object.fromEntries(toolList.map((t) => [t.name, t.side_effects])), ...SKILL_TOOL_SIDE_EFFECTS } });
-            return { slot, router: createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4: slot }) };
-          },
-          deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, limits, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
-          onRecord: (record) => {
-            runs.saveWorkloadRun(record);
-            otlp?.repDone(record);
-            return record.stopped_early === true;
-          },
-        }));
-        await bus.drain();
-      }
+      if (!stopped) stopped = await protocol.finish(ctx);
     } catch (e) {
       // A replay that lacks a request cannot go on: the run is not what was recorded.
       if (e instanceof CassetteMissError) throw new SetupError(e.message);

@@ -1,0 +1,37 @@
+import { DEFAULT_ORACLE_EPSILON } from '../metrics/oracle.ts';
+import { simTruthFor } from '../metrics/oracle-truth-source.ts';
+import { a3Metrics } from '../report/protocol-metrics.ts';
+import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from '../runner/holdout.ts';
+import { createPassProtocol } from './pass-protocol.ts';
+import { A3_PASSES } from './protocol.ts';
+import type { RunProtocol } from './run-protocol.ts';
+
+/**
+ * The A3 protocol (spec §8.2): Passes A and B seed the shared store with both arms, C routes over it,
+ * D delegates; with `--holdout workload`, C-oos re-runs C out of sample from a snapshot taken after B.
+ * One instance per run: it holds that snapshot.
+ */
+export function createA3Protocol(): RunProtocol {
+  let seed: HoldoutSeed | null = null;
+  const base = createPassProtocol('a3', A3_PASSES);
+  return createPassProtocol('a3', A3_PASSES, {
+    afterPass: (pass, ran, ctx) => {
+      const errors = base.afterPass(pass, ran, ctx);
+      // What A and B seeded, before Pass C learns: the holdout stores are built from it.
+      if (ctx.holdout && pass.name === 'B') seed = snapshotSeed(ctx.patterns);
+      return errors;
+    },
+    finish: async (ctx) => {
+      if (!ctx.holdout || !seed) return false;
+      ctx.stopLearning(); // the run's store must not learn from C-oos turns (they are routed by frozen holdout stores)
+      const { stopped } = await runHoldoutPass({
+        runId: ctx.runId, workloads: ctx.workloads, seedPasses: ctx.seedPasses, temperature: ctx.temperature, seed,
+        openStore: ctx.openStore, routerFor: ctx.routerFor, deps: ctx.deps, onRecord: ctx.onRecord,
+      });
+      await ctx.drain();
+      return stopped;
+    },
+    reportSection: ({ analytics, records, provenance, fingerprints, fingerprintsV2 }) =>
+      a3Metrics({ analytics, records, baseline: provenance.baseline_model, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? provenance.baseline_model, fingerprints, fingerprintsV2, oracle: { epsilon: provenance.oracle_epsilon ?? DEFAULT_ORACLE_EPSILON, truth: simTruthFor(provenance) } }),
+  });
+}
