@@ -86,6 +86,11 @@ describe('exact-token gate', () => {
     // A quantifier written another way passes.
     expect(gate('Does the password need at least eight characters?', 'Must the password have no fewer than 8 characters?')).toBeNull();
   });
+  it('reads words that name Object members as words ("constructor", "toString"), not as numbers', () => {
+    // These crashed the number reader (a prototype lookup) on cache-gptcache.
+    expect(gate('What does the constructor of a class do?', 'What is the role of the constructor in a class?')).toBeNull();
+    expect(gate('Explain hasOwnProperty and valueOf in two lines.', 'Explain hasOwnProperty and valueOf in three lines.')).toBe('numbers');
+  });
   it('handles empty text', () => {
     expect(gate('', '')).toBeNull();
   });

@@ -73,11 +73,11 @@ function literal(raw: string): string {
 }
 
 function isNumberWord(t: Token | undefined): boolean {
-  return t?.kind === 'word' && (t.w in UNITS || t.w in TENS);
+  return t?.kind === 'word' && (Object.hasOwn(UNITS, t.w) || Object.hasOwn(TENS, t.w));
 }
 
 function isScale(t: Token | undefined): t is { kind: 'word'; w: string } {
-  return t?.kind === 'word' && (t.w in SCALES || t.w in MULTIPLIERS);
+  return t?.kind === 'word' && (Object.hasOwn(SCALES, t.w) || Object.hasOwn(MULTIPLIERS, t.w));
 }
 
 /**
@@ -105,19 +105,19 @@ function readWords(ts: readonly Token[], i: number): { value: Decimal; end: numb
       last = 'and';
       continue;
     }
-    if (w in UNITS) {
+    if (Object.hasOwn(UNITS, w)) {
       if (!(last === 'start' || last === 'multiplier' || last === 'scale' || last === 'and' || (last === 'tens' && UNITS[w]! < 10 && UNITS[w]! > 0))) break;
       group = group.plus(UNITS[w]!);
       last = 'unit';
-    } else if (w in TENS) {
+    } else if (Object.hasOwn(TENS, w)) {
       if (!(last === 'start' || last === 'multiplier' || last === 'scale' || last === 'and')) break;
       group = group.plus(TENS[w]!);
       last = 'tens';
-    } else if (w in MULTIPLIERS) {
+    } else if (Object.hasOwn(MULTIPLIERS, w)) {
       if (!(last === 'unit' || last === 'tens' || last === 'a')) break;
       group = group.times(MULTIPLIERS[w]!);
       last = 'multiplier';
-    } else if (w in SCALES) {
+    } else if (Object.hasOwn(SCALES, w)) {
       if (!(last === 'unit' || last === 'tens' || last === 'a' || last === 'multiplier')) break;
       total = total.plus(group.times(SCALES[w]!));
       group = new Decimal(0);
@@ -136,7 +136,7 @@ function readWords(ts: readonly Token[], i: number): { value: Decimal; end: numb
 /** A word that only writes part of a number: digits, a number, sign or scale word ("000", "three", "minus", "thousand"). */
 export function isNumberToken(word: string): boolean {
   const w = asciiNumerals(word).toLowerCase();
-  return /^\d+$/.test(w) || w in UNITS || w in TENS || w in SCALES || w in MULTIPLIERS || SIGN_WORDS.has(w) || w === 'percent';
+  return /^\d+$/.test(w) || Object.hasOwn(UNITS, w) || Object.hasOwn(TENS, w) || Object.hasOwn(SCALES, w) || Object.hasOwn(MULTIPLIERS, w) || SIGN_WORDS.has(w) || w === 'percent';
 }
 
 /**
