@@ -33,7 +33,7 @@ export interface MatrixProtocolDeps {
   drain?(): Promise<void>;
   /** Where the temporary per-fold stores live (default: /dev/shm when present, else the OS temp dir). */
   tmpDir?: string;
-  /** Called after each store is seeded (for the caps figure). */
+  /** Called after each store is seeded, and after each online store has learnt every task (for the caps figure). */
   onSeeded?(info: { fold: number; outcomes: number; fingerprints: number }): void;
 }
 
@@ -113,7 +113,7 @@ export async function runCrossFit(d: MatrixProtocolDeps, folds: readonly number[
 export async function runOnline(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
   const picks = emptyPicks(d);
   for (let i = 0; i < d.costWeights.length; i++) {
-    await withStore(d, `online-${i}`, async (_store, router) => {
+    await withStore(d, `online-${i}`, async (store, router) => {
       for (const t of order) {
         const task = d.tasks[t]!;
         await router.warm(task);
@@ -122,6 +122,9 @@ export async function runOnline(d: MatrixProtocolDeps, order: readonly number[],
         if (t % 1000 === 0) await d.drain?.();
         await router.learn(task, mode, `online-learn:${i}:${t}`, m, outcome(d, t, m));
       }
+      // What the store holds once every task has been learnt (the caps figure of the online setting).
+      const size = store.size();
+      d.onSeeded?.({ fold: i, outcomes: size.outcomes, fingerprints: size.fingerprints });
     });
   }
   return picks;
