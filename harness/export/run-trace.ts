@@ -1,3 +1,4 @@
+import { sessionEventsOf } from '../../runtime/trace/index.ts';
 import type { Database } from 'better-sqlite3';
 import type { BusEvent } from '../../runtime/events/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
@@ -24,37 +25,9 @@ export interface RunTrace {
   reps: RepTrace[];
 }
 
-interface EventRow {
-  id: string;
-  timestamp_us: number;
-  session_id: string;
-  turn_id: string | null;
-  parent_event_id: string | null;
-  type: string;
-  actor: string;
-  sensitivity: string;
-  payload_json: string;
-}
-
-/** The events of one session in id order. */
-function sessionEvents(db: Database, sessionId: string): BusEvent[] {
-  const rows = db.prepare('SELECT id, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, payload_json FROM events WHERE session_id = ? ORDER BY id').all(sessionId) as EventRow[];
-  return rows.map((r) => ({
-    id: r.id,
-    timestamp_us: r.timestamp_us,
-    session_id: r.session_id,
-    turn_id: r.turn_id,
-    parent_event_id: r.parent_event_id,
-    type: r.type,
-    actor: r.actor as BusEvent['actor'],
-    sensitivity: r.sensitivity as BusEvent['sensitivity'],
-    payload: JSON.parse(r.payload_json) as Record<string, unknown>,
-  }));
-}
-
 /** One rep's trace read from the DB. */
 export function repTrace(db: Database, record: WorkloadRunRecord): RepTrace {
-  const events = record.session_ids.flatMap((id) => sessionEvents(db, id));
+  const events = record.session_ids.flatMap((id) => sessionEventsOf(db, id));
   const transcripts = new Map(loadTranscripts(db, record.session_ids).map((t) => [t.session_id, t.messages]));
   return { record, events, transcripts };
 }

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fixedMixHull, hullAt } from './fixed-mix-hull.ts';
@@ -159,24 +160,12 @@ describe('matrix baselines: properties', () => {
   });
 });
 
-/** Deterministic PRNG (mulberry32) so the coverage check is reproducible. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 describe('a coin-flip router lies on the hull within its interval', () => {
   it('over 60 random matrices the 95% interval of its hull gap holds 0 at least 85% of the time', () => {
     let covered = 0;
     const runs = 60;
     for (let seed = 1; seed <= runs; seed++) {
-      const r = rng(seed);
+      const r = seededRandom(seed);
       // 20 clusters of 15 tasks; cluster difficulty varies, so outcomes are correlated within a cluster.
       const rows: [string, number[], number[]][] = [];
       for (let c = 0; c < 20; c++) {

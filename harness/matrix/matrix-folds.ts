@@ -6,20 +6,10 @@
  * task's cluster is ever seen in training.
  */
 
+import { seededRandom } from '../../runtime/core/seeded-random.ts';
+
 /** How a cross-fit splits the tasks. */
 export type FoldSetting = 'tasks' | 'clusters';
-
-/** A small seeded PRNG (mulberry32): the fold split and the online order depend on the seed only. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A Fisher–Yates shuffle of a copy of `xs`. */
 export function shuffled<T>(xs: readonly T[], random: () => number): T[] {

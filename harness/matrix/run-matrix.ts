@@ -9,7 +9,8 @@ import { defaultRoutingConfig, loadGlobalRoutingConfig, type RoutingConfig } fro
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { SetupError } from '../errors.ts';
 import { choosePatternStore, DEFAULT_EMBEDDING_PROVIDER, type PatternStoreChoice } from '../runner/run-pattern-store.ts';
-import { assignFolds, seededRandom, shuffled } from './matrix-folds.ts';
+import { seededRandom } from '../../runtime/core/seeded-random.ts';
+import { assignFolds, shuffled } from './matrix-folds.ts';
 import { runCrossFit, runInSample, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
 import { buildMatrixReport, type SettingName, type SettingRun } from './matrix-report.ts';
 import { createMatrixRouter } from './matrix-router.ts';

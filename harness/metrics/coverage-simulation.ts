@@ -1,4 +1,4 @@
-import { seededRandom } from '../../runtime/cache/seeded-random.ts';
+import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { studentTQuantile } from './student-t.ts';
 import { pairedDifference, pairedDifferenceParts, type PairedUnit } from './paired-stats.ts';
 import { combineRuns } from './two-level.ts';

@@ -21,7 +21,7 @@ import { CostAwareLru } from './eviction.ts';
 import { gateMismatch, gateSignature, type GateMismatch, type GateSignature } from './exact-token-gate.ts';
 import { MismatchCostCalculator } from './mismatch-cost.ts';
 import { DEFAULT_PARTITION_TURNS, partitionKey } from './partition-key.ts';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../core/seeded-random.ts';
 import { TaskTypeDetector } from './task-type-detector.ts';
 import { AdaptiveThresholdTuner, newEntryThresholdState, type CostSensitivity } from './threshold-tuner.ts';
 import { InMemoryVectorDatabase, type VectorDatabase } from './vector-database.ts';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from './seeded-random.ts';
+import { seededRandom } from '../core/seeded-random.ts';
 import { AdaptiveThresholdTuner, newEntryThresholdState } from './threshold-tuner.ts';
 
 describe('AdaptiveThresholdTuner priors (§5.4)', () => {

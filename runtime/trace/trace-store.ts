@@ -78,6 +78,11 @@ function rowToEvent(r: EventRow): BusEvent {
   };
 }
 
+/** The events of one session in id order, read from any open trace DB (a read-only one included). */
+export function sessionEventsOf(db: Database.Database, sessionId: string): BusEvent[] {
+  return (db.prepare(`${SELECT_EVENTS} WHERE session_id = ? ORDER BY id`).all(sessionId) as EventRow[]).map(rowToEvent);
+}
+
 /** better-sqlite3 only notices a foreign file at the first query; check the header up front for a clear message. */
 function assertSqliteOrAbsent(path: string): void {
   let size: number;

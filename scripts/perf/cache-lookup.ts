@@ -11,7 +11,7 @@ import { InMemoryVectorDatabase } from '../../runtime/cache/vector-database.ts';
 import { createEmbeddingRows } from '../../runtime/patterns/embeddings/embedding-rows.ts';
 import { createEmbeddingProvider } from '../../runtime/patterns/embeddings/create-embedding-provider.ts';
 import { l2Normalize } from '../../runtime/patterns/embeddings/embedding-provider.ts';
-import { seededRandom } from '../../runtime/cache/seeded-random.ts';
+import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import type { CanonicalRequest } from '../../runtime/types/request.ts';
 import type { CanonicalResponse } from '../../runtime/types/response.ts';
 

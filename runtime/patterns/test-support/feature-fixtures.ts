@@ -1,5 +1,6 @@
 // Fixture builders for pattern-store tests and scripts/perf/knn.ts: features by hand, and a seeded
 // generator of varied, realistic ones.
+import { seededRandom } from '../../core/seeded-random.ts';
 import type { StructuralFeatures } from '../structural-features.ts';
 
 export const HAIKU = 'anthropic:claude-haiku-4-5';
@@ -23,17 +24,8 @@ export function features(overrides: Partial<StructuralFeatures> = {}): Structura
   };
 }
 
-/** mulberry32: a tiny seeded PRNG so generated corpora are the same on every run. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's seeded PRNG, so generated corpora are the same on every run. */
+export { seededRandom };
 
 const INTENTS = ['commit', 'refactor', 'architecture', 'debug', 'doc', 'test'];
 const EXTENSIONS = ['.py', '.ts', '.md', '.sql', '.json', '.yaml', '.go', '.rs', '.js', '.toml', '.txt', '.css', '.html', '.sh', '.java'];

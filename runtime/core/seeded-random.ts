@@ -1,4 +1,4 @@
-// A small seeded PRNG (mulberry32) for the tuner's exploration draws: same seed, same decisions.
+// A small seeded PRNG (mulberry32): same seed, same draws (the cache tuner's exploration, cross-fit folds, simulations).
 
 /** Returns a function yielding uniform floats in [0, 1). */
 export function seededRandom(seed: number): () => number {
