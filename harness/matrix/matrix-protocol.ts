@@ -82,7 +82,7 @@ export async function runInSample(d: MatrixProtocolDeps, mode: WorkspaceMode): P
   const picks = emptyPicks(d);
   const all = d.tasks.map((_, t) => t);
   await withStore(d, 'in-sample', async (store, router) => {
-    await seed(d, router, all, mode, 'all');
+    await store.batch(() => seed(d, router, all, mode, 'all'));
     const size = store.size();
     d.onSeeded?.({ fold: -1, outcomes: size.outcomes, fingerprints: size.fingerprints });
     await routeAll(d, router, all, mode, 'in', picks);
@@ -100,7 +100,8 @@ export async function runCrossFit(d: MatrixProtocolDeps, folds: readonly number[
     const train = folds.flatMap((x, t) => (x === f ? [] : [t]));
     if (test.length === 0) continue;
     await withStore(d, `fold-${f}`, async (store, router) => {
-      await seed(d, router, train, mode, `f${f}`);
+      // One write transaction per fold's seeding: the same rows, committed once instead of per record.
+      await store.batch(() => seed(d, router, train, mode, `f${f}`));
       const size = store.size();
       d.onSeeded?.({ fold: f, outcomes: size.outcomes, fingerprints: size.fingerprints });
       await routeAll(d, router, test, mode, `f${f}`, picks);

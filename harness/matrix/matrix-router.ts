@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import type { EventBus } from '../../runtime/events/event.ts';
 import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
 import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
-import { isPatternStoreV2, type PatternStore } from '../../runtime/patterns/index.ts';
+import { isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
 import { createRouter, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
 
@@ -113,6 +113,25 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       parent_event_id: `matrix:${turnId}`,
     };
   };
+  // Seeding learns every model's outcome of a task in turn: its features (a pure function of the task and
+  // the mode) and its embedding are computed once per task, not once per (task, model).
+  const features = new WeakMap<MatrixTurnTask, Partial<Record<WorkspaceMode, StructuralFeatures>>>();
+  const featuresOf = (task: MatrixTurnTask, mode: WorkspaceMode, req: TurnRouteRequest): StructuralFeatures => {
+    const byMode = features.get(task) ?? {};
+    let f = byMode[mode];
+    if (!f) {
+      slot.recommenderFor(req, o.routing.pattern);
+      f = slot.featuresOf(req.turn_id)!;
+      slot.forget(req.turn_id);
+      features.set(task, { ...byMode, [mode]: f });
+    }
+    return f;
+  };
+  let lastEmbedded: { text: string; vector: Float32Array } | null = null;
+  const embeddingOf = async (store: PatternStoreV2, text: string): Promise<Float32Array> => {
+    if (lastEmbedded?.text !== text) lastEmbedded = { text, vector: await store.embedForRecording(text) };
+    return lastEmbedded.vector;
+  };
   return {
     route(task, mode, turnId, costWeight) {
       const d = routerFor(costWeight).decide(request(task, mode, turnId));
@@ -125,9 +144,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       // The features the pattern slot computes for this turn at routing time, so the stored
       // fingerprint is the one a later routing query of the same shape meets.
       const req = request(task, mode, turnId);
-      slot.recommenderFor(req, o.routing.pattern);
-      const features = slot.featuresOf(turnId)!;
-      slot.forget(turnId);
+      const features = featuresOf(task, mode, req);
       const input = {
         turn_id: turnId,
         features,
@@ -138,7 +155,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
         pricing_version: o.pricingVersion,
       };
       const ctx = { session_id: req.session_id, turn_id: turnId, parent_event_id: null };
-      if (v2) v2.record({ ...input, embedding: await v2.embedForRecording(task.text) }, ctx);
+      if (v2) v2.record({ ...input, embedding: await embeddingOf(v2, task.text) }, ctx);
       else o.store.record(input, ctx);
     },
     async warm(task) {

@@ -101,6 +101,9 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
   }
 
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  // One transaction wrapper reused by every write and read: better-sqlite3 builds (and compiles the
+  // BEGIN/COMMIT of) a new one per db.transaction call, which a seeding loop of 100k records paid each time.
+  const inTransaction = db.transaction(<T>(fn: () => T): T => fn());
   const q = {
     fingerprintBySig: db.prepare<[string], FingerprintRow>(
       'SELECT id, kind, structural_json, structural_sig, created_at_us FROM fingerprints WHERE structural_sig = ? ORDER BY embedding_provider IS NOT NULL LIMIT 1',
@@ -153,9 +156,18 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
     /** Changes when another connection commits (SQLite's cheap cross-process change counter). */
     dataVersion: () => dataVersion.get() as number,
     /** Runs `fn` in a BEGIN IMMEDIATE transaction: writers queue on the busy timeout instead of failing mid-way. */
-    write: <T>(fn: () => T): T => db.transaction(fn).immediate(),
+    write: <T>(fn: () => T): T => inTransaction.immediate(fn) as T,
+    /** True inside a transaction (a batch's, or a write's). */
+    inTransaction: () => db.inTransaction,
+    /** Opens a batch: a write transaction left open across awaits; write() calls inside it become savepoints. */
+    begin: () => void db.exec('BEGIN IMMEDIATE'),
+    commit: () => void db.exec('COMMIT'),
+    /** Ends a batch without keeping its writes (a no-op when SQLite already rolled it back). */
+    rollback: () => {
+      if (db.inTransaction) db.exec('ROLLBACK');
+    },
     /** Runs `fn` in one read snapshot. */
-    read: <T>(fn: () => T): T => db.transaction(fn).deferred(),
+    read: <T>(fn: () => T): T => inTransaction.deferred(fn) as T,
     fingerprintBySig: (sig: string) => q.fingerprintBySig.get(sig),
     insertFingerprint: (row: FingerprintRow) => void q.insertFingerprint.run(row),
     allFingerprints: () => q.allFingerprints.all(),

@@ -195,6 +195,13 @@ export interface PatternStore {
   evict(opts?: EvictOptions, ctx?: EventContext): number;
   /** Deletes every row; returns outcome rows removed. Emits pattern.evicted `manual_clear` when given `ctx`. */
   clear(ctx?: EventContext): number;
+  /**
+   * Runs `body` (which may await) inside one write transaction of the file, so the many records it makes
+   * commit once instead of once each; what is stored and read is the same as without it. A body that
+   * throws rolls the whole batch back. Meant for one writer filling a fresh store (a matrix fold's seeding):
+   * the transaction holds the file's write lock across the body's awaits. Nested calls join the outer batch.
+   */
+  batch<T>(body: () => Promise<T>): Promise<T>;
   /** Closes the file; later calls behave as on an unreadable store. Idempotent. */
   close(): void;
 }

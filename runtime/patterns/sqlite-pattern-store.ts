@@ -398,6 +398,37 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
       if (ctx) events.evicted(ctx, ctx.parent_event_id, evictedPayload('manual_clear', before, { fingerprints: 0, outcomes: 0 }, null));
       return before.outcomes;
     },
+    async batch(body) {
+      const d = connect('batch', true);
+      // No file (unusable) or already inside a batch: the records run as they would alone.
+      if (!d || d.inTransaction()) return body();
+      try {
+        d.begin();
+      } catch (err) {
+        storageFailed('batch', err);
+        return body();
+      }
+      let result;
+      try {
+        result = await body();
+      } catch (err) {
+        try {
+          d.rollback();
+        } finally {
+          // The index took every write of the body as it went; after a rollback it must be read again.
+          seenVersion = -1;
+        }
+        throw err;
+      }
+      try {
+        d.commit();
+      } catch (err) {
+        d.rollback();
+        seenVersion = -1;
+        storageFailed('batch', err);
+      }
+      return result;
+    },
     close() {
       if (failure === 'closed') return;
       try {
