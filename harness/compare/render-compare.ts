@@ -3,7 +3,8 @@ import { num, pct, rate, usd } from '../report/format.ts';
 import { fitLines } from '../report/fit-lines.ts';
 import { fitTable, type FitColumn } from '../report/fit-table.ts';
 import { wrapWords } from '../report/legend.ts';
-import { DEFAULT_MARGIN_PTS, signedPts, solvedRateClaim } from '../report/verdict-grammar.ts';
+import { DEFAULT_MARGIN_PTS, signedPts } from '../report/verdict-grammar.ts';
+import { buildClaims, solvedRowFor } from './compare-reports.ts';
 
 /** A value of `unit` through the shared report formatters, so compare reads like `bench report`. */
 function cell(unit: CompareRow['unit'], v: string | number | null): string {
@@ -37,23 +38,21 @@ function ciCell(r: CompareRow): string {
   return `[${f(r.ci.low)}, ${f(r.ci.high)}]${r.unit === 'pct' || r.unit === 'rate' ? ' pts' : ''}`;
 }
 
-/** The solved-rate row the verdict reads: Pass C's when both reports ran it, else the aggregate. */
-function solvedRow(artifact: CompareArtifact): CompareRow | null {
-  const rows = artifact.rows.filter((r) => r.metric === 'solved_rate');
-  return rows.find((r) => r.scope === 'pass C' && r.ci) ?? rows.find((r) => r.scope === 'aggregate') ?? null;
+/** The artifact's claims; an artifact written before they were recorded gets its solved-rate claim from the rows. */
+function claimsOf(artifact: CompareArtifact): NonNullable<CompareArtifact['claims']> {
+  return artifact.claims ?? buildClaims([], solvedRowFor(artifact.rows, artifact.routing?.pass ?? null), DEFAULT_MARGIN_PTS);
 }
 
 /** B against A on solved rate, in the verdict grammar: non-inferiority at the margin, or why it cannot say. */
-export function compareSolvedVerdict(artifact: CompareArtifact, marginPts = DEFAULT_MARGIN_PTS): string | null {
-  const r = solvedRow(artifact);
-  if (!r || r.delta === null) return null;
-  const d = { estimate: 100 * Number(r.delta), low: r.ci ? 100 * r.ci.low : null, high: r.ci ? 100 * r.ci.high : null };
-  return `solved rate (${r.scope}), B against A: ${solvedRateClaim(d, { marginPts, units: r.ci?.units ?? 0 })}.`;
+export function compareSolvedVerdict(artifact: CompareArtifact): string | null {
+  return claimsOf(artifact).find((c) => c.figure === 'solved_rate_diff_pts')?.text ?? null;
 }
 
 /** Units and workloads behind an interval, and the arms' correlation on them (what pairing buys). */
 function unitsCell(r: CompareRow): string {
-  return r.ci ? `${r.ci.units} / ${r.ci.clusters}${r.ci.correlation === null ? '' : `  r=${r.ci.correlation.toFixed(2)}`}` : '';
+  if (!r.ci) return '';
+  const runs = r.ci.two_level ? ` / ${r.ci.two_level.runs} runs` : '';
+  return `${r.ci.units} / ${r.ci.clusters}${runs}${r.ci.correlation === null ? '' : `  r=${r.ci.correlation.toFixed(2)}`}`;
 }
 
 /** The verdict line of pattern-store.md §16.10 test 5. */
@@ -74,6 +73,13 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
   out.push('=== Metis bench compare ===', ...wrap(armLine('A', artifact.a)), ...wrap(armLine('B', artifact.b)));
   const level = Math.round(artifact.statistics.confidence * 100);
   out.push(...wrap(`intervals of B - A: ${artifact.statistics.method}`));
+  const runs = artifact.runs ?? null;
+  if (runs)
+    out.push(
+      ...wrap(
+        `runs: ${runs.paired} paired by seed (seeds ${runs.seeds.join(', ')}); each figure is the mean of the ${runs.paired} per-seed differences and its interval includes the between-run variance (the learning trajectories) as well as the within-run variance clustered by workload.`,
+      ),
+    );
   if (paths.json) out.push(`json: ${paths.json}`);
   out.push('');
   const side = (name: string, label: string) => (label === name ? name : `${name} (${label})`);
@@ -82,7 +88,7 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
     { head: side('A', artifact.a.label), drop: 0 },
     { head: side('B', artifact.b.label), drop: 0 },
     { head: 'delta (B − A)', drop: 0 },
-    { head: `${level}% CI (paired)`, drop: 0 },
+    { head: `${level}% CI (paired${runs ? ', across runs' : ''})`, drop: 0 },
     { head: 'units / workloads', drop: 1 },
   ];
   const routing = artifact.routing ?? null;
@@ -96,8 +102,9 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
     out.push(t.text);
     if (t.hidden.length) out.push(`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`);
   }
-  const solved = compareSolvedVerdict(artifact);
-  if (solved) out.push('', solved);
+  // What the intervals allow, in the verdict grammar: savings first, then solved rate against the margin.
+  const claims = claimsOf(artifact);
+  if (claims.length) out.push('', ...claims.flatMap((c) => wrap(c.text)));
   out.push('', verdictLine(artifact));
   return fitLines(out.join('\n'), width);
 }

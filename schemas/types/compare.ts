@@ -39,6 +39,29 @@ export interface CompareArtifact {
     identical: boolean;
     message: string;
   };
+  /**
+   * Set when A and B are multi-run summaries (`bench run --runs N`, <base>.runs.json; issue 23 item 4): the runs paired by seed, each row's figure the mean over the pairs of that seed's paired difference, its interval the two-level one of the headline (within-run variance clustered by workload plus between-run variance). Null or absent for two single reports.
+   */
+  runs?: null | {
+    /**
+     * Runs paired by seed.
+     */
+    paired: number;
+    seeds: number[];
+    /**
+     * A's runs.json.
+     */
+    a_summary: string;
+    /**
+     * B's runs.json.
+     */
+    b_summary: string;
+    method: string;
+  };
+  /**
+   * What the intervals allow, worded by the verdict grammar (harness/report/verdict-grammar.ts): B's savings against A on cost ('saved' only when the whole interval is above 0) and B's solved rate against A as non-inferiority at the margin.
+   */
+  claims?: Claim[];
 }
 export interface Arm {
   /**
@@ -105,6 +128,24 @@ export interface Interval {
    * Pearson correlation of the two reports' per-unit values; null when either is constant.
    */
   correlation: number | null;
+  /**
+   * Set on a comparison of multi-run summaries: the interval is the two-level one over the runs paired by seed.
+   */
+  two_level?: {
+    runs: number;
+    /**
+     * Welch–Satterthwaite degrees of freedom.
+     */
+    df: number | null;
+    /**
+     * Workload-clustered (CR2) standard error of the run-averaged difference.
+     */
+    within_se: number | null;
+    /**
+     * What the runs' spread adds beyond cell noise; null with one run.
+     */
+    between_se: number | null;
+  };
 }
 export interface TightnessVerdict {
   verdict: 'pass' | 'fail' | 'not_applicable';
@@ -129,4 +170,20 @@ export interface TightnessVerdict {
 export interface TightnessPair {
   intra: number;
   inter: number;
+}
+export interface Claim {
+  /**
+   * savings_pct: 100 · (1 − Σcost_B / Σcost_A) on the shared units; solved_rate_diff_pts: B − A in points.
+   */
+  figure: 'savings_pct' | 'solved_rate_diff_pts';
+  scope: string;
+  estimate: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  units: number;
+  /**
+   * The non-inferiority margin (solved rate only).
+   */
+  margin_pts?: number;
+  text: string;
 }

@@ -176,3 +176,71 @@ describe('bench compare v1 v2 (runner injected)', () => {
     expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/: PASS — v1 intra 0\.473 inter 0\.305; v2 intra 0\.620 inter 0\.200;/);
   });
 });
+
+describe('bench compare v1 v2 --runs N (runner injected; issue 23 item 4)', () => {
+  it('runs each arm once per seed with its own DBs, pairs the runs by seed and prints the two-level interval', async () => {
+    const cwd = tempDir();
+    const calls: (RunSuiteOptions & Partial<FingerprintArmOptions>)[] = [];
+    const runSuite = async (o: RunSuiteOptions & Partial<FingerprintArmOptions>): Promise<RunSuiteResult> => {
+      calls.push(o);
+      const report = structuredClone(loadReport(join(FIXTURES, 'a3.json')).report);
+      report.provenance.fingerprint_version = o.fingerprintVersion!;
+      report.provenance.seed = o.seed;
+      // On seed 4 only, v2's learning went wrong: it solves no Pass C rep (a run-level shift that one run alone cannot see).
+      if (o.fingerprintVersion === 'v2' && o.seed === 4) for (const w of report.workloads.filter((x) => x.pass === 'C')) for (const rep of w.reps) rep.solved = false;
+      const c = report.protocol_metrics!.passes.find((p) => p.pass === 'C')!;
+      c.solved_rate = report.workloads.filter((w) => w.pass === 'C').flatMap((w) => w.reps).filter((x) => x.solved).length / 6;
+      mkdirSync(dirname(o.jsonPath!), { recursive: true });
+      writeFileSync(o.jsonPath!, JSON.stringify(report));
+      return { report, dbPath: o.dbPath!, jsonPath: o.jsonPath! };
+    };
+    const r = await compareWith(runSuite, ['v1', 'v2', '--runs', '3', '--seed', '3', '--out-dir', 'runs', '--quiet', '--width', '120'], cwd);
+    expect(r.code, r.stdout).toBe(0);
+    const runDir = join(cwd, 'runs', 'compare-2026-11-23T01-02-03Z');
+    expect(calls.map((c) => [c.fingerprintVersion, c.seed, c.dbPath, c.patternsDbPath])).toEqual([
+      ['v1', 3, join(runDir, 'v1.seed-3.db'), null],
+      ['v1', 4, join(runDir, 'v1.seed-4.db'), null],
+      ['v1', 5, join(runDir, 'v1.seed-5.db'), null],
+      ['v2', 3, join(runDir, 'v2.seed-3.db'), null],
+      ['v2', 4, join(runDir, 'v2.seed-4.db'), null],
+      ['v2', 5, join(runDir, 'v2.seed-5.db'), null],
+    ]);
+    expect(existsSync(join(runDir, 'v1.runs.json')) && existsSync(join(runDir, 'v2.runs.json'))).toBe(true);
+    const artifact = readArtifact(join(runDir, 'compare.json'));
+    expect(validate(artifact), JSON.stringify(validate.errors)).toBe(true);
+    expect(artifact.runs).toMatchObject({ paired: 3, seeds: [3, 4, 5] });
+    const solved = artifact.rows.find((x) => x.metric === 'solved_rate' && x.scope === 'pass C')!;
+    expect(Number(solved.delta)).toBeCloseTo(-5 / 18, 12);
+    expect(solved.ci!.two_level!.runs).toBe(3);
+    expect(solved.ci!.two_level!.between_se!).toBeGreaterThan(0);
+    expect(r.stdout).toContain('runs: 3 paired by seed (seeds 3, 4, 5)');
+    expect(r.stdout.replace(/\s+/g, ' ')).toContain('its interval includes the between-run variance');
+    // Two runs of three saw no difference, one lost every task: across runs that is not decided either way.
+    expect(r.stdout.replace(/\s+/g, ' ')).toMatch(/solved rate \(pass C\), B against A: inconclusive: somewhere between −\d+ and \+\d+ pts/);
+  });
+
+  it('--seeds with --arm runs both routing configs on those seeds; --runs with two report files is refused', async () => {
+    const cwd = tempDir();
+    const calls: RunSuiteOptions[] = [];
+    for (const n of ['a', 'b']) writeFileSync(join(cwd, `${n}.yaml`), 'rules: []\n');
+    const runSuite = async (o: RunSuiteOptions): Promise<RunSuiteResult> => {
+      calls.push(o);
+      const report = structuredClone(loadReport(join(FIXTURES, 'a3.json')).report);
+      mkdirSync(dirname(o.jsonPath!), { recursive: true });
+      writeFileSync(o.jsonPath!, JSON.stringify(report));
+      return { report, dbPath: o.dbPath!, jsonPath: o.jsonPath! };
+    };
+    const r = await compareWith(runSuite, ['--arm', `x=${join(cwd, 'a.yaml')}`, '--arm', `y=${join(cwd, 'b.yaml')}`, '--seeds', '7,9', '--out-dir', 'runs', '--quiet'], cwd);
+    expect(r.code, r.stdout).toBe(0);
+    expect(calls.map((c) => [c.routingConfigPath, c.seed])).toEqual([
+      [join(cwd, 'a.yaml'), 7],
+      [join(cwd, 'a.yaml'), 9],
+      [join(cwd, 'b.yaml'), 7],
+      [join(cwd, 'b.yaml'), 9],
+    ]);
+    expect(r.stdout).toContain('runs: 2 paired by seed (seeds 7, 9)');
+    const refused = await bench(['compare', join(FIXTURES, 'a3.json'), join(FIXTURES, 'a3.json'), '--runs', '2']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--runs\/--seeds run the arms themselves/);
+  });
+});

@@ -1,5 +1,5 @@
 import { compareCacheArms } from '../../cache-bench/compare-cache.ts';
-import { basename, dirname, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { Option, type Command } from 'commander';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
 import {
@@ -13,13 +13,18 @@ import {
   type RunSuiteFn,
   type SharedRunOptions,
 } from '../../compare/index.ts';
+import { abRunDir, withFingerprint } from '../../compare/fingerprint-ab.ts';
 import { loadConfigArms, runConfigAb } from '../../compare/config-arms.ts';
+import { compareRuns, isRunsSummaryFile, loadRunsSummary, type RunsInput } from '../../compare/compare-runs.ts';
+import { runArmsOverSeeds } from '../../compare/runs-ab.ts';
+import { seedsFor } from '../../runner/multi-run.ts';
+import { DEFAULT_MARGIN_PTS } from '../../report/verdict-grammar.ts';
 import { DEFAULT_REGRESSION_METRICS, DEFAULT_REGRESSION_SCOPES, findRegressions, renderRegressionLines, unknownMetrics } from '../../compare/regression.ts';
 import { loadReport } from '../../report/find-report.ts';
-import { runSuite } from '../../runner/run-suite.ts';
+import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { SetupError } from '../../errors.ts';
 import type { CliIO, CommandSpec } from '../command.ts';
-import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, tableWidth } from '../parse-args.ts';
+import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
 
 const HELP = `
@@ -38,6 +43,16 @@ reports hold, with standard errors clustered by workload (a report against itsel
 ("§16.10 test 5" of the pattern-store design, see docs/decisions.md):
 v2 intra >= v1 intra + 0.10 and v2 inter <= v1 inter - 0.05.
 
+A and B may instead be two multi-run summaries (<base>.runs.json of bench run --runs N / --seeds): the
+runs pair by seed (the seed sets must match; exit 2 names the unmatched seeds), each metric's paired
+difference is taken within each seed and the differences are combined with the headline's two-level
+interval, which includes the between-run variance. \`v1 v2 --runs N\` and \`--arm ... --runs N\` run each
+arm N times (seeds --seed, --seed+1, ...; or --seeds a,b,c) and compare them the same way.
+
+Savings and solved rate are stated in the verdict grammar: "saved X% [lo, hi]" only when the whole
+interval of B's savings against A is above 0, else "no saving shown (...)" or "cost more"; B's solved rate
+against A as non-inferiority at --margin points (default ${DEFAULT_MARGIN_PTS}). Differences of rates print in pts.
+
 Routing is judged out of sample: v1 v2 and --arm run Pass C leave-one-workload-out too (pass C-oos,
 --holdout workload, the default), and the comparison says which pass it judged. When both arms route every
 unit identically it says the comparison cannot distinguish them here, and why, instead of a table of zeros.
@@ -52,6 +67,8 @@ Exit codes: 0 compared (and, with --fail-on-regression or --fail-on-verdict, not
 Examples:
   npx bench compare reports/.runs/last-night.json reports/.runs/tonight.json
   npx bench compare v1 v2 --seed-passes 3 --include-marginal
+  npx bench compare reports/.runs/a.runs.json reports/.runs/b.runs.json
+  npx bench compare v1 v2 --seed-passes 3 --include-marginal --runs 3
   npx bench compare --arm uniform=a.yaml --arm weighted=b.yaml --seed-passes 3 --include-marginal`;
 
 interface CompareFlags {
@@ -75,6 +92,9 @@ interface CompareFlags {
   regressionMetrics: string;
   regressionScopes: string;
   holdout: 'workload' | 'none';
+  runs?: number;
+  seeds?: string;
+  margin?: number;
 }
 
 /** What the command reads from outside: the runner and the clock (tests pass stand-ins). */
@@ -100,7 +120,30 @@ function sharedRun(o: CompareFlags, io: CliIO): SharedRunOptions {
   };
 }
 
-async function inputsFor(a: string | undefined, b: string | undefined, o: CompareFlags, io: CliIO, deps: CompareCommandDeps): Promise<{ a: CompareInput; b: CompareInput; artifactDir: string; ran: boolean }> {
+/** What compare compares: two reports, or two multi-run summaries paired by seed. */
+type Inputs = { kind: 'reports'; a: CompareInput; b: CompareInput; artifactDir: string; ran: boolean } | { kind: 'runs'; a: RunsInput; b: RunsInput; artifactDir: string; ran: boolean };
+
+/** `v1 v2 --runs N` / `--arm … --runs N`: each arm run once per seed, like `bench run --runs N`, then compared by seed. */
+async function seededInputs(a: string | undefined, b: string | undefined, seeds: readonly number[], o: CompareFlags, io: CliIO, deps: CompareCommandDeps): Promise<Inputs> {
+  const shared = sharedRun(o, io);
+  const dir = abRunDir(io.cwd, o.outDir ?? 'reports/.runs', deps.nowUs());
+  const base = (label: string): RunSuiteOptions => ({ ...shared, protocol: 'a3', dbPath: join(dir, `${label}.db`), jsonPath: null, patternsDbPath: null });
+  if (o.arm.length > 0) {
+    if (a !== undefined) throw new SetupError(`compare: give either two reports (or v1 v2) or --arm twice, not both (got '${a}' and --arm)`);
+    const [x, y] = loadConfigArms(o.arm, io.cwd);
+    const arm = (c: typeof x) => ({ label: c.label, options: { ...base(c.label), routingConfigPath: c.path } });
+    const [ra, rb] = await runArmsOverSeeds([arm(x), arm(y)], seeds, io, deps.runSuite, deps.nowUs());
+    return { kind: 'runs', a: ra, b: rb, artifactDir: dir, ran: true };
+  }
+  if (a !== 'v1' || b !== 'v2') throw new SetupError(`--runs/--seeds run the arms themselves: they apply to \`compare v1 v2\` and --arm; to compare finished runs give their two <base>.runs.json files as A and B (got '${a ?? ''}' '${b ?? ''}')`);
+  const version = (v: 'v1' | 'v2') => ({ label: v, options: withFingerprint(base(v), { fingerprintVersion: v, embeddingProvider: v === 'v2' ? o.embeddingProvider : null }) });
+  const [ra, rb] = await runArmsOverSeeds([version('v1'), version('v2')], seeds, io, deps.runSuite, deps.nowUs());
+  return { kind: 'runs', a: ra, b: rb, artifactDir: dir, ran: true };
+}
+
+async function inputsFor(a: string | undefined, b: string | undefined, o: CompareFlags, io: CliIO, deps: CompareCommandDeps): Promise<Inputs> {
+  const seeds = seedsFor({ seed: o.seed, runs: o.runs ?? null, seeds: o.seeds ?? null });
+  if (seeds) return seededInputs(a, b, seeds, o, io, deps);
   if (o.arm.length > 0) {
     if (a !== undefined) throw new SetupError(`compare: give either two reports (or v1 v2) or --arm twice, not both (got '${a}' and --arm)`);
     // Every arm file is checked before either arm runs.
@@ -108,6 +151,7 @@ async function inputsFor(a: string | undefined, b: string | undefined, o: Compar
     const ab = await runConfigAb({ run: sharedRun(o, io), arms, outDir: o.outDir ?? 'reports/.runs', nowUs: deps.nowUs() }, io, deps.runSuite);
     const [x, y] = ab.arms;
     return {
+      kind: 'reports',
       a: { report: x.result.report, path: x.result.jsonPath, label: x.arm.label },
       b: { report: y.result.report, path: y.result.jsonPath, label: y.arm.label },
       artifactDir: ab.dir,
@@ -127,15 +171,28 @@ async function inputsFor(a: string | undefined, b: string | undefined, o: Compar
       deps.runSuite,
     );
     return {
+      kind: 'reports',
       a: { report: ab.v1.report, path: ab.v1.jsonPath, label: 'v1' },
       b: { report: ab.v2.report, path: ab.v2.jsonPath, label: 'v2' },
       artifactDir: ab.dir,
       ran: true,
     };
   }
-  const ra = loadReport(resolve(io.cwd, a));
-  const rb = loadReport(resolve(io.cwd, b));
+  const pa = resolve(io.cwd, a);
+  const pb = resolve(io.cwd, b);
+  const runsA = isRunsSummaryFile(pa);
+  const runsB = isRunsSummaryFile(pb);
+  if (runsA !== runsB)
+    throw new SetupError(`compare: ${runsA ? pa : pb} is a multi-run summary (bench run --runs) and ${runsA ? pb : pa} a single report; compare two <base>.runs.json files, or two report JSONs (a run's own report is <base>.seed-<s>.json)`);
+  if (runsA) {
+    const ra = loadRunsSummary(pa, fileLabel(pa, 'A'));
+    const rb = loadRunsSummary(pb, fileLabel(pb, 'B', fileLabel(pa, 'A')));
+    return { kind: 'runs', a: ra, b: rb, artifactDir: o.outDir ? resolve(io.cwd, o.outDir) : dirname(pb), ran: false };
+  }
+  const ra = loadReport(pa);
+  const rb = loadReport(pb);
   return {
+    kind: 'reports',
     // Columns are named after the files, so a reader sees which report is which.
     a: { report: ra.report, path: ra.path, label: fileLabel(ra.path, 'A') },
     b: { report: rb.report, path: rb.path, label: fileLabel(rb.path, 'B', fileLabel(ra.path, 'A')) },
@@ -146,7 +203,7 @@ async function inputsFor(a: string | undefined, b: string | undefined, o: Compar
 
 /** A report's column label: its file name without `.json`; `fallback` when that would repeat the other side's. */
 function fileLabel(path: string, fallback: string, other?: string): string {
-  const name = basename(path).replace(/\.json$/, '');
+  const name = basename(path).replace(/(\.runs)?\.json$/, '');
   return name === other ? fallback : name;
 }
 
@@ -168,6 +225,9 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--seed-passes <n>', '(v1 v2, --arm) reps per workload per pass', intArg('--seed-passes', 1, defaultResourceLimits().run.seed_passes_max), 1)
         .option('--seed <n>', "(v1 v2, --arm) the simulated provider's randomness, the same for both arms", intArg('--seed', 0), 0)
         .option('--embedding-provider <id>', '(v1 v2) embedder of the v2 arm: local:hashing-384, local:use-lite (offline, semantic), openai:<model>, cohere:<model>', DEFAULT_EMBEDDING_PROVIDER)
+        .option('--runs <n>', '(v1 v2, --arm) run each arm N times (seeds --seed, --seed+1, ...) and compare runs paired by seed, with the two-level interval', intArg('--runs', 1, defaultResourceLimits().run.runs_max))
+        .option('--seeds <list>', '(v1 v2, --arm) the runs\' seeds, comma-separated (instead of --runs N)')
+        .option('--margin <pts>', `solved-rate non-inferiority margin in points for B against A (default ${DEFAULT_MARGIN_PTS})`, numberArg('--margin', 0, 100))
         .addOption(new Option('--holdout <kind>', '(v1 v2, --arm) workload (default): also run Pass C leave-one-workload-out (pass C-oos) and judge routing there; none: in sample only').choices(['workload', 'none']).default('workload'))
         .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
         .option('--json <path>', 'write the compare artifact here')
@@ -185,9 +245,10 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
       if (o.json) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
       if (args[0] === 'cache-off' && args[1] === 'cache-on')
         return compareCacheArms({ workloadsDir: resolve(io.cwd, o.workloadsDir), names: o.workload, embedder: cmd.getOptionValueSource('embeddingProvider') === 'cli' ? o.embeddingProvider : null, penalty: 10, json: o.json ?? null }, io);
-      const { a, b, artifactDir, ran } = await inputsFor(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
-      const artifact = compareReports(a, b);
-      const jsonPath = o.json ? resolve(io.cwd, o.json) : ran ? resolve(artifactDir, 'compare.json') : artifactPathFor(artifactDir, a.path!, b.path!);
+      const inputs = await inputsFor(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
+      const options = { marginPts: o.margin ?? DEFAULT_MARGIN_PTS };
+      const artifact = inputs.kind === 'runs' ? compareRuns(inputs.a, inputs.b, options) : compareReports(inputs.a, inputs.b, options);
+      const jsonPath = o.json ? resolve(io.cwd, o.json) : inputs.ran ? resolve(inputs.artifactDir, 'compare.json') : artifactPathFor(inputs.artifactDir, inputs.a.path!, inputs.b.path!);
       writeCompareArtifact(jsonPath, artifact);
       io.out(renderCompareTable(artifact, { json: jsonPath, width: tableWidth(o, io) }));
       // --fail-on-verdict: the §16.10 test-5 FAIL sets the exit code (a PASS or NOT_APPLICABLE does not).
