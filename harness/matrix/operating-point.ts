@@ -101,7 +101,9 @@ export function randomAtMixValues(b: MatrixBaselines, picks: readonly number[]):
   const n = picks.length;
   const k = b.table.models.length;
   const mix = new Array<number>(k).fill(0);
-  for (const m of picks) mix[m]! += 1 / n;
+  // Counted, then divided once: summing 1/n per task can pass 1 (1.0000000000000002), which the report schema refuses.
+  for (const m of picks) mix[m]! += 1;
+  for (let m = 0; m < k; m++) mix[m] = mix[m]! / n;
   const S = b.singles.map((p) => p.solved_rate);
   const mixRate = mix.reduce((s, p, m) => s + p * S[m]!, 0);
   const values = picks.map((m, t) => {
