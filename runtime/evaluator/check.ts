@@ -68,7 +68,7 @@ export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckR
       ...(options.hide ? { hide: options.hide } : {}),
       limits,
     });
-    if (r.limit) throw new ResourceLimitError('workspace_max_bytes', `the check ran into a resource bound: ${r.limit}`);
+    if (r.limit) throw new ResourceLimitError(r.limitKey ?? 'workspace_max_bytes', `the check ran into a resource bound: ${r.limit}`);
     const report = readCheckReports(stage.reportDir);
     const { passed, reason } = judgeCheck(r, report);
     const output = scrubWorkspacePaths(r.output, stage.work);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { defaultResourceLimits } from './resource-limits.ts';
 import { sandboxPath } from './sandbox-env.ts';
 
 /**
@@ -104,11 +105,16 @@ export interface BwrapMounts {
   readable?: readonly string[];
   /** Directories made invisible (empty tmpfs), should one lie inside a bound system directory. */
   hide?: readonly string[];
+  /** Size of the private /tmp (a tmpfs, held in memory); default `tmp_max_bytes` of the shipped bounds. */
+  tmpMaxBytes?: number;
 }
+
+/** Size of each tmpfs that hides a directory: it only holds the mount points of later binds. */
+const HIDE_TMPFS_BYTES = 1024 * 1024;
 
 /**
  * bwrap arguments that run `argv` seeing only the system directories (read-only), a fresh /dev,
- * /proc of its own pid namespace and an empty /tmp, plus the workspace and `writable` read-write:
+ * /proc of its own pid namespace and an empty /tmp of bounded size, plus the workspace and `writable` read-write:
  * not the host's root, so home directories, other checkouts and other workloads' check/ folders
  * do not exist inside. All namespaces are unshared (no network); it dies with its parent; the
  * command has no capabilities and /proc's kernel knobs are read-only.
@@ -119,9 +125,10 @@ export function bwrapArgs(m: BwrapMounts, argv: readonly string[]): string[] {
     '--dev', '/dev',
     '--proc', '/proc',
     ...procReadOnly(),
-    // Before the binds below, so a workspace under /tmp is not hidden by it.
-    '--tmpfs', '/tmp',
-    ...(m.hide ?? []).flatMap((p) => ['--tmpfs', p]),
+    // Before the binds below, so a workspace under /tmp is not hidden by it. Sized: a tmpfs is
+    // memory, by default half the host's RAM.
+    '--size', String(m.tmpMaxBytes ?? defaultResourceLimits().sandbox.tmp_max_bytes), '--tmpfs', '/tmp',
+    ...(m.hide ?? []).flatMap((p) => ['--size', String(HIDE_TMPFS_BYTES), '--tmpfs', p]),
     ...(m.writable ?? []).flatMap((p) => ['--bind', p, p]),
     ...(m.readable ?? []).flatMap((p) => ['--ro-bind', p, p]),
     '--bind', m.workspace, m.workspace,

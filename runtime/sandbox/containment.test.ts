@@ -1,13 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../core/logger.ts';
 import { runCheckDetailed } from '../evaluator/check.ts';
 import { createWorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import { confiningTiers, CONTAINMENT_PROBE, probeContainment } from './test-support/containment-probe.ts';
+import { otherUserSkipReason, TSX_CLI, unprivilegedUser } from './test-support/other-user.ts';
 
 // Issue 22: as root, run_shell rewrote the host's kernel settings under both tiers and kept every
 // capability. Each tier that claims to contain must leave /proc's knobs read-only and no capability.
@@ -23,12 +21,6 @@ function expectContained(out: string): void {
   expect(out).toMatch(/^CapEff:\s+0000000000000000$/m);
 }
 
-/** A user other than root that a child may run as: `nobody` when /etc/passwd has it. */
-function unprivilegedUser(): { uid: number; gid: number } | null {
-  const line = readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.startsWith('nobody:'));
-  const [, , uid, gid] = line?.split(':') ?? [];
-  return uid && gid && Number(uid) !== 0 ? { uid: Number(uid), gid: Number(gid) } : null;
-}
 
 describe.each(tiers)('containment of run_shell and checks (sandbox=%s)', { timeout: 120_000 }, (tier) => {
   it(`as ${isRoot ? 'root' : 'this user'}: no /proc/sys file can be written (even with its current value) and the effective capability set is empty`, async () => {
@@ -47,32 +39,14 @@ describe.each(tiers)('containment of run_shell and checks (sandbox=%s)', { timeo
   });
 });
 
-/** True when any user may read `file` (every directory above it searchable by others): the child runs as nobody. */
-function readableByOthers(file: string): boolean {
-  let p = realpathSync(file);
-  if ((statSync(p).mode & 0o004) === 0) return false;
-  while (p !== dirname(p)) {
-    p = dirname(p);
-    if ((statSync(p).mode & 0o001) === 0) return false;
-  }
-  return true;
-}
-
-const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 const probeScript = fileURLToPath(new URL('./test-support/containment-probe.ts', import.meta.url));
 
 describe('containment as a normal user', { timeout: 180_000 }, () => {
-  const user = isRoot ? unprivilegedUser() : null;
-  const reason = !isRoot
-    ? 'the tests already run as a normal user (the cases above)'
-    : !user
-      ? 'no unprivileged user (nobody) in /etc/passwd to run the probe as'
-      : ![tsxCli, probeScript].every(readableByOthers)
-        ? 'the checkout or node_modules is not readable by other users (a directory above it lacks o+x), so nobody cannot run the probe'
-        : null;
+  const user = unprivilegedUser();
+  const reason = otherUserSkipReason([probeScript]);
   if (reason) console.warn(`[containment.test] normal-user variant skipped: ${reason}`);
   it.skipIf(reason !== null)('every tier that works for a normal user contains it too', () => {
-    const r = spawnSync(process.execPath, [tsxCli, probeScript], { uid: user!.uid, gid: user!.gid, cwd: '/', env: { PATH: hostPath, HOME: '/' }, encoding: 'utf8', timeout: 150_000 });
+    const r = spawnSync(process.execPath, [TSX_CLI, probeScript], { uid: user!.uid, gid: user!.gid, cwd: '/', env: { PATH: hostPath, HOME: '/' }, encoding: 'utf8', timeout: 150_000 });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const got = JSON.parse(r.stdout) as { uid: number; results: Record<string, string> };

@@ -1,13 +1,18 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../core/logger.ts';
 import { stageCheck } from '../evaluator/check-stage.ts';
 import { createWorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import { probeBwrap } from './bwrap.ts';
-import { defaultResourceLimits, ResourceLimitError, type SandboxLimits } from './resource-limits.ts';
-import { isRoot, runCommand, type SandboxTier } from './run-command.ts';
+import { cgroupParent } from './command-cgroup.ts';
+import { ResourceLimitError, type SandboxLimits } from './resource-limits.ts';
+import { isRoot, runCommand, type RunCommandResult, type SandboxTier } from './run-command.ts';
+import { FORK_PROBE, MEMORY_PROBE, SMALL_LIMITS } from './test-support/bounds-probe.ts';
+import { otherUserSkipReason, TSX_CLI, unprivilegedUser } from './test-support/other-user.ts';
 import { probeUnshare } from './unshare.ts';
 
 // Issue 22: nothing bounded a command's disk use, process count or memory, and the check's staging
@@ -15,9 +20,15 @@ import { probeUnshare } from './unshare.ts';
 const hostPath = process.env.PATH ?? '';
 const confined: SandboxTier[] = [...((await probeBwrap(hostPath)) ? (['bwrap'] as const) : []), ...((await probeUnshare(hostPath)) ? (['unshare'] as const) : [])];
 const MiB = 1024 ** 2;
-const small: SandboxLimits = { ...defaultResourceLimits().sandbox, workspace_max_bytes: 16 * MiB, max_processes: 32, max_memory_bytes: 256 * MiB };
+const small: SandboxLimits = SMALL_LIMITS;
+// Whether a root harness gets a memory cgroup here (else max_memory_bytes is per process).
+const memoryAcross = isRoot() && cgroupParent('memory') !== null;
 // The none tier bounds disk and memory; it is refused for a root harness unless forced, as here.
 const tiers: SandboxTier[] = [...confined, 'none'];
+
+const boundsScript = fileURLToPath(new URL('./test-support/bounds-probe.ts', import.meta.url));
+
+
 
 async function run(command: string, sandbox: SandboxTier, limits = small) {
   const fx = createWorkspaceFixture({ 'a.txt': 'a\n' });
@@ -41,10 +52,17 @@ describe.each(tiers)('resource bounds of a command (sandbox=%s)', { timeout: 120
     expect(r.output).not.toContain('SURVIVED');
   });
 
-  it('a process may not map more memory than max_memory_bytes', async () => {
-    const r = await run('python3 -c "b = bytearray(512 * 1024 * 1024); print(\'ALLOCATED\')" 2>&1 | tail -1', tier);
-    expect(r.output).toContain('MemoryError');
+  it('a command that runs into max_memory_bytes ends as a resource limit naming it, and says whether it counts per process or across processes', async () => {
+    const r = await run(MEMORY_PROBE, tier);
     expect(r.output).not.toContain('ALLOCATED');
+    expect(r.limitKey).toBe('max_memory_bytes');
+    // A root harness's confined command gets a memory cgroup where the machine has one; otherwise RLIMIT_AS, per process.
+    expect(r.limit).toMatch(memoryAcross && tier !== 'none' ? /^resource limit max_memory_bytes \(256 MiB across the command's processes, a memory cgroup\) reached: the kernel killed 1 process/ : /^resource limit max_memory_bytes \(256 MiB per process: RLIMIT_AS, as no memory cgroup can be made here, so not across processes\) reached: an allocation was refused \("MemoryError"\)/);
+  });
+
+  it('a listing that only mentions an allocation failure is no memory hit', async () => {
+    const r = await run("printf 'x.py:3: except MemoryError:\\n' ; echo 'grep: Cannot allocate memory is a phrase'", tier);
+    expect(r).toMatchObject({ exitCode: 0, limit: null });
   });
 
   it('within the bounds nothing is reported', async () => {
@@ -54,26 +72,59 @@ describe.each(tiers)('resource bounds of a command (sandbox=%s)', { timeout: 120
 });
 
 describe.each(confined)('process count (sandbox=%s)', { timeout: 120_000 }, (tier) => {
-  it('no more than max_processes processes at once: further forks are refused', async () => {
-    const fork = [
-      'import os, time',
-      'n = 0',
-      'for i in range(200):',
-      '    try:',
-      '        pid = os.fork()',
-      '    except OSError:',
-      '        break',
-      '    if pid == 0:',
-      '        time.sleep(3)',
-      '        os._exit(0)',
-      '    n += 1',
-      'print("forked", n)',
-    ].join('\n');
-    const r = await run(`python3 -c '${fork}'`, tier);
-    const forked = Number(/forked (\d+)/.exec(r.output)?.[1]);
+  it(`as ${isRoot() ? 'root' : 'this user'}: no more than max_processes processes at once, and a refused fork ends the command as a resource limit naming it`, async () => {
+    const r = await run(FORK_PROBE, tier);
+    const forked = Number(/forked (\d+)/.exec(r.output)?.[1] ?? 0);
     expect(forked).toBeLessThan(small.max_processes);
-    // As root the bound is a pids cgroup, whose refusals are counted: the command's result names it.
-    if (isRoot()) expect(r.limit).toMatch(/^resource limit max_processes \(32\) reached/);
+    expect(r.limitKey).toBe('max_processes');
+    // As root a pids cgroup counts the refusals; as a normal user the sandbox's tasks are counted when the command reports one.
+    expect(r.limit).toMatch(isRoot() ? /^resource limit max_processes \(32\) reached: the pids cgroup refused a fork/ : /^resource limit max_processes \(32\) reached: a fork was refused with \d+ processes running in the sandbox/);
+  });
+
+  it('a command that merely prints "Resource temporarily unavailable" is no process-count hit', async () => {
+    const r = await run('echo "read: Resource temporarily unavailable"', tier);
+    expect(r).toMatchObject({ exitCode: 0, limit: null });
+  });
+});
+
+describe('process count and memory as a normal user', { timeout: 180_000 }, () => {
+  // RLIMIT_NPROC never binds root, so the normal user's path (count refusals, RLIMIT_AS per process) needs another uid.
+  const user = unprivilegedUser();
+  const reason = otherUserSkipReason([boundsScript]) ?? (confined.length === 0 ? 'no confining tier works here' : null);
+  if (reason) console.warn(`[resource-bounds.test] normal-user variant skipped: ${reason}`);
+  it.skipIf(reason !== null)('a refused fork ends the command as resource limit max_processes, and memory is bounded per process and says so, in every tier', () => {
+    const r = spawnSync(process.execPath, [TSX_CLI, boundsScript], { uid: user!.uid, gid: user!.gid, cwd: '/', env: { PATH: hostPath, HOME: '/' }, encoding: 'utf8', timeout: 150_000 });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const got = JSON.parse(r.stdout) as { uid: number; results: Record<string, { fork: RunCommandResult; memory: RunCommandResult }> };
+    expect(got.uid).toBe(user!.uid);
+    expect(Object.keys(got.results).length).toBeGreaterThan(0);
+    for (const { fork, memory } of Object.values(got.results)) {
+      expect(fork.output).toContain('Resource temporarily unavailable');
+      expect(fork.limit).toMatch(/^resource limit max_processes \(32\) reached: a fork was refused with \d+ processes running in the sandbox/);
+      expect(memory.limit).toMatch(/^resource limit max_memory_bytes \(256 MiB per process: RLIMIT_AS, as no memory cgroup can be made here, so not across processes\) reached/);
+    }
+  });
+});
+
+describe.each(confined)('memory across processes (sandbox=%s)', { timeout: 120_000 }, (tier) => {
+  const reason = !isRoot() ? 'only a root harness can make a memory cgroup' : !memoryAcross ? 'no writable memory cgroup here (/sys/fs/cgroup)' : null;
+  if (reason) console.warn(`[resource-bounds.test] memory across processes (${tier}) skipped: ${reason}`);
+  it.skipIf(reason !== null)('four processes of 100 MiB each pass a 256 MiB bound together though each is under it: a resource limit naming memory', async () => {
+    const r = await run(`for i in 1 2 3 4; do python3 -c "import time; b = b'x' * (100 * 1024 * 1024); time.sleep(3); print('HELD')" & done; wait; echo ALL`, tier);
+    expect(r.limitKey).toBe('max_memory_bytes');
+    expect(r.limit).toMatch(/^resource limit max_memory_bytes \(256 MiB across the command's processes, a memory cgroup\) reached: the kernel killed \d+ process/);
+    expect(r.output).not.toContain('ALL');
+  });
+});
+
+describe.each(confined)('the private /tmp (sandbox=%s)', { timeout: 120_000 }, (tier) => {
+  it('is a tmpfs of tmp_max_bytes: writing past it fails (ENOSPC), so the command cannot fill memory through it', async () => {
+    // Under the file-size bound (16 MiB), so the tmpfs's size is what stops the write.
+    const r = await run('df -k /tmp | tail -1; dd if=/dev/zero of=/tmp/fill bs=1M count=12 2>&1; ls -l /tmp/fill', tier, { ...small, tmp_max_bytes: 8 * MiB });
+    expect(r.output).toMatch(/^\S+\s+8192\s/m);
+    expect(r.output).toContain('No space left on device');
+    expect(r.output).toMatch(/ 8388608 /);
   });
 });
 

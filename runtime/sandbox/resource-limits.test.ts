@@ -56,7 +56,7 @@ describe('diskUsage (what workspace_max_bytes counts)', () => {
 describe('the shipped bounds and --limit', () => {
   it('the shipped file validates and states the documented defaults', () => {
     const l = loadResourceLimits();
-    expect(l.sandbox).toEqual({ workspace_max_bytes: 1024 ** 3, max_processes: 256, max_memory_bytes: 4 * 1024 ** 3, rep_max_seconds: 3600 });
+    expect(l.sandbox).toEqual({ workspace_max_bytes: 1024 ** 3, max_processes: 256, max_memory_bytes: 4 * 1024 ** 3, rep_max_seconds: 3600, tmp_max_bytes: 256 * 1024 ** 2 });
     expect(l.run).toEqual({ seed_passes_max: 1000, runs_max: 100, concurrency_max: 64, planned_jobs_max: 100_000 });
   });
 
@@ -73,5 +73,10 @@ describe('the shipped bounds and --limit', () => {
     const l = defaultResourceLimits().sandbox;
     expect(prlimitArgs('/usr/bin/prlimit', l, true)).toEqual(['/usr/bin/prlimit', `--as=${l.max_memory_bytes}`, `--fsize=${l.workspace_max_bytes}`, `--nproc=${l.max_processes}`, '--']);
     expect(prlimitArgs('/usr/bin/prlimit', l, false)).not.toContain(`--nproc=${l.max_processes}`);
+  });
+
+  it('with a memory cgroup (a root harness) memory is bounded across processes, so no per-process address-space bound is set', () => {
+    const l = defaultResourceLimits().sandbox;
+    expect(prlimitArgs('/usr/bin/prlimit', l, false, false)).toEqual(['/usr/bin/prlimit', `--fsize=${l.workspace_max_bytes}`, '--']);
   });
 });

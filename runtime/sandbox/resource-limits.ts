@@ -55,6 +55,50 @@ export function diskLimitMessage(usage: DiskUsage, max: number): string {
   return `resource limit workspace_max_bytes (${formatBytes(max)}) exceeded: the workspace uses ${usage.apparent} bytes apparent, ${usage.allocated} allocated (raise it with --limit workspace_max_bytes=N)`;
 }
 
+/** What a command prints when a fork is refused for want of processes (EAGAIN: bash, Python, C's perror, Perl). */
+export const FORK_REFUSED = /Resource temporarily unavailable|can(?:no|')t fork/i;
+
+/** The message of a `max_processes` hit: a pids cgroup's refusal, or a refusal confirmed by counting the sandbox's tasks. */
+export function processLimitMessage(max: number, tasks: number | null): string {
+  const how = tasks === null ? 'the pids cgroup refused a fork' : `a fork was refused with ${tasks} processes running in the sandbox`;
+  return `resource limit max_processes (${max}) reached: ${how} (raise it with --limit max_processes=N)`;
+}
+
+/**
+ * Allocation failures as programs print them, anchored so a listing that merely mentions one
+ * (`grep -r MemoryError`) does not match: Python's exception line, strerror(ENOMEM) ending a
+ * perror line, C++, Node, Rust and Go.
+ */
+const ALLOCATION_REFUSED = [
+  /^MemoryError\b/m,
+  /\[Errno 12\] Cannot allocate memory/,
+  /: Cannot allocate memory$/m,
+  /terminate called after throwing an instance of 'std::bad_alloc'/,
+  /JavaScript heap out of memory/,
+  /^memory allocation of \d+ bytes failed/m,
+  /^fatal error: runtime: out of memory/m,
+] as const;
+
+/** The allocation failure `output` shows, as printed, or null. */
+export function perProcessMemoryRefusal(output: string): string | null {
+  for (const re of ALLOCATION_REFUSED) {
+    const m = re.exec(output);
+    if (m) return m[0];
+  }
+  return null;
+}
+
+/**
+ * The message of a `max_memory_bytes` hit. Across processes: a memory cgroup killed `kills` of
+ * them. Per process (no cgroup here): RLIMIT_AS refused an allocation, which the command printed
+ * as `evidence`; the message says the bound is per process.
+ */
+export function memoryLimitMessage(max: number, hit: { kills: number } | { evidence: string }): string {
+  const raise = '(raise it with --limit max_memory_bytes=N)';
+  if ('kills' in hit) return `resource limit max_memory_bytes (${formatBytes(max)} across the command's processes, a memory cgroup) reached: the kernel killed ${hit.kills} process${hit.kills === 1 ? '' : 'es'} ${raise}`;
+  return `resource limit max_memory_bytes (${formatBytes(max)} per process: RLIMIT_AS, as no memory cgroup can be made here, so not across processes) reached: an allocation was refused (${JSON.stringify(hit.evidence)}) ${raise}`;
+}
+
 /** Disk use of a tree: allocated blocks and apparent (logical) sizes, each hard-linked file once. */
 export interface DiskUsage {
   allocated: number;
@@ -103,12 +147,18 @@ export function diskUse(u: DiskUsage): number {
 }
 
 /**
- * `prlimit` arguments that start the command with the bounds: address space per process, the
- * largest file it may write and, where a user namespace counts them apart from the host's
- * (`perNamespaceProcs`), its process count.
+ * `prlimit` arguments that start the command with the bounds: the largest file it may write; its
+ * address space per process unless a memory cgroup bounds its total (`perProcessMemory` false);
+ * and, where a user namespace counts them apart from the host's (`perNamespaceProcs`), its process count.
  */
-export function prlimitArgs(prlimit: string, limits: SandboxLimits, perNamespaceProcs: boolean): string[] {
-  return [prlimit, `--as=${limits.max_memory_bytes}`, `--fsize=${limits.workspace_max_bytes}`, ...(perNamespaceProcs ? [`--nproc=${limits.max_processes}`] : []), '--'];
+export function prlimitArgs(prlimit: string, limits: SandboxLimits, perNamespaceProcs: boolean, perProcessMemory = true): string[] {
+  return [
+    prlimit,
+    ...(perProcessMemory ? [`--as=${limits.max_memory_bytes}`] : []),
+    `--fsize=${limits.workspace_max_bytes}`,
+    ...(perNamespaceProcs ? [`--nproc=${limits.max_processes}`] : []),
+    '--',
+  ];
 }
 
 /**

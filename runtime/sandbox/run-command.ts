@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger.ts';
 import { bwrapArgs, findOnPath, probeBwrap } from './bwrap.ts';
-import { createPidsCgroup, pidsCgroupParent, type PidsCgroup } from './pids-cgroup.ts';
-import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, prlimitArgs, type SandboxLimits } from './resource-limits.ts';
+import { cgroupParent, createCommandCgroups, type CommandCgroups, type Controller } from './command-cgroup.ts';
+import { descendantTasks } from './sandbox-tasks.ts';
+import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, memoryLimitMessage, perProcessMemoryRefusal, processLimitMessage, prlimitArgs, FORK_REFUSED, type SandboxLimits } from './resource-limits.ts';
 import { probeUnshare, unshareArgs, type UnshareTools } from './unshare.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
 import { buildSandboxEnv, sandboxPath } from './sandbox-env.ts';
@@ -74,6 +75,8 @@ export interface RunCommandResult {
   sandbox: SandboxTier;
   /** Set when the command ran into a resource bound (the group was killed): the message names it. */
   limit: string | null;
+  /** The bound `limit` names. */
+  limitKey: keyof SandboxLimits | null;
 }
 
 /** Raised when `sandbox: 'bwrap'` or `'unshare'` is demanded but that tier is missing or unusable. */
@@ -125,6 +128,12 @@ function warnOnce(logger: Logger, tier: SandboxTier, msg: string, requested: San
   logger.log('warn', msg, { sandbox: tier, requested });
 }
 
+/**
+ * How far below max_processes the sandbox's task count may be when a refused fork is reported: a
+ * few may have exited between the refusal and the count, and bwrap's own init is one of them.
+ */
+const PROCESS_COUNT_SLACK = 4;
+
 /** How often the workspace's disk use is measured while a command runs. */
 const DISK_POLL_MS = 500;
 
@@ -135,19 +144,31 @@ export const NO_PRLIMIT_WARNING = 'prlimit (util-linux) not found: commands run 
 export const NO_PIDS_CGROUP_WARNING =
   'bench runs as root and no pids cgroup can be made here (/sys/fs/cgroup not writable): the process-count bound is not applied (RLIMIT_NPROC never binds host root); run bench as a normal user to have it';
 
-let pidsParent: string | null | undefined;
+/** The WARN text logged when a root harness has no memory cgroup: its commands' memory is bounded per process only (as for a normal user, whose hits say so). */
+export const NO_MEMORY_CGROUP_WARNING =
+  'bench runs as root and no memory cgroup can be made here (/sys/fs/cgroup not writable): max_memory_bytes bounds the address space of each process (RLIMIT_AS), not the memory of a command\'s processes together';
+
+const parents = new Map<Controller, string | null>();
 
 /**
- * The process-count bound of one command: RLIMIT_NPROC (in prlimitArgs) where the command's uid is
- * not host root and a user namespace counts its processes apart; a pids cgroup for a root harness.
+ * The cgroups of one command, for a root harness in a confining tier: a pids cgroup (RLIMIT_NPROC
+ * binds every user but host root) and a memory cgroup (a bound across the command's processes).
+ * A normal user's harness gets none: RLIMIT_NPROC in its namespace, RLIMIT_AS per process.
  */
-function pidsCgroupFor(chosen: Chosen, limits: SandboxLimits, logger: Logger, root: boolean): PidsCgroup | null {
+function cgroupsFor(chosen: Chosen, limits: SandboxLimits, logger: Logger, root: boolean): CommandCgroups | null {
   if (!root || chosen.kind === 'none') return null;
-  pidsParent ??= pidsCgroupParent();
-  const cg = pidsParent ? createPidsCgroup(pidsParent, limits.max_processes) : null;
-  if (!cg) warnOnce(logger, 'none', NO_PIDS_CGROUP_WARNING, 'auto', 'pids');
+  for (const c of ['pids', 'memory'] as const) if (!parents.has(c)) parents.set(c, cgroupParent(c));
+  const cg = createCommandCgroups({ maxProcesses: limits.max_processes, maxMemoryBytes: limits.max_memory_bytes }, { pids: parents.get('pids')!, memory: parents.get('memory')! });
+  if (!cg?.bounds.includes('pids')) warnOnce(logger, 'none', NO_PIDS_CGROUP_WARNING, 'auto', 'pids');
+  if (!cg?.bounds.includes('memory')) warnOnce(logger, 'none', NO_MEMORY_CGROUP_WARNING, 'auto', 'memory');
   return cg;
 }
+
+/** The private /tmp's size when bounds are off (`unbounded`): larger than any machine's memory, as an unsized tmpfs was. */
+const UNBOUNDED_TMP_BYTES = 2 ** 50;
+
+/** Writes the shell's pid into each cgroup.procs file given before `--`, then execs the rest. */
+const JOIN_CGROUPS_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"';
 
 /** How long to wait for pipes to close after the shell exited, if an escaped child holds them open. */
 const CLOSE_GRACE_MS = 2_000;
@@ -200,8 +221,8 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
 }
 
 /** The program and arguments that run `shell` in the chosen tier. */
-function commandLine(chosen: Chosen, shell: readonly string[], m: { workspace: string; writable: string[]; readable: string[]; hide: string[]; stage: string; home?: string }): [string, string[]] {
-  if (chosen.kind === 'bwrap') return [chosen.bwrap, bwrapArgs({ workspace: m.workspace, writable: m.writable, readable: m.readable, hide: m.hide }, shell)];
+function commandLine(chosen: Chosen, shell: readonly string[], m: { workspace: string; writable: string[]; readable: string[]; hide: string[]; stage: string; home?: string; tmpMaxBytes: number }): [string, string[]] {
+  if (chosen.kind === 'bwrap') return [chosen.bwrap, bwrapArgs({ workspace: m.workspace, writable: m.writable, readable: m.readable, hide: m.hide, tmpMaxBytes: m.tmpMaxBytes }, shell)];
   if (chosen.kind === 'unshare') return [chosen.tools.unshare, unshareArgs(m, chosen.tools, shell)];
   return [shell[0]!, shell.slice(1)];
 }
@@ -219,27 +240,30 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const workspace = realpathSync(opts.cwd);
   const chosen = await chooseSandbox(opts);
   if (opts.signal?.aborted) {
-    return { exitCode: null, signal: null, output: '', truncated: false, timedOut: false, cancelled: true, sandbox: chosen.kind, limit: null };
+    return { exitCode: null, signal: null, output: '', truncated: false, timedOut: false, cancelled: true, sandbox: chosen.kind, limit: null, limitKey: null };
   }
   const limits = opts.limits ?? defaultResourceLimits().sandbox;
   const root = opts.asRoot ?? isRoot();
   const prlimit = opts.unbounded ? null : findOnPath('prlimit', sandboxPath(opts.hostPath));
   if (!prlimit && !opts.unbounded) warnOnce(opts.logger, chosen.kind, NO_PRLIMIT_WARNING, opts.sandbox ?? 'auto', 'prlimit');
+  const cgroups = opts.unbounded ? null : cgroupsFor(chosen, limits, opts.logger, root);
+  const memoryAcross = cgroups?.bounds.includes('memory') ?? false;
   // RLIMIT_NPROC counts per user namespace: without one (none) it would count the user's host processes.
-  const bounds = prlimit ? prlimitArgs(prlimit, limits, chosen.kind !== 'none' && !root) : [];
+  const nprocInNamespace = prlimit !== null && chosen.kind !== 'none' && !root;
+  // With a memory cgroup the bound is the command's total; RLIMIT_AS per process otherwise.
+  const bounds = prlimit ? prlimitArgs(prlimit, limits, nprocInNamespace, !memoryAcross) : [];
   const shell = [...bounds, '/bin/sh', '-c', LAUNCH_SCRIPT, 'sh', command];
   const hide = (opts.hide ?? []).filter((p) => existsSync(p));
   const scratch = createScratch();
   const writable = [scratch.dir, ...(opts.writable ?? []).map((p) => realpathSync(p))];
   const readable = (opts.readable ?? []).map((p) => realpathSync(p));
-  const [bin, binArgs] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, ...(opts.home !== undefined ? { home: opts.home } : {}) });
-  const pids = opts.unbounded ? null : pidsCgroupFor(chosen, limits, opts.logger, root);
-  // Joins the cgroup first, so every process the command starts is counted in it.
-  const [file, args] = pids ? ['/bin/sh', ['-c', 'echo $$ > "$0" && exec "$@"', pids.procsFile, bin, ...binArgs]] : [bin, binArgs];
+  const [bin, binArgs] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, tmpMaxBytes: opts.unbounded ? UNBOUNDED_TMP_BYTES : limits.tmp_max_bytes, ...(opts.home !== undefined ? { home: opts.home } : {}) });
+  // Joins the cgroups first, so every process the command starts is counted in them.
+  const [file, args] = cgroups ? ['/bin/sh', ['-c', JOIN_CGROUPS_SCRIPT, 'sh', ...cgroups.procsFiles, '--', bin, ...binArgs]] : [bin, binArgs];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const removeScratch = () => {
     rmSync(scratch.dir, { recursive: true, force: true });
-    pids?.remove();
+    cgroups?.remove();
   };
   // The workspace and the command's own dirs: what it can fill on the host's disk.
   const measured = [workspace, ...writable];
@@ -261,6 +285,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
     let settled = false;
     let graceTimer: NodeJS.Timeout | undefined;
     let limit: string | null = null;
+    let limitKey: keyof SandboxLimits | null = null;
 
     const killGroup = () => {
       if (child.pid === undefined) return;
@@ -279,9 +304,41 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       killGroup();
     }, opts.timeoutMs);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
+    // The counters of a root harness's cgroups: a refused fork, a process killed for memory.
+    const overCgroups = (): [keyof SandboxLimits, string] | null => {
+      if (cgroups?.pidsHit()) return ['max_processes', processLimitMessage(limits.max_processes, null)];
+      const kills = cgroups?.oomKills() ?? 0;
+      return kills > 0 ? ['max_memory_bytes', memoryLimitMessage(limits.max_memory_bytes, { kills })] : null;
+    };
+    const hit = (found: [keyof SandboxLimits, string] | null) => {
+      if (limit || !found) return;
+      [limitKey, limit] = found;
+      killGroup();
+    };
+    // Bounds only the command sees (no counter records them): a fork RLIMIT_NPROC refused, confirmed
+    // by the sandbox's task count (sampled with the disk polls and when output arrives: the sandbox
+    // may be gone by the time its message is read), and an allocation RLIMIT_AS refused, as printed.
+    let recent = '';
+    let forkRefused = false;
+    let peakTasks = 0;
+    const sampleTasks = () => {
+      if (limit || !nprocInNamespace || child.pid === undefined) return;
+      peakTasks = Math.max(peakTasks, descendantTasks(child.pid));
+      if (forkRefused && peakTasks >= limits.max_processes - PROCESS_COUNT_SLACK) hit(['max_processes', processLimitMessage(limits.max_processes, peakTasks)]);
+    };
+    const watchOutput = (c: Buffer) => {
+      if (limit || opts.unbounded || !prlimit) return;
+      const text = recent + c.toString('utf8');
+      recent = text.slice(-256);
+      if (nprocInNamespace && FORK_REFUSED.test(text)) forkRefused = true;
+      sampleTasks();
+      const refusal = memoryAcross ? null : perProcessMemoryRefusal(text);
+      if (refusal) hit(['max_memory_bytes', memoryLimitMessage(limits.max_memory_bytes, { evidence: refusal })]);
+    };
     const diskTimer = setInterval(() => {
-      limit ??= overDisk();
-      if (limit) killGroup();
+      const disk = overDisk();
+      hit(disk ? ['workspace_max_bytes', disk] : overCgroups());
+      sampleTasks();
     }, DISK_POLL_MS);
 
     const finish = (code: number | null, sig: NodeJS.Signals | null) => {
@@ -292,8 +349,11 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       clearInterval(diskTimer);
       opts.signal?.removeEventListener('abort', onAbort);
       // Once more at the end: a command shorter than one poll (a single `truncate -s 4G`) is caught here.
-      limit ??= overDisk();
-      if (!limit && pids?.hit()) limit = `resource limit max_processes (${limits.max_processes}) reached: a fork was refused (raise it with --limit max_processes=N)`;
+      if (!limit) {
+        const disk = overDisk();
+        const found = disk ? (['workspace_max_bytes', disk] as [keyof SandboxLimits, string]) : overCgroups();
+        if (found) [limitKey, limit] = found;
+      }
       removeScratch();
       const out = collector.finish();
       resolveRun({
@@ -306,10 +366,14 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
         cancelled,
         sandbox: chosen.kind,
         limit,
+        limitKey,
       });
     };
 
-    child.stdout.on('data', (c: Buffer) => collector.push(c));
+    child.stdout.on('data', (c: Buffer) => {
+      collector.push(c);
+      watchOutput(c);
+    });
     child.stderr.on('data', (c: Buffer) => collector.push(c)); // only bwrap's or unshare's own messages land here
     child.on('error', (err) => {
       if (settled) return;

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } fr
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY } from './bwrap.ts';
+import { defaultResourceLimits } from './resource-limits.ts';
 import { isWithin } from './workspace-path.ts';
 import { sandboxPath } from './sandbox-env.ts';
 
@@ -59,7 +60,12 @@ export interface UnshareMounts {
   home?: string;
   /** An empty directory outside every hidden one, or inside only the one processed last: the setup script's staging mount point. */
   stage: string;
+  /** Size of the tmpfs covering /tmp (and the host's temp dir), which the command may write; default `tmp_max_bytes` of the shipped bounds. */
+  tmpMaxBytes?: number;
 }
+
+/** Size of the other covers: writable by the command's mapped root, so bounded too. */
+const COVER_TMPFS_BYTES = 64 * 1024 * 1024;
 
 /** Quotes one word for /bin/sh: single quotes, with embedded ones closed, escaped and reopened. */
 export function shellQuote(s: string): string {
@@ -125,8 +131,10 @@ export function setupScript(m: UnshareMounts, tools: UnshareTools): string {
     lines.push(`${mount} -n --bind ${q(from)} ${q(at)}`);
     lines.push(`${mount} -n -o remount,bind,${writable ? 'rw' : 'ro'} ${q(at)}`);
   };
+  const tmpDirs = new Set(['/tmp', tmpdir()].map(realOrNull));
+  const tmpBytes = m.tmpMaxBytes ?? defaultResourceLimits().sandbox.tmp_max_bytes;
   for (const h of hidden) {
-    lines.push(`${mount} -n -t tmpfs -o mode=0755,size=64m metis-hidden ${q(m.stage)}`);
+    lines.push(`${mount} -n -t tmpfs -o mode=0755,size=${tmpDirs.has(h) ? tmpBytes : COVER_TMPFS_BYTES} metis-hidden ${q(m.stage)}`);
     if (h === '/dev') lines.push(...devExtras(m.stage, mount));
     for (const k of kept.filter((k) => isWithin(h, k.path) && k.path !== h)) {
       const at = join(m.stage, relative(h, k.path));

@@ -11,17 +11,21 @@ export interface ResourceLimitsFile {
      */
     workspace_max_bytes: number;
     /**
-     * Processes (threads included) one command may have at once (RLIMIT_NPROC, per user namespace).
+     * Processes (threads included) one command may have at once: RLIMIT_NPROC per user namespace, or a pids cgroup for a root harness.
      */
     max_processes: number;
     /**
-     * Address space of each process of a command (RLIMIT_AS).
+     * Memory of one command: across all its processes (a memory cgroup's limit) where the harness can make one (root), else the address space of each process (RLIMIT_AS).
      */
     max_memory_bytes: number;
     /**
      * Wall time of one rep, its turns and hidden check together; a command's own bound is run_shell's timeout_seconds (max 600) or the check's timeout_seconds.
      */
     rep_max_seconds: number;
+    /**
+     * Size of the private /tmp a confined command sees (a tmpfs, held in memory): writes beyond it fail with ENOSPC.
+     */
+    tmp_max_bytes: number;
   };
   run: {
     /**
