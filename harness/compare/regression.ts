@@ -1,4 +1,6 @@
 import type { CompareArtifact, CompareRow } from '../../schemas/types/compare.ts';
+import { num, pct, rate, usd } from '../report/format.ts';
+import { signedPts } from '../report/verdict-grammar.ts';
 
 /** The metrics `--fail-on-regression` watches by default: solved rate, quality and savings. */
 export const DEFAULT_REGRESSION_METRICS: readonly string[] = ['solved_rate', 'quality_mean', 'savings_pct'];
@@ -13,6 +15,7 @@ const LOWER_IS_BETTER = new Set(['actual_cost_usd', 'quality_regret_rate', 'true
 export interface RegressionFinding {
   metric: string;
   scope: string;
+  unit: CompareRow['unit'];
   a: string | null;
   b: string | null;
   delta: string | null;
@@ -32,7 +35,7 @@ export interface RegressionFinding {
 export function findRegressions(artifact: Pick<CompareArtifact, 'rows'>, metrics: readonly string[] = DEFAULT_REGRESSION_METRICS, scopes: readonly string[] = DEFAULT_REGRESSION_SCOPES): RegressionFinding[] {
   const watched = artifact.rows.filter((r: CompareRow) => metrics.includes(r.metric) && scopes.includes(r.scope));
   return watched.map((r) => {
-    const base = { metric: r.metric, scope: r.scope, a: r.a, b: r.b, delta: r.delta, low: r.ci?.low ?? null, high: r.ci?.high ?? null };
+    const base = { metric: r.metric, scope: r.scope, unit: r.unit, a: r.a, b: r.b, delta: r.delta, low: r.ci?.low ?? null, high: r.ci?.high ?? null };
     if (!r.ci) return { ...base, verdict: 'unknown' as const, reason: r.ci_reason ?? 'no interval' };
     const sign = LOWER_IS_BETTER.has(r.metric) ? -1 : 1;
     // Oriented so that positive is better.
@@ -49,11 +52,27 @@ export function unknownMetrics(artifact: Pick<CompareArtifact, 'rows'>, metrics:
   return metrics.filter((m) => !known.has(m));
 }
 
-/** One line per watched row, for the console and the step summary. */
+/** A value in its unit, as the compare table prints it. */
+function value(unit: CompareRow['unit'], v: string | null): string {
+  if (v === null) return 'n/a';
+  return unit === 'pct' ? pct(v) : unit === 'usd' ? usd(v) : unit === 'rate' ? rate(Number(v)) : num(Number(v));
+}
+
+/** A difference in its unit: points for percents and rates (a difference of two rates is not a percent), else signed. */
+function difference(unit: CompareRow['unit'], v: number): string {
+  if (unit === 'pct') return signedPts(v, 1);
+  if (unit === 'rate') return signedPts(100 * v, 1);
+  const digits = unit === 'usd' ? 4 : 3;
+  return signedPts(v, digits);
+}
+
+/** One line per watched row, for the console and the step summary: the change and its interval in the row's unit (pts for rates and percents). */
 export function renderRegressionLines(findings: readonly RegressionFinding[]): string[] {
   return findings.map((f) => {
-    const ci = f.low === null || f.high === null ? 'no interval' : `95% CI [${f.low.toPrecision(3)}, ${f.high.toPrecision(3)}]`;
+    const pts = f.unit === 'pct' || f.unit === 'rate' ? ' pts' : '';
+    const change = f.delta === null ? 'no change figure' : `${difference(f.unit, Number(f.delta))}${pts}`;
+    const ci = f.low === null || f.high === null ? 'no interval' : f.low === f.high ? 'no variation' : `95% CI [${difference(f.unit, f.low)}, ${difference(f.unit, f.high)}]${pts}`;
     const tag = f.verdict === 'regression' ? 'REGRESSION' : f.verdict === 'improvement' ? 'improved' : f.verdict === 'noise' ? 'within noise' : 'not decidable';
-    return `${tag}: ${f.metric} (${f.scope}) ${f.a ?? 'n/a'} -> ${f.b ?? 'n/a'}, delta ${f.delta ?? 'n/a'}, ${ci}${f.reason ? ` (${f.reason})` : ''}`;
+    return `${tag}: ${f.metric} (${f.scope}) ${value(f.unit, f.a)} -> ${value(f.unit, f.b)}, ${change}, ${ci}${f.reason ? ` (${f.reason})` : ''}`;
   });
 }

@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
@@ -6,6 +8,7 @@ import { maxLineWidth } from '../report/fit-table.ts';
 import { loadReport } from '../report/find-report.ts';
 import { compareReports } from './compare-reports.ts';
 import { compareSolvedVerdict, renderCompareTable } from './render-compare.ts';
+import { findRegressions, renderRegressionLines } from './regression.ts';
 
 const fixture = (): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', 'a3.json')).report);
 const input = (report: BenchReport, label: string) => ({ report, path: null, label });
@@ -32,5 +35,49 @@ describe('bench compare wording (issue 23 item 3)', () => {
   it('property-like sweep: every line fits widths 60 to 160', () => {
     const artifact = compareReports(input(fixture(), 'v1 with a long label'), input(fixture(), 'v2'));
     for (let width = 60; width <= 160; width += 7) expect(maxLineWidth(renderCompareTable(artifact, { json: '/tmp/a/very/long/path/compare.json', width }))).toBeLessThanOrEqual(width);
+  });
+});
+
+/** The fixture with every rep's cost multiplied by the next of `factors` (cycled). */
+function scaled(factors: readonly number[]): BenchReport {
+  const r = fixture();
+  let i = 0;
+  for (const w of r.workloads) for (const rep of w.reps) rep.savings.actual_repriced_usd = new Decimal(rep.savings.actual_repriced_usd).times(factors[i++ % factors.length]!).toFixed(6);
+  return r;
+}
+
+describe('bench compare claims in the verdict grammar (issue 23 item 2)', () => {
+  const claim = (b: BenchReport, scope = 'aggregate') => compareReports(input(fixture(), 'A'), input(b, 'B')).claims!.find((c) => c.figure === 'savings_pct' && c.scope === scope)!;
+
+  it('"saved" only when the whole interval of B\'s savings against A is above 0; "cost more" when below; else "no saving shown"', () => {
+    expect(claim(scaled([0.5, 0.55, 0.6])).text).toMatch(/^cost \(aggregate\), B against A: saved 4\d% \[\d\d, \d\d\]\.$/);
+    expect(claim(scaled([1.4, 1.5, 1.6])).text).toMatch(/^cost \(aggregate\), B against A: cost more \(savings −\d\d% \[−\d+, −\d+\]\)\.$/);
+    expect(claim(scaled([0.6, 1.5, 0.9, 1.2, 1.0, 0.8])).text).toMatch(/^cost \(aggregate\), B against A: no saving shown \(−?\d+% \[−\d+, \d+\]\)\.$/);
+    // The routed pass gets its own claim, and stdout prints every claim under the table.
+    const text = renderCompareTable(compareReports(input(fixture(), 'A'), input(scaled([0.5, 0.55, 0.6]), 'B')), { json: null, width: null });
+    expect(text).toMatch(/cost \(pass C\), B against A: saved/);
+  });
+
+  it('property: the claim never says more than the interval allows', () => {
+    fc.assert(
+      fc.property(fc.array(fc.double({ min: 0.2, max: 2, noNaN: true }), { minLength: 1, maxLength: 18 }), (factors) => {
+        const c = claim(scaled(factors));
+        if (c.ci_low === null || c.ci_high === null) return;
+        expect(c.text.includes(': saved ')).toBe(c.ci_low > 0);
+        expect(c.text.includes('cost more')).toBe(c.ci_high < 0);
+        expect(c.text.includes('no saving shown')).toBe(!(c.ci_low > 0) && !(c.ci_high < 0));
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('--fail-on-regression lines give differences of rates and percents in pts, with the interval in the same unit', () => {
+    const b = fixture();
+    for (const w of b.workloads) for (const rep of w.reps) rep.solved = false;
+    b.aggregate.solved_rate = 0;
+    const lines = renderRegressionLines(findRegressions(compareReports(input(fixture(), 'A'), input(b, 'B')), ['solved_rate'], ['aggregate']));
+    expect(lines).toHaveLength(1);
+    // Three workloads: t(2) keeps the interval wide, but its bounds are points like the change.
+    expect(lines[0]).toBe('within noise: solved_rate (aggregate) 72.2% -> 0.0%, −72.2 pts, 95% CI [−100.0, +14.0] pts');
   });
 });
