@@ -4,10 +4,12 @@ import { createVirtualClock } from '../../runtime/core/clock.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
 import { createEventBus } from '../../runtime/events/bus.ts';
 import { openPatternStore, type PatternStore } from '../../runtime/patterns/index.ts';
-import { defaultRoutingConfig } from '../../runtime/routing/index.ts';
+import { seededRandom } from '../../runtime/core/seeded-random.ts';
+import { defaultRoutingConfig, type RoutingConfig } from '../../runtime/routing/index.ts';
 import { assignFolds } from './matrix-folds.ts';
 import { runCrossFit, runInSample, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
 import { createMatrixRouter } from './matrix-router.ts';
+import { matrixBaselines, operatingFigures } from './operating-point.ts';
 import { outcomeTable, type MatrixLike } from './outcome-table.ts';
 
 const CHEAP = 0;
@@ -25,8 +27,14 @@ function matrix(rows: [string, number, number][]): MatrixLike & { tasks: { id: s
   };
 }
 
+/** routing.yaml's defaults with slot 4's scoring (and exploration) replaced. */
+function routingWith(pattern: Partial<RoutingConfig['pattern']>): RoutingConfig {
+  const r = defaultRoutingConfig();
+  return { ...r, pattern: { ...r.pattern, ...pattern } };
+}
+
 /** Protocol deps over the runtime's router with a v1 store; `stores` collects every store opened. */
-function deps(m: ReturnType<typeof matrix>, stores: PatternStore[] = []): MatrixProtocolDeps {
+function deps(m: ReturnType<typeof matrix>, stores: PatternStore[] = [], routing: RoutingConfig = defaultRoutingConfig(), costWeights: readonly number[] = [0]): MatrixProtocolDeps {
   const logger = createMemoryLogger();
   const clock = createVirtualClock(1_700_000_000_000_000);
   const bus = createEventBus({ mode: 'strict', logger, clock });
@@ -34,13 +42,13 @@ function deps(m: ReturnType<typeof matrix>, stores: PatternStore[] = []): Matrix
   return {
     tasks: m.tasks,
     table,
-    costWeights: [0],
+    costWeights,
     openStore: (path) => {
       const s = openPatternStore(path, { logger, clock });
       stores.push(s);
       return s;
     },
-    routerFor: (store) => createMatrixRouter({ models: table.models, defaultModel: 'cheap', routing: defaultRoutingConfig(), store, bus, workspacesDir: '/nonexistent/metis-matrix-test', pricingVersion: 'test' }),
+    routerFor: (store) => createMatrixRouter({ models: table.models, defaultModel: 'cheap', routing, store, bus, workspacesDir: '/nonexistent/metis-matrix-test', pricingVersion: 'test', random: seededRandom(5) }),
     drain: () => bus.drain(),
   };
 }
@@ -69,6 +77,54 @@ describe('cross-fit: no task\'s own outcome reaches its own routing', () => {
     const picks = await runCrossFit(deps(matrix(two)), assignFolds(two.map((r) => r[0]), 2, 'clusters', 1), 'new');
     // Cluster b's store learnt from a only (strong solves everything there), and a's from b.
     expect(picks[0]!.every((p) => p === STRONG)).toBe(true);
+  });
+});
+
+describe('cross-fit under expected_gain scoring: still no task\'s own outcome reaches its own routing', () => {
+  // The same shape as above, at cost_weight 0.05 (the strong model, 10× dearer, wins iff its P(solve) leads
+  // by more than ~0.08): in sample task 0's outcomes make strong lead 6/11 to 5/11 in its cluster and it is
+  // chosen; cross-fitted, its fold's store saw the 5/10 tie only, and the cheaper model wins.
+  const rows: [string, number, number][] = [['k1', 0, 1], ...Array.from({ length: 10 }, (_, i): [string, number, number] => ['k1', i < 5 ? 1 : 0, i < 5 ? 1 : 0])];
+  const folds = [0, ...Array.from({ length: 10 }, () => 1)];
+  const routing = routingWith({ scoring: 'expected_gain' });
+
+  it('in sample the store holding task 0\'s outcome routes it to the strong model; cross-fitted it does not', async () => {
+    expect((await runInSample(deps(matrix(rows), [], routing, [0.05]), 'known'))[0]![0]).toBe(STRONG);
+    expect((await runCrossFit(deps(matrix(rows), [], routing, [0.05]), folds, 'known'))[0]![0]).toBe(CHEAP);
+  });
+});
+
+describe('cluster- and cost-aware scoring beats the hull on a hand-made matrix', () => {
+  // Eight workspaces of 10 tasks; in each, cheap solves 6 and strong 9 (a gain of 0.3). In four, strong
+  // costs $0.003 a task (an upgrade costs $0.002); in the other four $0.03 (an upgrade costs $0.029).
+  // Cheap costs $0.001 everywhere. Store-wide cost scale 0.0155: at cost_weight 0.3 an upgrade is worth it
+  // iff 0.7·0.3 > 0.3·Δc/0.0155, i.e. only where it costs $0.002. Routing so, the router solves 75% at
+  // $0.002 a task, where the best fixed mix solves 0.6 + 0.3·(0.001/0.0155) ≈ 61.9%. The spec's scoring
+  // normalises cost within each cluster, so every cluster looks alike (a 0.3 gain against cw/(1−cw) = 0.43)
+  // and it stays on the cheap model: on the hull.
+  const tasks = Array.from({ length: 80 }, (_, t) => ({ cluster: `w${Math.floor(t / 10)}`, i: t % 10 }));
+  const m = {
+    models: [{ id: 'cheap' }, { id: 'strong' }],
+    tasks: tasks.map((x, t) => ({ id: `t${t}`, cluster: x.cluster, text: `What is the value of item ${t}?` })),
+    cells: tasks.map((x, t) => [
+      { score: x.i < 6 ? 1 : 0, costUsd: new Decimal('0.001') },
+      { score: x.i < 9 ? 1 : 0, costUsd: new Decimal(Math.floor(t / 10) < 4 ? '0.003' : '0.03') },
+    ]),
+  };
+  const folds = assignFolds(m.tasks.map((t) => t.cluster), 5, 'tasks', 3);
+
+  it('expected_gain, out of sample by task: above the hull with an interval that excludes 0', async () => {
+    const picks = await runCrossFit(deps(m, [], routingWith({ scoring: 'expected_gain' }), [0.3]), folds, 'known');
+    const f = operatingFigures(matrixBaselines(outcomeTable(m)), picks[0]!);
+    expect(picks[0]!.every((p, t) => p === (t < 40 ? STRONG : CHEAP))).toBe(true);
+    expect(f.hull_gap_pts.estimate!).toBeCloseTo(75 - (60 + 30 * (0.001 / 0.0155)), 6);
+    expect(f.hull_gap_pts.ci_low!).toBeGreaterThan(0);
+  });
+
+  it('the spec\'s similarity_weighted scoring at the same cost_weight stays on the hull', async () => {
+    const picks = await runCrossFit(deps(m, [], routingWith({ scoring: 'similarity_weighted' }), [0.3]), folds, 'known');
+    const f = operatingFigures(matrixBaselines(outcomeTable(m)), picks[0]!);
+    expect(f.hull_gap_pts.estimate!).toBeCloseTo(0, 9);
   });
 });
 
@@ -102,6 +158,14 @@ describe('online: the router learns only the outcome of the model it chose', () 
       expect(o.reduce((s, x) => s + x.n, 0)).toBe(k);
     });
     expect(stores).toHaveLength(1);
+  });
+
+  it('with Thompson exploration it tries the strong model, learns its value and then routes most tasks there', async () => {
+    const many = Array.from({ length: 60 }, (): [string, number, number] => ['k1', 0, 1]);
+    const stores: PatternStore[] = [];
+    const picks = await runOnline(deps(matrix(many), stores, routingWith({ scoring: 'expected_gain', exploration: 'thompson' }), [0.05]), many.map((_, t) => t), 'known');
+    expect(picks[0]!.filter((p) => p === STRONG).length).toBeGreaterThan(45);
+    expect(picks[0]!.slice(-10).every((p) => p === STRONG)).toBe(true);
   });
 
   it('control: a store that knew both models\' outcomes would route to strong', async () => {

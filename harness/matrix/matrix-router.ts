@@ -45,6 +45,8 @@ export interface MatrixRouterOptions {
   workspacesDir: string;
   /** Recorded as the outcome's pricing version. */
   pricingVersion: string;
+  /** Slot 4's exploration draws (pattern.exploration); default Math.random. */
+  random?: () => number;
 }
 
 /** The runtime's router over one pattern store, speaking matrix tasks. */
@@ -83,7 +85,7 @@ export function poolRegistry(models: readonly string[]): ModelRegistry {
 /** Creates the router (one runtime router per cost_weight, all sharing one slot 4 and store). */
 export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   const registry = poolRegistry(o.models);
-  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {} });
+  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, ...(o.random ? { random: o.random } : {}) });
   const v2 = isPatternStoreV2(o.store) ? o.store : null;
   const routers = new Map<number, TurnRouter>();
   const index = new Map(o.models.map((m, i) => [m, i]));

@@ -85,7 +85,7 @@ export function matrixRouting(o: Pick<MatrixRunOptions, 'fingerprintVersion' | '
 }
 
 /** Protocol deps for `table` over the runtime's router with a fresh store of the chosen kind per call of openStore. */
-export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'models' | 'pricingVersion'>, table: OutcomeTable, r: MatrixRouting, costWeights: readonly number[]): MatrixProtocolDeps {
+export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'models' | 'pricingVersion'>, table: OutcomeTable, r: MatrixRouting, costWeights: readonly number[], seed = 0): MatrixProtocolDeps {
   const logger = createStderrLogger('error');
   const clock = createSystemClock();
   const bus = createEventBus({ mode: 'lenient', logger, clock });
@@ -116,6 +116,8 @@ export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'mo
         bus,
         workspacesDir: join(dirname(resolve('.')), '.metis-matrix-workspaces'),
         pricingVersion: matrix.pricingVersion ?? 'recorded',
+        // Each store's router draws its own exploration sequence from the run's seed, so a run replays.
+        random: seededRandom(seed),
       }),
     drain: () => bus.drain(),
   };
@@ -165,7 +167,7 @@ export async function runMatrix(o: MatrixRunOptions, io: { cwd: string; env: Rea
   if (o.costWeights.length === 0 || o.costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be in [0, 1]; got ${o.costWeights.join(',')}`);
   const clusterCount = new Set(table.clusters).size;
   const r = matrixRouting(o, io.env, io.cwd);
-  const deps = protocolDeps(matrix, table, r, o.costWeights);
+  const deps = protocolDeps(matrix, table, r, o.costWeights, o.seed);
   const settings: SettingRun[] = [];
   const timings: Record<string, number> = {};
   for (const s of o.settings) {
@@ -200,7 +202,7 @@ export async function runMatrix(o: MatrixRunOptions, io: { cwd: string; env: Rea
     pricing_version: matrix.pricingVersion,
     fingerprint_version: r.choice.fingerprint_version,
     embedding_provider: r.choice.embedding_provider,
-    pattern: { scoring: pattern.scoring, min_similarity: pattern.min_similarity, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size },
+    pattern: { scoring: pattern.scoring, min_similarity: pattern.min_similarity, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, exploration: pattern.exploration },
     cost_weights: [...o.costWeights],
     folds: o.folds,
     seed: o.seed,

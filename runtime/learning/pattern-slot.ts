@@ -22,7 +22,15 @@ export interface PatternSlot extends Slot4Provider {
  * per-model scores in the pattern slot of route.decided even when the gate holds it back, and emits
  * pattern.matched when slot 4 wins.
  */
-export function createPatternSlot(options: { store: PatternStore; bus: EventBus; toolSideEffects: Readonly<Record<string, SideEffect>> }): PatternSlot {
+export function createPatternSlot(options: {
+  store: PatternStore;
+  bus: EventBus;
+  toolSideEffects: Readonly<Record<string, SideEffect>>;
+  /** pattern.exploration's draws (default Math.random; the harness passes a seeded PRNG so a run replays). */
+  random?: () => number;
+  /** The models routing may choose (the registry's), which exploration may try before the store has seen them. */
+  candidates?: () => readonly string[];
+}): PatternSlot {
   const { store, bus } = options;
   const features = new Map<string, StructuralFeatures>();
   const texts = new Map<string, string>();
@@ -66,6 +74,9 @@ export function createPatternSlot(options: { store: PatternStore; bus: EventBus;
           k: 10,
           scoring: pattern.scoring,
           min_similarity: pattern.min_similarity,
+          exploration: pattern.exploration,
+          random: options.random ?? Math.random,
+          ...(options.candidates ? { candidates: options.candidates() } : {}),
         }),
         // The routing path reads the embedding cache only; a miss routes this turn on v1 structural (§16.13).
         ...(v2

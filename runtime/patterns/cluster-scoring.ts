@@ -1,5 +1,12 @@
 import { Decimal } from 'decimal.js';
+import { costScale, gainScore, hierarchicalEstimates, noEvidence, thompsonDraw, type ModelEstimate, type ModelEvidence } from './expected-gain.ts';
 import type { ModelOption, NeighborMatch, NeighborSummary, RecommendOptions } from './pattern-store.ts';
+
+/** What `expected_gain` scoring shrinks toward: the store-wide evidence per model and the turn's workspace's (null without a workspace). */
+export interface ModelPriors {
+  global: readonly ModelEvidence[];
+  workspace: readonly ModelEvidence[] | null;
+}
 
 /** The scoring half of a recommendation: everything but timing and the exact-match fingerprint id. */
 export interface ClusterVerdict {
@@ -31,7 +38,7 @@ export const SIMILARITY_BANDWIDTH = 0.1;
 
 /** A neighbour's kernel weight under `scoring` (multiplies its sample counts): 1 when uniform. */
 export function neighborWeight(similarity: number, scoring: RecommendOptions['scoring']): number {
-  return scoring === 'similarity_weighted' ? Math.exp(-(1 - similarity) / SIMILARITY_BANDWIDTH) : 1;
+  return scoring === 'similarity_weighted' || scoring === 'expected_gain' ? Math.exp(-(1 - similarity) / SIMILARITY_BANDWIDTH) : 1;
 }
 
 /** The neighbours that enter scoring: those at or above `min_similarity` (all when it is omitted or 0). */
@@ -62,7 +69,8 @@ export function summarizeNeighbors(all: readonly NeighborMatch[], opts: Recommen
  * before anything is counted, and `scoring: similarity_weighted` multiplies each row's counts by
  * `neighborWeight` in both means (the gate still counts raw samples).
  */
-export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptions): ClusterVerdict {
+export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptions, priors?: ModelPriors): ClusterVerdict {
+  if (opts.scoring === 'expected_gain') return scoreExpectedGain(all, opts, priors ?? { global: [], workspace: null });
   const neighbors = clusterOf(all, opts);
   const tallies = new Map<string, ModelTally>();
   for (const n of neighbors) {
@@ -105,5 +113,58 @@ export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptio
   const runnerUp = alternatives[1]?.score ?? 0;
   const confidence = top.score > 0 ? (top.score - runnerUp) / top.score : 0;
   const gated = confidence < opts.min_confidence || top.sample_size < opts.min_sample_size;
+  return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: neighbors.length };
+}
+
+/** Each model's neighbour evidence, weighted by the similarity kernel (the rows at or above min_similarity). */
+export function neighborEvidence(neighbors: readonly NeighborMatch[]): ModelEvidence[] {
+  const by = new Map<string, ModelEvidence>();
+  for (const n of neighbors) {
+    let e = by.get(n.primary_model);
+    if (!e) by.set(n.primary_model, (e = noEvidence(n.primary_model)));
+    const w = neighborWeight(n.similarity, 'expected_gain');
+    e.samples += n.sample_size;
+    e.scoredWeight += w * n.success_score_count;
+    e.successSum += w * n.success_score_mean * n.success_score_count;
+    e.costWeight += w * n.sample_size;
+    e.costSum = e.costSum.plus(n.avg_cost_usd.times(w * n.sample_size));
+  }
+  return [...by.values()];
+}
+
+/**
+ * `pattern.scoring: expected_gain` (a deviation from §8.3, chosen by measurement on recorded outcomes,
+ * docs/decisions.md): P(solve) and cost per model from the similarity-weighted neighbours, shrunk to the
+ * workspace's rates and those to the store's (expected-gain.ts), scored (1 − cw)·p − cw·cost / scale with
+ * the store-wide cost spread as scale, so a dearer model wins when its expected gain per extra dollar clears
+ * the cost_weight. Gates: min_sample_size on the chosen model's neighbour + workspace samples; min_confidence
+ * does not apply (the shrinkage already discounts thin evidence). With `exploration: thompson` and a
+ * `random`, each model's P(solve) is a Beta draw around its estimate, `candidates` the store has never seen
+ * draw from Beta(1, 1) at cost 0 (optimism: a model must be tried once to be priced), and no gate applies.
+ */
+export function scoreExpectedGain(all: readonly NeighborMatch[], opts: RecommendOptions, priors: ModelPriors): ClusterVerdict {
+  const neighbors = clusterOf(all, opts);
+  const estimates: ModelEstimate[] = hierarchicalEstimates(priors.global, priors.workspace, neighborEvidence(neighbors));
+  const explore = opts.exploration === 'thompson' && opts.random ? opts.random : null;
+  const scale = costScale(priors.global);
+  const cw = opts.cost_weight;
+  const options: (ModelOption & { draw: number })[] = estimates.map((e) => {
+    const p = explore ? thompsonDraw(e, explore) : e.p;
+    return { model: e.model, score: gainScore(p, e.cost.toNumber(), cw, scale), sample_size: e.samples, avg_cost_usd: e.cost.toDecimalPlaces(12).toFixed(), success_score_mean: e.p, draw: p };
+  });
+  if (explore)
+    for (const m of opts.candidates ?? [])
+      if (!estimates.some((e) => e.model === m)) {
+        const p = thompsonDraw({ p: 0.5, strength: 0 }, explore);
+        options.push({ model: m, score: gainScore(p, 0, cw, scale), sample_size: 0, avg_cost_usd: '0', success_score_mean: 0.5, draw: p });
+      }
+  const alternatives: ModelOption[] = options
+    .sort((a, b) => b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))
+    .map(({ draw: _draw, ...o }) => o);
+  const top = alternatives[0];
+  if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: neighbors.length };
+  const runnerUp = alternatives[1]?.score;
+  const confidence = runnerUp === undefined ? 1 : top.score === 0 ? 0 : Math.min(1, Math.max(0, (top.score - runnerUp) / Math.abs(top.score)));
+  const gated = !explore && top.sample_size < opts.min_sample_size;
   return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: neighbors.length };
 }

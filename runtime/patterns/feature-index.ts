@@ -2,6 +2,7 @@
 // each set-valued feature is a bitset over interned labels, laid out column-wise in typed arrays, so a
 // query is one linear pass of popcounts over the fingerprints plus a partial top-K over the outcomes.
 import type { Decimal } from 'decimal.js';
+import { noEvidence, type ModelEvidence } from './expected-gain.ts';
 import { createBoundedTopK } from './bounded-top-k.ts';
 import { createEmbeddingRows, type EmbeddingRows } from './embeddings/embedding-rows.ts';
 import { compareBlendedNeighbors, compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
@@ -23,6 +24,8 @@ interface FingerprintEntry {
   id: string;
   sig: string;
   slot: number;
+  /** Its workload's interned code (-1: none), the key of its outcomes' per-workspace totals. */
+  workloadCode: number;
   /** This fingerprint's outcome rows (a handful: one per model). */
   outcomes: IndexedOutcomeState[];
 }
@@ -58,6 +61,8 @@ export interface FeatureIndex {
    * fingerprints, a bounded heap over their outcomes. `features` must be normalized; α in [0, 1].
    */
   kNearestBlended(features: StructuralFeatures, k: number, useWorkloadId: boolean, query: Float32Array, alpha: number): NeighborMatch[];
+  /** Per-model totals (unweighted) of every outcome row, and of the rows of workload `workloadId` (null when it is null); kept up to date on every write. */
+  modelTotals(workloadId: string | null): { global: ModelEvidence[]; workspace: ModelEvidence[] | null };
 }
 
 /** Options of `createFeatureIndex`. */
@@ -99,6 +104,24 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
   let bySig = new Map<string, FingerprintEntry>();
   let workloads = new Map<string, number>();
   let vectors: EmbeddingRows | null = null;
+  /** Running per-model totals: key -1 = the whole store, else a workload code. */
+  let totals = new Map<number, Map<string, ModelEvidence>>();
+
+  /** Adds (sign 1) or removes (sign −1) an outcome row's contribution to the store's and its workload's totals. */
+  function tally(code: number, o: IndexedOutcomeState, sign: 1 | -1): void {
+    for (const key of code === -1 ? [-1] : [-1, code]) {
+      let byModel = totals.get(key);
+      if (!byModel) totals.set(key, (byModel = new Map()));
+      let e = byModel.get(o.primary_model);
+      if (!e) byModel.set(o.primary_model, (e = noEvidence(o.primary_model)));
+      e.samples += sign * o.sample_size;
+      e.scoredWeight += sign * o.success_score_count;
+      e.successSum += sign * o.success_score_mean * o.success_score_count;
+      e.costWeight += sign * o.sample_size;
+      e.costSum = e.costSum.plus(o.avg_cost_usd.times(sign * o.sample_size));
+      if (e.samples === 0) byModel.delete(o.primary_model);
+    }
+  }
 
   const labelsOf = (f: StructuralFeatures): readonly string[][] => [
     f.intent_tags,
@@ -119,6 +142,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     byId = new Map();
     bySig = new Map();
     workloads = new Map();
+    totals = new Map();
     vectors = embeddingDim > 0 ? createEmbeddingRows(embeddingDim, capacity) : null;
   }
   reset();
@@ -196,7 +220,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       tokenBucket[slot] = features.estimated_input_tokens_bucket;
       images[slot] = features.has_images ? 1 : 0;
       workload[slot] = workloadCode(features.workload_id, true);
-      const entry: FingerprintEntry = { id, sig, slot, outcomes: [] };
+      const entry: FingerprintEntry = { id, sig, slot, workloadCode: workload[slot]!, outcomes: [] };
       slots.push(entry);
       byId.set(id, entry);
       bySig.set(sig, entry);
@@ -206,6 +230,8 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       if (!fp) return;
       const copy = { ...state };
       const at = fp.outcomes.findIndex((o) => o.primary_model === state.primary_model);
+      if (at >= 0) tally(fp.workloadCode, fp.outcomes[at]!, -1);
+      tally(fp.workloadCode, copy, 1);
       if (at >= 0) fp.outcomes[at] = copy;
       else {
         fp.outcomes.push(copy);
@@ -216,12 +242,14 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       const fp = byId.get(fingerprintId);
       const at = fp ? fp.outcomes.findIndex((o) => o.primary_model === model) : -1;
       if (at < 0) return;
+      tally(fp!.workloadCode, fp!.outcomes[at]!, -1);
       fp!.outcomes.splice(at, 1);
       outcomeCount--;
     },
     removeFingerprint(fingerprintId) {
       const fp = byId.get(fingerprintId);
       if (!fp) return;
+      for (const o of fp.outcomes) tally(fp.workloadCode, o, -1);
       outcomeCount -= fp.outcomes.length;
       const last = slots.pop()!;
       if (last !== fp) {
@@ -341,6 +369,12 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
         for (const o of slots[s]!.outcomes) top.offer({ sim, o });
       }
       return top.sorted().map((c) => toMatch(c.o, c.sim));
+    },
+    modelTotals(workloadId) {
+      const copy = (key: number) => [...(totals.get(key)?.values() ?? [])].map((e) => ({ ...e }));
+      if (workloadId === null) return { global: copy(-1), workspace: null };
+      const code = workloadCode(workloadId, false);
+      return { global: copy(-1), workspace: code < 0 ? [] : copy(code) };
     },
   };
 }

@@ -1,6 +1,22 @@
 // Public API of the pattern store v1 (pattern-store.md): fingerprints, similarity, the SQLite store and
 // the routing slot-4 adapter. Other subsystems import from here only.
-export { neighborWeight, scoreCluster, SIMILARITY_BANDWIDTH, type ClusterVerdict } from './cluster-scoring.ts';
+export { neighborEvidence, neighborWeight, scoreCluster, scoreExpectedGain, SIMILARITY_BANDWIDTH, type ClusterVerdict, type ModelPriors } from './cluster-scoring.ts';
+export {
+  COST_PRIOR_STRENGTH,
+  costScale,
+  gainScore,
+  hierarchicalEstimates,
+  NEIGHBOR_PRIOR_STRENGTH,
+  noEvidence,
+  sampleBeta,
+  sampleGamma,
+  shrink,
+  shrinkCost,
+  thompsonDraw,
+  WORKSPACE_PRIOR_STRENGTH,
+  type ModelEstimate,
+  type ModelEvidence,
+} from './expected-gain.ts';
 export { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
 export { PatternSchemaError } from './pattern-db.ts';
 export { patternMatchedPayload } from './pattern-events.ts';
@@ -16,6 +32,7 @@ export type {
   NeighborMatch,
   NeighborSummary,
   PatternCaps,
+  PatternExploration,
   PatternRecommendation,
   PatternStore,
   PatternStoreSize,

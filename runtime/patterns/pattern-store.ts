@@ -117,14 +117,23 @@ export interface RecommendOptions {
   min_sample_size: number;
   /** Neighbours to consider; default 10. */
   k?: number;
-  /** How neighbours weigh in each model's means: `uniform` (§8.3-8.4; when omitted) or `similarity_weighted` (routing.yaml's default). */
+  /** How neighbours weigh in each model's means: `uniform` (§8.3-8.4; when omitted), `similarity_weighted` (routing.yaml's default) or `expected_gain` (hierarchical P(solve) and a cost-aware choice, expected-gain.ts; needs the store's priors). */
   scoring?: ClusterScoring;
   /** Neighbours below this similarity leave the cluster before scoring; omitted = 0 (none leave; routing.yaml's default is 0.5). */
   min_similarity?: number;
+  /** `expected_gain` only: `thompson` draws each model's P(solve) from its posterior (needs `random`); default none. */
+  exploration?: PatternExploration;
+  /** Uniform draws in [0, 1) for exploration (a seeded PRNG in the harness). */
+  random?: () => number;
+  /** The models routing may choose (exploration tries those the store has never seen). */
+  candidates?: readonly string[];
 }
 
+/** routing.yaml pattern.exploration. */
+export type PatternExploration = 'none' | 'thompson';
+
 /** routing.yaml pattern.scoring. */
-export type ClusterScoring = 'uniform' | 'similarity_weighted';
+export type ClusterScoring = 'uniform' | 'similarity_weighted' | 'expected_gain';
 
 /** One turn's outcome for `record` (§10.4 phase 1). */
 export interface RecordInput {

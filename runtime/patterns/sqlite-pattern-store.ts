@@ -302,7 +302,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
       if (!readable('recommend')) return empty();
       const query = normalizeFeatures(features);
       const nearest = index.kNearest(query, opts.k ?? 10, true);
-      const verdict = scoreCluster(nearest, opts);
+      const verdict = scoreCluster(nearest, opts, opts.scoring === 'expected_gain' ? index.modelTotals(query.workload_id) : undefined);
       const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(structuralSignature(query)) : null;
       return { ...verdict, fingerprint_id, elapsed_ms: nowMs() - t0, neighbors: summarizeNeighbors(nearest, opts) };
     } catch (err) {
@@ -334,6 +334,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
       return guardedRead('findKNearest', [], () => index.kNearestBlended(normalizeFeatures(features), k, useWorkloadId, query, alpha));
     },
     embeddingOf: (id) => guardedRead('fingerprintEmbedding', null, () => index.embeddingOf(id)),
+    modelTotals: (workloadId) => guardedRead('recommend', { global: [], workspace: null }, () => index.modelTotals(workloadId)),
     fingerprintIdBySig: (sig) => guardedRead('recommend', null, () => index.fingerprintIdBySig(sig)),
   };
 

@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.ts';
 import { createEmbeddingCache, DEFAULT_EMBEDDING_CACHE_LIMITS, type EmbeddingCache, type EmbeddingCacheStats } from './embeddings/embedding-cache.ts';
 import type { EmbeddingProvider } from './embeddings/embedding-provider.ts';
-import { scoreCluster, summarizeNeighbors } from './cluster-scoring.ts';
+import { scoreCluster, summarizeNeighbors, type ModelPriors } from './cluster-scoring.ts';
 import type { EventContext, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
 import { EMBEDDING_CACHE_SQL, PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
 import { blendScores, DEFAULT_EMBEDDING_ALPHA } from './similarity-v2.ts';
@@ -71,6 +71,8 @@ export interface HybridIndex {
   /** The §16.5 blended K-NN over the mirror; [] when the store cannot be read. */
   kNearestBlended(features: StructuralFeatures, k: number, useWorkloadId: boolean, query: Float32Array, alpha: number): NeighborMatch[];
   embeddingOf(fingerprintId: string): Float32Array | null;
+  /** The index's per-model totals (expected_gain's priors). */
+  modelTotals(workloadId: string | null): ModelPriors;
   fingerprintIdBySig(sig: string): string | null;
 }
 
@@ -111,7 +113,7 @@ export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, clock:
       const t0 = performance.now();
       try {
         const nearest = hybrid.kNearestBlended(feat, opts.k ?? 10, true, q.embedding, cfg.alpha);
-        const verdict = scoreCluster(nearest, opts);
+        const verdict = scoreCluster(nearest, opts, opts.scoring === 'expected_gain' ? hybrid.modelTotals(normalizeFeatures(feat).workload_id) : undefined);
         const fingerprint_id = hybrid.fingerprintIdBySig(structuralSignature(normalizeFeatures(feat)));
         return { ...verdict, fingerprint_id, elapsed_ms: performance.now() - t0, neighbors: summarizeNeighbors(nearest, opts) };
       } catch {

@@ -15,6 +15,8 @@ const SPEC_PATTERN_DEFAULTS = {
   // scoring uniform with min_similarity 0 is the spec's math.
   scoring: 'similarity_weighted',
   min_similarity: 0.5,
+  // Issue 20: exploration applies to scoring expected_gain only; off by default.
+  exploration: 'none',
   fingerprint_version: 'v1',
   embedding_provider: null,
   embedding_alpha: 0.6,

@@ -38,6 +38,10 @@ export interface MatrixReport {
       min_similarity: number;
       min_confidence: number;
       min_sample_size: number;
+      /**
+       * pattern.exploration in force (absent in reports from before it existed).
+       */
+      exploration?: string;
     };
     cost_weights: number[];
     folds: number;

@@ -1,0 +1,140 @@
+// The math of slot 4's `expected_gain` scoring (routing.yaml pattern.scoring): per-model P(solve) and
+// cost estimated hierarchically (K-NN neighbours, shrunk to the workspace's rates, shrunk to the store's),
+// then the model whose expected solved rate minus its cost-weighted price is highest. Pure functions;
+// cluster-scoring.ts feeds them the store's rows.
+import { Decimal } from 'decimal.js';
+
+/** Pseudo-samples of the workspace estimate a model's neighbour estimate is shrunk toward. */
+export const NEIGHBOR_PRIOR_STRENGTH = 10;
+/** Pseudo-samples of the store-wide estimate a model's workspace estimate is shrunk toward. */
+export const WORKSPACE_PRIOR_STRENGTH = 20;
+/**
+ * Pseudo-samples of a cost's prior at either level: one. A turn's cost varies little next to its 0/1
+ * outcome, so a few samples measure it well, and a workspace whose turns are long must not be priced at
+ * the store's mean (that would hide exactly the cost differences the choice trades on).
+ */
+export const COST_PRIOR_STRENGTH = 1;
+
+/** A model's evidence at one level (neighbours, one workspace, the whole store): weighted sums. */
+export interface ModelEvidence {
+  model: string;
+  /** Raw samples behind the sums (what min_sample_size counts). */
+  samples: number;
+  /** Σ w·n over scored samples (the success mean's denominator). */
+  scoredWeight: number;
+  /** Σ w·n·success. */
+  successSum: number;
+  /** Σ w·n over all samples (the cost mean's denominator). */
+  costWeight: number;
+  /** Σ w·n·cost, USD. */
+  costSum: Decimal;
+}
+
+/** A model's estimate for one turn. */
+export interface ModelEstimate {
+  model: string;
+  /** Estimated P(solve) in [0, 1]. */
+  p: number;
+  /** Estimated cost of the turn, USD. */
+  cost: Decimal;
+  /** Effective samples behind `p` (weighted evidence plus prior pseudo-samples), for Thompson draws. */
+  strength: number;
+  /** Raw samples of the neighbours and the workspace (what the min_sample_size gate counts). */
+  samples: number;
+}
+
+/** An empty evidence record for `model`. */
+export function noEvidence(model: string): ModelEvidence {
+  return { model, samples: 0, scoredWeight: 0, successSum: 0, costWeight: 0, costSum: new Decimal(0) };
+}
+
+/**
+ * Shrinkage of a weighted mean toward a prior: (Σ + k·prior) / (W + k), a Beta(k·prior, k·(1 − prior))
+ * posterior mean when the values are solve/fail. With no evidence it is the prior; as W grows it tends to Σ/W.
+ */
+export function shrink(sum: number, weight: number, prior: number, strength: number): number {
+  if (!(weight >= 0) || !(strength >= 0)) throw new RangeError(`shrink: weight and strength must be >= 0, got ${weight}, ${strength}`);
+  if (weight + strength === 0) return prior;
+  return (sum + strength * prior) / (weight + strength);
+}
+
+/** The same shrinkage for a cost, in Decimal. */
+export function shrinkCost(sum: Decimal, weight: number, prior: Decimal, strength: number): Decimal {
+  if (weight + strength === 0) return prior;
+  return sum.plus(prior.times(strength)).div(weight + strength);
+}
+
+/**
+ * Hierarchical estimates for every model with store-wide evidence: the store's mean (a model never scored
+ * anywhere gets 0.5, an uninformed prior), the workspace's shrunk to it (when the turn has a workspace),
+ * the neighbours' shrunk to that. Models only in `neighbors`/`workspace` but not `global` are ignored: the
+ * store-wide totals include every row, so that happens only on inconsistent input.
+ */
+export function hierarchicalEstimates(global: readonly ModelEvidence[], workspace: readonly ModelEvidence[] | null, neighbors: readonly ModelEvidence[]): ModelEstimate[] {
+  const ws = new Map((workspace ?? []).map((e) => [e.model, e]));
+  const nb = new Map(neighbors.map((e) => [e.model, e]));
+  return global
+    .filter((g) => g.samples > 0)
+    .map((g) => {
+      const gp = g.scoredWeight > 0 ? g.successSum / g.scoredWeight : 0.5;
+      const gc = g.costWeight > 0 ? g.costSum.div(g.costWeight) : new Decimal(0);
+      const w = ws.get(g.model) ?? noEvidence(g.model);
+      const wp = shrink(w.successSum, w.scoredWeight, gp, WORKSPACE_PRIOR_STRENGTH);
+      const wc = shrinkCost(w.costSum, w.costWeight, gc, COST_PRIOR_STRENGTH);
+      const n = nb.get(g.model) ?? noEvidence(g.model);
+      return {
+        model: g.model,
+        p: shrink(n.successSum, n.scoredWeight, wp, NEIGHBOR_PRIOR_STRENGTH),
+        cost: shrinkCost(n.costSum, n.costWeight, wc, COST_PRIOR_STRENGTH),
+        strength: n.scoredWeight + NEIGHBOR_PRIOR_STRENGTH,
+        samples: n.samples + w.samples,
+      };
+    });
+}
+
+/**
+ * The store-wide cost scale the cost term is measured in: the spread between the dearest and the cheapest
+ * model's store-wide mean cost (0 when fewer than two models, or all cost alike). A global scale, unlike
+ * §8.3's per-cluster spread, so a turn that costs more than usual needs a larger expected gain.
+ */
+export function costScale(global: readonly ModelEvidence[]): number {
+  const means = global.filter((g) => g.costWeight > 0).map((g) => g.costSum.div(g.costWeight).toNumber());
+  return means.length < 2 ? 0 : Math.max(...means) - Math.min(...means);
+}
+
+/**
+ * score_m = (1 − cw)·p_m − cw·cost_m / scale (cost term dropped when scale is 0). The argmax picks a
+ * dearer model over a cheaper one exactly when (p_dear − p_cheap) / (cost_dear − cost_cheap) > cw / ((1 − cw)·scale):
+ * its expected gain per extra dollar clears the cost_weight. With cw = 0 it is the most likely to solve.
+ */
+export function gainScore(p: number, cost: number, costWeight: number, scale: number): number {
+  return (1 - costWeight) * p - (scale > 0 ? (costWeight * cost) / scale : 0);
+}
+
+/** A Gamma(shape, 1) draw (Marsaglia–Tsang; shape < 1 boosted by U^(1/shape)); `random` yields [0, 1). */
+export function sampleGamma(shape: number, random: () => number): number {
+  if (!(shape > 0)) throw new RangeError(`sampleGamma: shape must be > 0, got ${shape}`);
+  if (shape < 1) return sampleGamma(shape + 1, random) * Math.pow(1 - random(), 1 / shape);
+  const d = shape - 1 / 3;
+  const c = 1 / Math.sqrt(9 * d);
+  for (;;) {
+    // A standard normal by Box–Muller (1 − u keeps the log finite).
+    const z = Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
+    const v = (1 + c * z) ** 3;
+    if (v <= 0) continue;
+    const u = 1 - random();
+    if (Math.log(u) < 0.5 * z * z + d - d * v + d * Math.log(v)) return d * v;
+  }
+}
+
+/** A Beta(a, b) draw in [0, 1]. */
+export function sampleBeta(a: number, b: number, random: () => number): number {
+  const x = sampleGamma(a, random);
+  const y = sampleGamma(b, random);
+  return x + y > 0 ? x / (x + y) : 0.5;
+}
+
+/** Thompson sampling's draw of a model's P(solve): Beta(1 + p·s, 1 + (1 − p)·s) for an estimate with strength s. */
+export function thompsonDraw(e: Pick<ModelEstimate, 'p' | 'strength'>, random: () => number): number {
+  return sampleBeta(1 + e.p * e.strength, 1 + (1 - e.p) * e.strength, random);
+}
