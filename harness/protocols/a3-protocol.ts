@@ -1,6 +1,7 @@
 import { DEFAULT_ORACLE_EPSILON } from '../metrics/oracle.ts';
 import { simTruthFor } from '../metrics/oracle-truth-source.ts';
 import { a3Metrics } from '../report/protocol-metrics.ts';
+import { planRandomArm, randomArmNotRun, runRandomPass } from '../runner/random-arm.ts';
 import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from '../runner/holdout.ts';
 import { createPassProtocol } from './pass-protocol.ts';
 import { A3_PASSES } from './protocol.ts';
@@ -8,7 +9,8 @@ import type { RunProtocol } from './run-protocol.ts';
 
 /**
  * The A3 protocol (spec §8.2): Passes A and B seed the shared store with both arms, C routes over it,
- * D delegates; with `--holdout workload`, C-oos re-runs C out of sample from a snapshot taken after B.
+ * D delegates; with `--holdout workload`, C-oos re-runs C out of sample from a snapshot taken after B;
+ * then Pass R routes C's units at random at C's strong-call share (unless --no-random-arm or sharded).
  * One instance per run: it holds that snapshot.
  */
 export function createA3Protocol(): RunProtocol {
@@ -22,16 +24,28 @@ export function createA3Protocol(): RunProtocol {
       return errors;
     },
     finish: async (ctx) => {
-      if (!ctx.holdout || !seed) return false;
-      ctx.stopLearning(); // the run's store must not learn from C-oos turns (they are routed by frozen holdout stores)
-      const { stopped } = await runHoldoutPass({
-        runId: ctx.runId, workloads: ctx.workloads, seedPasses: ctx.seedPasses, temperature: ctx.temperature, seed,
-        openStore: ctx.openStore, routerFor: ctx.routerFor, deps: ctx.deps, onRecord: ctx.onRecord,
+      if (ctx.holdout && seed) {
+        ctx.stopLearning(); // the run's store must not learn from C-oos turns (they are routed by frozen holdout stores)
+        const { stopped } = await runHoldoutPass({
+          runId: ctx.runId, workloads: ctx.workloads, seedPasses: ctx.seedPasses, temperature: ctx.temperature, seed,
+          openStore: ctx.openStore, routerFor: ctx.routerFor, deps: ctx.deps, onRecord: ctx.onRecord,
+        });
+        await ctx.drain();
+        if (stopped) return true;
+      }
+      // Last, so no other pass (nor the run-wide cache, nor the store) sees anything of it.
+      if (!ctx.randomArm || ctx.shard) return false;
+      const plan = planRandomArm({ records: ctx.runs.workloadRuns(ctx.runId), analytics: ctx.analytics(), workloads: ctx.workloads.map((w) => w.spec.name), seedPasses: ctx.seedPasses, strongModel: ctx.strongModel });
+      if (!plan.run) return false;
+      ctx.stopLearning(); // Pass R's turns must not reach the store (cluster tightness and later runs on this store)
+      const { stopped } = await runRandomPass({
+        runId: ctx.runId, runSeed: ctx.runSeed, workloads: ctx.workloads, temperature: ctx.temperature, strongShare: plan.strongShare, cheapModel: ctx.cheapModel, strongModel: ctx.strongModel,
+        units: plan.units, router: ctx.chainRouter, deps: ctx.deps, onRecord: ctx.onRecord,
       });
       await ctx.drain();
       return stopped;
     },
     reportSection: ({ analytics, records, provenance, fingerprints, fingerprintsV2 }) =>
-      a3Metrics({ analytics, records, baseline: provenance.baseline_model, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? provenance.baseline_model, fingerprints, fingerprintsV2, oracle: { epsilon: provenance.oracle_epsilon ?? DEFAULT_ORACLE_EPSILON, truth: simTruthFor(provenance) } }),
+      a3Metrics({ analytics, records, baseline: provenance.baseline_model, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? provenance.baseline_model, fingerprints, fingerprintsV2, passRNotRun: randomArmNotRun(provenance), oracle: { epsilon: provenance.oracle_epsilon ?? DEFAULT_ORACLE_EPSILON, truth: simTruthFor(provenance) } }),
   });
 }

@@ -42,6 +42,10 @@ export interface ProtocolContext {
   strongModel: string;
   shard: ShardSpec | null;
   holdout: HoldoutKind | null;
+  /** `--seed`: what the random arm's coins are derived from. */
+  runSeed: number;
+  /** A3: run Pass R, the random router at Pass C's share, after the planned passes (off with --no-random-arm). */
+  randomArm: boolean;
   /** The run's shared pattern store. */
   patterns: PatternStore;
   runs: RunStore;
@@ -49,6 +53,10 @@ export interface ProtocolContext {
   deps: Omit<RunnerDeps, 'router' | 'onProgress'>;
   /** The run's router (slot 4 over the run's store). */
   router: TurnRouter;
+  /** The policy chain without slot 4 (no pattern store): what Pass R's coin routes through. */
+  chainRouter: TurnRouter;
+  /** Analytics over the trace DB as committed so far. */
+  analytics(): Analytics;
   /** The runner's progress line, for planned jobs. */
   onProgress: NonNullable<RunnerDeps['onProgress']>;
   /** Opens an empty pattern store of the run's kind at `path`, emitting no events. */

@@ -4,8 +4,10 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
 import { loadReport } from './find-report.ts';
 import { unitsNeededForNonInferiority } from '../metrics/index.ts';
-import { buildHeadline, headlineVerdict } from './headline.ts';
+import { buildHeadline, headlineVerdict, vsRandomSentence } from './headline.ts';
+import { aboveClaim } from './verdict-grammar.ts';
 
+const fig = (e: { estimate: number | null; ci_low: number | null; ci_high: number | null }) => ({ estimate: e.estimate ?? 0, low: e.ci_low, high: e.ci_high });
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
 
 describe('the headline (issue 11 item 3)', () => {
@@ -68,13 +70,32 @@ describe('the headline (issue 11 item 3)', () => {
     const [a, b, c] = [solved('A'), solved('B'), solved('C')];
     const expected = (100 * c.reduce<number>((s, x, i) => s + x - (1 - share) * a[i]! - share * b[i]!, 0)) / c.length;
     expect(h.vs_random!.interpolated.estimate).toBeCloseTo(expected, 9);
-    expect(h.verdict).toMatch(/ Against random: [+−]?\d+ pts (\[.*\]|\(no variation\)): (above|below|not distinguishable from) random at its mix \(80% strong calls; the A\/B interpolation at that share, not a router that was run\)\.$/);
-    // A measured random arm (Pass R) is preferred, and the interpolation is still reported.
+    expect(h.verdict).toMatch(
+      / Against random at its mix \(80% strong calls\): [+−]?\d+ pts (\[.*\]|\(no variation\)):? ?(above|below|not distinguishable from) random at its mix \(interpolated A\/B\); no random router was run \(Pass R\), so the verdict uses the interpolation, the expectation of a random router at that share, not a router that was run\.$/,
+    );
+    // A measured random arm (Pass R) is preferred, and the interpolation is still reported beside it.
     for (const w of r.workloads.filter((x) => x.pass === 'A')) r.workloads.push({ ...structuredClone(w), pass: 'R' });
+    r.protocol_metrics!.pass_r = { run: true, reason: null, strong_share_target: share, strong_share_measured: 0.75 };
     const m = buildHeadline(r)!;
-    expect(m.vs_random!.used).toBe('measured');
+    expect(m.vs_random).toMatchObject({ used: 'measured', measured_strong_share: 0.75 });
+    expect(m.vs_random!.interpolated).toEqual(h.vs_random!.interpolated);
     expect(m.vs_random!.measured!.estimate).toBeCloseTo((100 * c.reduce<number>((s, x, i) => s + x - a[i]!, 0)) / c.length, 9);
-    expect(m.verdict).toMatch(/Pass R, a router run at random at that share; the A\/B interpolation gives [+−]?\d+ pts/);
+    expect(m.verdict).toContain(`Against random at its mix (80% strong calls): ${aboveClaim(fig(h.vs_random!.interpolated), 'random at its mix (interpolated A/B)')}; `);
+    expect(m.verdict).toMatch(/; [+−]?\d+ pts (\[.*\]|\(no variation\)):? ?(above|below|not distinguishable from) the random router that ran \(Pass R, 75% of its turns strong\); the verdict uses the measured arm, Pass R\.$/);
+  });
+
+  it('states both random references, each with its interval, and which one the verdict uses (issue 23 item 2)', () => {
+    const interpolated = { estimate: 6, ci_low: 1, ci_high: 11 };
+    const measured = { estimate: -3, ci_low: -9, ci_high: 2 };
+    expect(vsRandomSentence({ strong_share: 0.27, interpolated, measured, measured_strong_share: 0.25, used: 'measured' })).toBe(
+      'Against random at its mix (27% strong calls): +6 pts [+1, +11] above random at its mix (interpolated A/B); −3 pts [−9, +2]: not distinguishable from the random router that ran (Pass R, 25% of its turns strong); the verdict uses the measured arm, Pass R.',
+    );
+    expect(vsRandomSentence({ strong_share: 0.27, interpolated, measured: null, used: 'interpolated' })).toBe(
+      'Against random at its mix (27% strong calls): +6 pts [+1, +11] above random at its mix (interpolated A/B); no random router was run (Pass R), so the verdict uses the interpolation, the expectation of a random router at that share, not a router that was run.',
+    );
+    expect(vsRandomSentence({ strong_share: 0.27, interpolated, measured: { estimate: -8, ci_low: -12, ci_high: -4 }, measured_strong_share: 0.3, used: 'measured' })).toContain(
+      '−8 pts [−12, −4]: below the random router that ran (Pass R, 30% of its turns strong); the verdict uses the measured arm, Pass R.',
+    );
   });
 
   it('moves a rep without a partner out of the units and counts it', () => {

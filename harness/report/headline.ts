@@ -1,6 +1,6 @@
 import type { BenchReport, Estimate, Headline, Rep, VsRandom, WorkloadResult } from '../../schemas/types/report.ts';
 import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, unitsNeededForNonInferiority, type ClusteredEstimate, type PairedUnit } from '../metrics/index.ts';
-import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, savingsClaim, signedPts, solvedRateClaim, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
+import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, savingsClaim, solvedRateClaim, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
 
 // A solved rate lies in [0, 1]; its interval is clipped there.
 const RATE = [0, 1] as const;
@@ -52,15 +52,20 @@ export function degenerateRoutingNote(h: Pick<Headline, 'routed_pass' | 'strong_
     : `The router never used the cheap model (strong-call rate 100%): ${pass} ran every routed turn on ${short(h.strong_model)}, so its savings are token noise at the same price, not a routing result.`;
 }
 
-/** "Against the random router at its mix (…): +X pts [lo, hi] above random at its mix", naming the arm the verdict uses. */
+/**
+ * The routed pass against the random router at its mix, both ways, each with its paired interval:
+ * "above random at its mix (interpolated A/B)" and, when Pass R ran, "above the random router that ran
+ * (Pass R)"; then which one the verdict uses (the measured arm whenever it ran).
+ */
 export function vsRandomSentence(v: VsRandom): string {
-  const used = v.used === 'measured' && v.measured ? v.measured : v.interpolated;
-  const share = `${fixed(100 * v.strong_share, 0)}% strong calls`;
-  const source =
-    v.used === 'measured' && v.measured
-      ? `Pass R, a router run at random at that share; the A/B interpolation gives ${signedPts(v.interpolated.estimate ?? 0)} pts`
-      : 'the A/B interpolation at that share, not a router that was run';
-  return `Against random: ${aboveClaim(figure(used), 'random at its mix')} (${share}; ${source}).`;
+  const pct = (x: number) => `${fixed(100 * x, 0)}%`;
+  const interpolated = aboveClaim(figure(v.interpolated), 'random at its mix (interpolated A/B)');
+  const head = `Against random at its mix (${pct(v.strong_share)} strong calls): ${interpolated}`;
+  if (!v.measured) return `${head}; no random router was run (Pass R), so the verdict uses the interpolation, the expectation of a random router at that share, not a router that was run.`;
+  const share = v.measured_strong_share === undefined || v.measured_strong_share === null ? '' : `, ${pct(v.measured_strong_share)} of its turns strong`;
+  const measured = aboveClaim(figure(v.measured), `the random router that ran (Pass R${share})`);
+  const uses = v.used === 'measured' ? 'the verdict uses the measured arm, Pass R' : 'the verdict uses the interpolation';
+  return `${head}; ${measured}; ${uses}.`;
 }
 
 /**
@@ -113,7 +118,7 @@ export function buildHeadline(report: Pick<BenchReport, 'provenance' | 'workload
  * The routed pass's solved rate minus the random router's at its strong-call share, paired per (workload, rep):
  * against the A/B interpolation always, and against Pass R (a router run at random) when it ran.
  */
-function vsRandom(report: Pick<BenchReport, 'workloads'>, routedPass: string, share: number | null): VsRandom | null {
+function vsRandom(report: Pick<BenchReport, 'workloads' | 'protocol_metrics'>, routedPass: string, share: number | null): VsRandom | null {
   if (share === null) return null;
   const solved = (pass: string) => unitsOf(report.workloads, pass, () => '0');
   const [a, b, c, r] = [solved('A'), solved('B'), solved(routedPass), solved('R')];
@@ -125,7 +130,8 @@ function vsRandom(report: Pick<BenchReport, 'workloads'>, routedPass: string, sh
   );
   const rKeys = keys.filter((k) => r.has(k));
   const measured = rKeys.length === 0 ? null : diff(rKeys.map((k) => ({ cluster: c.get(k)!.workload, a: { num: r.get(k)!.facts.solved, den: 1 }, b: { num: c.get(k)!.facts.solved, den: 1 } })));
-  return { strong_share: share, interpolated, measured, used: measured ? 'measured' : 'interpolated' };
+  const rShare = report.protocol_metrics?.pass_r?.strong_share_measured ?? null;
+  return { strong_share: share, interpolated, measured, ...(measured ? { measured_strong_share: rShare } : {}), used: measured ? 'measured' : 'interpolated' };
 }
 
 /** The headline's paired units of a routed pass against Pass B (a = B, b = routed): solved (0/1) and cost; null when they share none. */

@@ -6,7 +6,7 @@ import type { PassSummary, ProtocolMetrics, RoutedTurn, Tightness } from '../../
 type UnforcedTurn = ProtocolMetrics['unforced_turns'][number];
 import { clusterTightness, countOutcomes, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, solvedRate, strongCallShare } from '../metrics/index.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import { A3_PASSES, HOLDOUT_PASS, PASS_D_NOT_RUN } from '../protocols/protocol.ts';
+import { A3_PASSES, HOLDOUT_PASS, PASS_D_NOT_RUN, RANDOM_PASS } from '../protocols/protocol.ts';
 import { savingsJson } from './savings-json.ts';
 import { oracleMetrics, type OracleMetricsOptions } from '../metrics/oracle-block.ts';
 import { mean, NOISY_STD, sampleStd } from './stats.ts';
@@ -54,6 +54,12 @@ function unforcedTurns(analytics: Analytics, records: readonly WorkloadRunRecord
   return out;
 }
 
+/** Pass R's block: the share it routed at (Pass C's) and the share its coins gave, or why it did not run. */
+function passR(analytics: Analytics, sessions: readonly string[], target: number | null, strongModel: string, notRun: string | null): NonNullable<ProtocolMetrics['pass_r']> {
+  if (sessions.length === 0) return { run: false, reason: notRun ?? 'Pass R has no reps in this DB (it runs after a complete Pass C, in one unsharded invocation)', strong_share_target: null, strong_share_measured: null };
+  return { run: true, reason: null, strong_share_target: target, strong_share_measured: strongCallShare(analytics.routeDecisions({ sessions: [...sessions] }).map((r) => r.decision), strongModel) };
+}
+
 /** The A3 protocol's section of the report (spec §8.2-§8.3), from the trace DB and the patterns DB. */
 export function a3Metrics<T, U>(options: {
   analytics: Analytics;
@@ -64,14 +70,16 @@ export function a3Metrics<T, U>(options: {
   fingerprints: FingerprintSource<T> | null;
   /** The same fingerprints under v2 similarity, when the run used pattern store v2. */
   fingerprintsV2?: FingerprintSource<U> | null;
+  /** Why Pass R did not run, when it did not (from provenance: --no-random-arm, a shard). */
+  passRNotRun?: string | null;
   /** The oracle's ε and the simulator's truth (issue 13); without it the true oracle is reported unavailable. */
   oracle?: Pick<OracleMetricsOptions, 'epsilon' | 'truth'>;
 }): ProtocolMetrics {
   const { analytics, records, baseline } = options;
   const sessionsOf = (pass: string) => records.filter((r) => r.pass === pass).flatMap((r) => r.session_ids);
   const ran = (name: string) => records.some((r) => r.pass === name);
-  // Passes A-C always report (an empty pass says so); D only when a delegation workload ran.
-  const passes: PassSummary[] = [...A3_PASSES, HOLDOUT_PASS].filter((p) => (!p.delegationOnly && p !== HOLDOUT_PASS) || ran(p.name)).map((p) => {
+  // Passes A-C always report (an empty pass says so); D, C-oos and R only when they ran.
+  const passes: PassSummary[] = [...A3_PASSES, HOLDOUT_PASS, RANDOM_PASS].filter((p) => (!p.delegationOnly && p !== HOLDOUT_PASS && p !== RANDOM_PASS) || ran(p.name)).map((p) => {
     const reps = records.filter((r) => r.pass === p.name);
     const sel = { sessions: sessionsOf(p.name) };
     const savings = analytics.savings(sel, baseline);
@@ -79,7 +87,7 @@ export function a3Metrics<T, U>(options: {
     const std = sampleStd(scores);
     return {
       pass: p.name,
-      model: p.forced === 'cheap' ? options.cheapModel : p.forced === 'strong' ? options.strongModel : 'routed',
+      model: p.forced === 'cheap' ? options.cheapModel : p.forced === 'strong' ? options.strongModel : p === RANDOM_PASS ? 'random' : 'routed',
       description: p.description,
       savings: savingsJson(savings),
       actual_cost_usd: savings.actual_repriced_usd.toString(),
@@ -92,7 +100,8 @@ export function a3Metrics<T, U>(options: {
       outcomes: countOutcomes(reps.map((r) => r.outcome)),
       // A forced pass has no routed turns (spec §8.3): slot 4 is consulted there but cannot win, and what it
       // would have said depends on the order the store was seeded in (one machine or shards), not on routing.
-      slot4: slot4Metrics(p.forced === null ? analytics.routeDecisions(sel).map((r) => r.decision) : []),
+      // Pass R's chain has no slot 4 at all (its coin names every model).
+      slot4: slot4Metrics(p.forced === null && p !== RANDOM_PASS ? analytics.routeDecisions(sel).map((r) => r.decision) : []),
     };
   });
   const byName = (n: string) => passes.find((p) => p.pass === n)!;
@@ -109,6 +118,7 @@ export function a3Metrics<T, U>(options: {
     strong_model: options.strongModel,
     passes,
     pass_d: ran('D') ? { run: true, reason: null } : { run: false, reason: PASS_D_NOT_RUN },
+    pass_r: passR(analytics, sessionsOf(RANDOM_PASS.name), strongCallShare(routed.map((r) => r.decision), options.strongModel), options.strongModel, options.passRNotRun ?? null),
     slot4: slot4Metrics(routed.map((r) => r.decision)),
     slot4_per_workload: workloads.map((w) => {
       const s = sessionsByWorkload(w);

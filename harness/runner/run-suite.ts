@@ -106,6 +106,8 @@ export interface RunSuiteOptions {
   unsandboxed?: boolean;
   /** `--holdout workload` (A3): also run Pass C leave-one-workload-out as pass C-oos (harness/runner/holdout.ts). */
   holdout?: HoldoutKind | null;
+  /** A3: run Pass R, the random router at Pass C's strong-call share, after the planned passes (default on; `--no-random-arm`). */
+  randomArm?: boolean;
   /** `--otlp-endpoint`: stream each rep's OpenTelemetry spans there while the run goes (harness/export/otlp). */
   otlp?: OtlpTarget | null;
   /** `--oracle-epsilon`: the oracles' tolerance on mean gated score (default 0.02). */
@@ -239,6 +241,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
       shard,
       ...(passNames.length < allPasses.length ? { passes: passNames } : {}),
       ...(opts.holdout ? { holdout: opts.holdout } : {}),
+      ...(opts.protocol === 'a3' && opts.randomArm === false ? { random_arm: false as const } : {}),
       ...(acceptedChanges.length ? { accepted_changes: acceptedChanges } : {}),
       ...(opts.cache ? { semantic_cache: true as const } : {}),
       ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
@@ -263,10 +266,14 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     jobsStore.savePlan(runId, allJobs, myJobs);
     // Roll back to the committed reps: a half-written rep's events go, and the pattern store returns
     // to its checkpoint after the last finished rep (harness/runs/pattern-checkpoint.ts).
-    const committedBefore = jobsStore.committed(runId);
+    // Reps outside the plan (Pass R) have no checkpoint: a resume drops them and the protocol runs them again whole.
+    const planned = new Set(allJobs.map(jobKey));
+    const committedAll = jobsStore.committed(runId);
+    const committedBefore = new Map([...committedAll].filter(([k]) => planned.has(k)));
     const finishedBefore = [...committedBefore.values()].filter((c) => !c.stopped).length;
     if (resume) {
-      const drop = [...committedBefore.values()].filter((c) => c.stopped || (opts.retryErrors && c.providerError)).map((c) => c.id);
+      const unplanned = [...committedAll].filter(([k]) => !planned.has(k)).map(([, c]) => c.id);
+      const drop = [...unplanned, ...[...committedBefore.values()].filter((c) => c.stopped || (opts.retryErrors && c.providerError)).map((c) => c.id)];
       jobsStore.rollback(runId, drop);
       // A complete run's store already matches its reps (its checkpoints were dropped when it finished).
       if (resume.status !== 'complete') restoreCheckpoint(patternsDbPath, finishedBefore);
@@ -314,6 +321,12 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
     // What the protocol sees of the run: the runner keeps the ledger, checkpoints and progress.
     const ctx: ProtocolContext = {
       runId, workloads, seedPasses: opts.seedPasses, temperature: opts.temperature, cheapModel: actual.id, strongModel: baseline.id, shard, holdout: opts.holdout ?? null, patterns, runs, router,
+      runSeed: opts.seed, randomArm: opts.randomArm ?? true,
+      chainRouter: createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4: null }),
+      analytics: () => {
+        store.flush();
+        return createAnalytics(store.database, prices);
+      },
       deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, limits, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
       onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
       openStore: (path) => openRunPatternStore(path, patternChoice, { logger, clock, bus: null, env: io.env, canEmbed: true }),

@@ -27,6 +27,8 @@ export interface RunIdentity {
   fingerprintVersion: 'v1' | 'v2';
   embeddingProvider: string | null;
   cache: boolean;
+  /** A3: whether Pass R runs; a resume keeps the choice the run started with. */
+  randomArm: boolean;
   shard: ShardSpec | null;
   passes: string | null;
   runId: string;
@@ -85,6 +87,7 @@ export function resumeFacts(dbPath: string, given: { retryErrors?: boolean }): R
       embeddingProvider: p.embedding_provider ?? null,
       // The cache changes what the remaining reps' calls record, so it is part of the run's identity.
       cache: p.semantic_cache === true,
+      randomArm: p.random_arm !== false,
       shard: p.shard ?? null,
       passes: p.passes ? p.passes.join(',') : null,
       runId,

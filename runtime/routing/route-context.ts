@@ -27,6 +27,8 @@ export interface PatternRecommender {
 export interface RouteContext {
   /** Slot 1: a model named on this message only. */
   override_model: string | null;
+  /** Why slot 1's model was named, when not by the user (a benchmark's random arm records its draw here). */
+  override_reason?: string | null;
   /** Slot 2: a model the user pinned for the session (A3 Pass A/B force models this way). */
   sticky_model: string | null;
   /** Slot 6: `default_model` of the workspace's .metis/routing.yaml, if it sets one. */

@@ -26,6 +26,8 @@ export interface TurnRouteRequest {
   hasImages: boolean;
   stickyModel: string | null;
   overrideModel: string | null;
+  /** Why `overrideModel` was named, recorded as slot 1's reason (e.g. a random router's draw); default "model named on this message". */
+  overrideReason?: string | null;
   /** The benchmark workload this session runs, if any (the pattern store's near-key, pattern-store.md §5.3). */
   workloadId: string | null;
   /** Set in delegated worker sessions: the tier the planner asked for (routing slot 5). */
@@ -124,6 +126,7 @@ export function createRouter(options: RouterOptions): TurnRouter {
       const features = extractTurnFeatures(req.userMessage, req.history);
       const ctx: RouteContext = {
         override_model: req.overrideModel,
+        override_reason: req.overrideReason ?? null,
         sticky_model: req.stickyModel,
         workspace_default_model: routing.workspace_default_model,
         global_default_model: routing.global_default_model,

@@ -129,6 +129,10 @@ export interface Provenance {
    * --holdout: `workload` when Pass C was also run leave-one-workload-out (pass C-oos); null or absent otherwise.
    */
   holdout?: 'workload' | null;
+  /**
+   * A3: false when --no-random-arm left Pass R (the random router run as an arm) out; absent otherwise (Pass R runs after the planned passes unless the run is sharded).
+   */
+  random_arm?: boolean;
 }
 export interface WorkloadResult {
   workload: string;
@@ -321,6 +325,24 @@ export interface ProtocolMetrics {
   pass_d: {
     run: boolean;
     reason: string | null;
+  };
+  /**
+   * Pass R, the random router run as an arm (issue 23 item 2): whether it ran, why not, the strong-call share it routed at (Pass C's, over all of C's routed turns) and the share its coins gave. Absent in reports before it.
+   */
+  pass_r?: {
+    run: boolean;
+    /**
+     * Why Pass R did not run; null when it ran.
+     */
+    reason: string | null;
+    /**
+     * Probability each Pass R turn went to the strong model: Pass C's turn-level strong-call share.
+     */
+    strong_share_target: number | null;
+    /**
+     * Share of Pass R's turns its coins sent to the strong model.
+     */
+    strong_share_measured: number | null;
   };
   slot4: Slot4;
   slot4_per_workload: {
@@ -609,11 +631,15 @@ export interface Estimate {
   ci_high: number | null;
 }
 /**
- * The routed pass against the random router at its strong-call share. `interpolated`: per unit, (1 − share) · Pass A's solved + share · Pass B's (the expectation of a random router, never run). `measured`: against Pass R, a router that really sent each turn to the strong model at random with that probability; null when R did not run. `used`: which one the verdict cites.
+ * The routed pass against the random router at its strong-call share. `interpolated`: per unit, (1 − share) · Pass A's solved + share · Pass B's (the expectation of a random router, never run). `measured`: against Pass R, a router that really sent each turn to the strong model at random with that probability; null when R did not run. `measured_strong_share`: the share Pass R's coins gave. `used`: which one the verdict cites (the measured arm when it ran).
  */
 export interface VsRandom {
   strong_share: number;
   interpolated: Estimate;
   measured: null | Estimate;
   used: 'interpolated' | 'measured';
+  /**
+   * Share of Pass R's turns on the strong model (its coins' outcome); null when R did not run.
+   */
+  measured_strong_share?: number | null;
 }

@@ -84,6 +84,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--accept-changed', "with --resume: resume although a selected workload's files or the commit changed since the run started (the report's warnings and provenance.accepted_changes say what)", false)
       .option('--unsandboxed', "with no sandbox (neither bubblewrap nor unshare works), let a real provider's run_shell and hidden checks run anyway, confined by cwd and a scrubbed environment only (default: refused)", false)
       .addOption(new Option('--holdout <kind>', 'a3: also run Pass C leave-one-workload-out (pass C-oos): each workload routed by a store seeded only from the other workloads, workload_id null').choices(['workload']))
+      .option('--no-random-arm', "a3: skip Pass R, the random router run as an arm at Pass C's strong-call share (it adds about one Pass C of time and spend); the headline then compares with the A/B interpolation only")
       .option('--oracle-epsilon <e>', 'a3 oracles: a model within e of the best mean gated score counts as as good (default 0.02)', numberArg('--oracle-epsilon', 0, 1))
       .option('--margin <pts>', 'the headline\'s non-inferiority margin on solved rate, in points: routed within this many points of the strong arm reads non-inferior (default 5)', numberArg('--margin', 0, 100))
       .option('--quiet', 'no progress output', false)
@@ -140,6 +141,7 @@ export const runCommandSpec: CommandSpec = {
       retryErrors: boolean;
       acceptChanged: boolean;
       holdout?: 'workload';
+      randomArm: boolean;
       oracleEpsilon?: number;
       margin?: number;
       cache: 'on' | 'off';
@@ -240,6 +242,7 @@ export const runCommandSpec: CommandSpec = {
       embeddingProvider: o.embeddingProvider ?? null,
       routingConfigPath: o.routingConfig ?? null,
       holdout: o.holdout ?? null,
+      randomArm: o.randomArm,
       oracleEpsilon: o.oracleEpsilon ?? null,
       marginPts: o.margin ?? null,
       // Agent workloads run without the cache unless --cache on is given explicitly.

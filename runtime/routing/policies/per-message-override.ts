@@ -6,7 +6,7 @@ export function createPerMessageOverridePolicy(): RoutingPolicy {
     name: 'per_message_override',
     evaluate: (ctx) =>
       ctx.override_model
-        ? { verdict: 'chose', candidate_model: ctx.override_model, reason: 'model named on this message' }
+        ? { verdict: 'chose', candidate_model: ctx.override_model, reason: ctx.override_reason ?? 'model named on this message' }
         : notApplicable('no per-message override'),
   };
 }
