@@ -89,7 +89,7 @@ describe('delegation (catalog §6.8, §8.3)', () => {
     const report = read(db);
     const m = report.protocol_metrics!;
     expect(m.pass_d).toEqual({ run: true, reason: null });
-    expect(m.passes.map((p) => p.pass)).toEqual(['A', 'B', 'C', 'D']);
+    expect(m.passes.map((p) => p.pass)).toEqual(['A', 'B', 'C', 'D', 'R']);
     expect(report.workloads.filter((w) => w.pass === 'D').map((w) => w.workload)).toEqual([NAME]);
   });
 });

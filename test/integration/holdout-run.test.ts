@@ -19,7 +19,7 @@ describe('bench run --protocol a3 --holdout workload', () => {
     expect(validatorFor<BenchReport>('report.schema.json')(report)).toBe(true);
     expect(report.provenance.holdout).toBe('workload');
     const m = report.protocol_metrics!;
-    expect(m.passes.map((p) => p.pass)).toEqual(['A', 'B', 'C', 'C-oos']);
+    expect(m.passes.map((p) => p.pass)).toEqual(['A', 'B', 'C', 'C-oos', 'R']);
     expect(report.workloads.filter((w) => w.pass === 'C-oos').map((w) => w.workload)).toEqual(WORKLOADS);
     const o = m.oracle!;
     expect(o.epsilon).toBe(0.05);

@@ -199,11 +199,13 @@ describe('a killed run reads as interrupted, and --resume finishes it with the n
     return reference;
   };
 
-  // Pass A holds 4 reps (2 workloads x 2); B 4 more; C 4 more.
+  // Pass A holds 4 reps (2 workloads x 2); B 4 more; C 4 more; R 4 more.
   it.each([
     ['inside the first rep', (p: { reps: number; sessions: number }) => p.sessions >= 1 && p.reps === 0],
     ['between passes A and B', (p: { reps: number; sessions: number }) => p.reps >= 4],
     ['inside a rep of Pass C', (p: { reps: number; sessions: number }) => p.reps >= 8 && p.sessions > p.reps],
+    // Pass R (the random arm, outside the job plan) runs after C's 4 reps: a resume runs it again whole.
+    ['inside Pass R, after its first rep', (p: { reps: number; sessions: number }) => p.reps >= 13 && p.sessions > p.reps],
   ])('SIGKILL %s', { timeout: 600_000 }, async (_label, when) => {
     const ref = await referenceReport();
     const db = join(tempDir(), 'killed.db');
