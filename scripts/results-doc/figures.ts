@@ -15,7 +15,8 @@ export function a3PassRows(report: BenchReport): string[] {
     '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
     ...m.passes.map((p) => {
       // In a forced pass slot 4 only ever defers to the forced model: its "fire rate" there says nothing about routing.
-      const forced = p.pass === 'A' || p.pass === 'B';
+      // Pass R's chain has no slot 4 (its coin names every model).
+      const forced = p.pass === 'A' || p.pass === 'B' || p.pass === 'R';
       return `| ${p.pass} | ${p.model} | ${p.workload_runs} | ${usd(p.actual_cost_usd)} | ${solvedCell(p)} | ${forced ? '—' : rate(p.slot4.fire_rate)} | ${forced ? '—' : rate(p.slot4.inversion_rate)} |`;
     }),
   ];

@@ -58,7 +58,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--model <id>', 'actual model (id or alias: haiku, sonnet, opus, gpt-5-mini, gpt-5); pinned for every turn', 'anthropic:claude-haiku-4-5')
       .option('--baseline <id>', 'counterfactual model, re-priced from the recorded tokens, never called', 'anthropic:claude-sonnet-4-6')
       .option('--seed-passes <n>', 'reps per workload against one shared patterns DB', intArg('--seed-passes', 1, RUN_BOUNDS.seed_passes_max), 1)
-      .addOption(new Option('--protocol <name>', 'single: every turn on --model; a3: Pass A forced to --model, Pass B forced to --baseline, Pass C routed with slot 4 live over the store A and B seeded').choices(['single', 'a3']).default('single'))
+      .addOption(new Option('--protocol <name>', 'single: every turn on --model; a3: Pass A forced to --model, Pass B forced to --baseline, Pass C routed with slot 4 live over the store A and B seeded, then Pass R at random at C\'s strong-call share').choices(['single', 'a3']).default('single'))
       .option('--seed <n>', "the simulated provider's randomness and nothing else", intArg('--seed', 0), 0)
       .option('--runs <n>', 'independent runs (learning trajectories), each with its own trace DB, pattern store and seed (--seed, --seed+1, ...); the headline interval then adds the between-run variance (docs/results.md)', intArg('--runs', 1, RUN_BOUNDS.runs_max))
       .option('--seeds <list>', 'the runs\' seeds, comma-separated (instead of --runs N)')
