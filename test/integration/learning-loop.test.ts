@@ -56,12 +56,13 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the learning loop end to end on the simulated provider (A3)', () => {
-  it('runs passes A, B and C, says D was not run, and the seeding left every turn in the store', () => {
+  it('runs passes A, B, C and the random arm R, says D was not run, and the seeding left every turn in the store', () => {
     const m = report.protocol_metrics!;
     expect(m.passes.map((p) => [p.pass, p.workload_runs])).toEqual([
       ['A', 2 * PASSES],
       ['B', 2 * PASSES],
       ['C', 2 * PASSES],
+      ['R', 2 * PASSES],
     ]);
     expect(m.pass_d.run).toBe(false);
     expect(report.recording_path_errors).toEqual([]);
