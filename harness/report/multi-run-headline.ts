@@ -1,6 +1,7 @@
 import type { BenchReport } from '../../schemas/types/report.ts';
 import type { Combined, MultiRun } from '../../schemas/types/multi-run.ts';
 import { combineRuns, pairedDifferenceParts, pairedSavingsParts, type RunParts, type TwoLevelEstimate } from '../metrics/index.ts';
+import { fitLines } from './fit-lines.ts';
 import { HEADLINE_CONFIDENCE, routedPairs } from './headline.ts';
 import { DEFAULT_MARGIN_PTS, intervalText, plainPct, savingsClaim, signedPts, solvedRateClaim, type IntervalFigure } from './verdict-grammar.ts';
 
@@ -91,6 +92,14 @@ export function buildMultiRunHeadline(runs: readonly SeededReport[], routedPass 
     method: METHOD,
     verdict,
   };
+}
+
+/**
+ * What `bench run --runs N` prints after the first run's report: the runs, the combined headline and where
+ * the summary went, every line wrapped to `width` (null: unwrapped) like the rest of stdout.
+ */
+export function renderMultiRunBlock(m: MultiRun, summaryPath: string, width: number | null): string {
+  return fitLines([...renderMultiRunHeadline(m), `Summary (every run, the combined headline): ${summaryPath}`].join('\n'), width);
 }
 
 /** The stdout block: the verdict, then each figure's combined interval beside the first run's own. */

@@ -11,7 +11,7 @@ import { parseShard, type ShardSpec } from '../../runner/shard.ts';
 import { runStreamCommand, selectsQueryStreams } from '../../cache-bench/run-stream-command.ts';
 import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
 import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
-import { renderMultiRunHeadline } from '../../report/multi-run-headline.ts';
+import { renderMultiRunBlock } from '../../report/multi-run-headline.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
 import { parseSettings, runMatrixCommand, selectsMatrix } from '../../matrix/run-matrix-command.ts';
 import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
@@ -255,8 +255,7 @@ export const runCommandSpec: CommandSpec = {
       const first = multi.results[0]!;
       io.out(renderReportTable(first.report, { json: first.jsonPath, width: tableWidth(o, io) }));
       io.out('');
-      for (const line of renderMultiRunHeadline(multi.summary)) io.out(line);
-      io.out(`Summary (every run, the combined headline): ${multi.summaryPath}`);
+      io.out(renderMultiRunBlock(multi.summary, multi.summaryPath, tableWidth(o, io)));
       return Math.max(...multi.results.map((r) => r.report.exit_code));
     }
     const result = await runSuite(options, io);
