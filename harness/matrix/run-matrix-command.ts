@@ -10,7 +10,8 @@ import { workloadKind } from '../workloads/workload-kind.ts';
 import { buildMatrixReport, type SettingName } from './matrix-report.ts';
 import { isMatrixRunDb, readMatrixRun } from './matrix-run-db.ts';
 import { renderMatrixHtml, renderMatrixMarkdown, renderMatrixText } from './render-matrix.ts';
-import { ALL_SETTINGS, runMatrix, type MatrixRunOptions } from './run-matrix.ts';
+import { runMatrix } from '../protocols/matrix-run-protocol.ts';
+import { ALL_SETTINGS, type MatrixRunOptions } from './run-matrix.ts';
 
 /** True when every selected name is a matrix workload (and there is at least one); mixing kinds is a setup error. */
 export function selectsMatrix(workloadsDir: string, names: readonly string[]): boolean {

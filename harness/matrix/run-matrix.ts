@@ -1,23 +1,19 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createSystemClock } from '../../runtime/core/clock.ts';
-import { newId } from '../../runtime/core/ids.ts';
 import { createStderrLogger } from '../../runtime/core/logger.ts';
 import { createEventBus } from '../../runtime/events/bus.ts';
 import { createEmbeddingProvider, EmbeddingProviderError, openPatternStore, type EmbeddingProvider, type PatternStore } from '../../runtime/patterns/index.ts';
 import { defaultRoutingConfig, loadGlobalRoutingConfig, type RoutingConfig } from '../../runtime/routing/index.ts';
-import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { SetupError } from '../errors.ts';
 import { choosePatternStore, DEFAULT_EMBEDDING_PROVIDER, type PatternStoreChoice } from '../runner/run-pattern-store.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { assignFolds, shuffled } from './matrix-folds.ts';
 import { runCrossFit, runInSample, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
-import { buildMatrixReport, type SettingName, type SettingRun } from './matrix-report.ts';
+import type { SettingName, SettingRun } from './matrix-report.ts';
 import { createMatrixRouter } from './matrix-router.ts';
-import { writeMatrixRun } from './matrix-run-db.ts';
-import { loadOutcomeMatrix, type OutcomeMatrix } from './outcome-matrix.ts';
+import type { OutcomeMatrix } from './outcome-matrix.ts';
 import { matrixBaselines } from './operating-point.ts';
-import { outcomeTable, type OutcomeTable } from './outcome-table.ts';
+import type { OutcomeTable } from './outcome-table.ts';
 
 /** The router's knob swept by default: slot 4's cost_weight, from quality only to cost-heavy. */
 export const DEFAULT_COST_WEIGHTS: readonly number[] = [0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5];
@@ -151,72 +147,4 @@ export async function playSetting(setting: SettingName, d: MatrixProtocolDeps, f
               'known',
             );
   return { setting, picks, store: held };
-}
-
-/** Runs the matrix protocol on one matrix workload, writes its DB and JSON report, and returns the report. */
-export async function runMatrix(o: MatrixRunOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>>; progress(text: string): void }): Promise<{ report: MatrixReport; dbPath: string; jsonPath: string }> {
-  const started = new Date();
-  const matrix = await loadOutcomeMatrix(resolve(io.cwd, o.workloadDir));
-  let table: OutcomeTable;
-  try {
-    table = outcomeTable(matrix, o.models ?? undefined);
-  } catch (e) {
-    if (e instanceof RangeError) throw new SetupError(`${matrix.path}: ${e.message}`);
-    throw e;
-  }
-  if (o.costWeights.length === 0 || o.costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be in [0, 1]; got ${o.costWeights.join(',')}`);
-  const clusterCount = new Set(table.clusters).size;
-  const r = matrixRouting(o, io.env, io.cwd);
-  const deps = protocolDeps(matrix, table, r, o.costWeights, o.seed);
-  const settings: SettingRun[] = [];
-  const timings: Record<string, number> = {};
-  for (const s of o.settings) {
-    if (s === 'new_workspace' && clusterCount < o.folds) {
-      io.progress(`new_workspace skipped: ${clusterCount} cluster(s), fewer than --folds ${o.folds}`);
-      continue;
-    }
-    io.progress(`matrix ${matrix.name}: ${s}`);
-    const t0 = performance.now();
-    try {
-      settings.push(await playSetting(s, deps, o.folds, o.seed));
-    } catch (e) {
-      if (e instanceof RangeError) throw new SetupError(`${matrix.path}: ${e.message}`);
-      throw e;
-    }
-    timings[s] = Math.round(performance.now() - t0);
-  }
-  await r.provider?.close();
-  const stamp = started.toISOString().replace(/[:.]/g, '-');
-  const dbPath = o.dbPath ? resolve(io.cwd, o.dbPath) : join(io.cwd, 'reports', '.runs', `matrix-${stamp}.db`);
-  const jsonPath = o.jsonPath ? resolve(io.cwd, o.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
-  const pattern = r.routing.pattern;
-  const provenance: MatrixReport['provenance'] = {
-    run_id: newId(),
-    matrix: matrix.name,
-    matrix_path: matrix.path,
-    source: { name: matrix.source.name, licence: matrix.source.licence, ...(matrix.source.url ? { url: matrix.source.url } : {}), ...(matrix.source.credit ? { credit: matrix.source.credit } : {}) },
-    tasks: table.taskIds.length,
-    clusters: clusterCount,
-    models: [...table.models],
-    default_model: deps.routerFor === undefined ? '' : table.models[matrixBaselines(table).weak]!,
-    pricing_version: matrix.pricingVersion,
-    fingerprint_version: r.choice.fingerprint_version,
-    embedding_provider: r.choice.embedding_provider,
-    pattern: { scoring: pattern.scoring, min_similarity: pattern.min_similarity, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, exploration: pattern.exploration },
-    cost_weights: [...o.costWeights],
-    folds: o.folds,
-    seed: o.seed,
-    started_at: started.toISOString(),
-    ended_at: new Date().toISOString(),
-    node_version: process.version,
-    db_path: dbPath,
-    timings_ms: timings,
-  };
-  const data = { provenance, table, settings };
-  mkdirSync(dirname(dbPath), { recursive: true });
-  writeMatrixRun(dbPath, data);
-  const report = buildMatrixReport(data);
-  mkdirSync(dirname(jsonPath), { recursive: true });
-  writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
-  return { report, dbPath, jsonPath };
 }

@@ -19,7 +19,7 @@ export function createPassProtocol(name: ProtocolName, passes: readonly PassSpec
   return {
     name,
     passes,
-    plan: (workloads, reps, maxJobs) => planJobs(passes, workloads.map((w) => ({ name: w.spec.name, delegates: (w.spec.expect?.min_delegate_calls ?? 0) > 0 })), reps, maxJobs),
+    plan: ({ workloads, reps, maxJobs }) => planJobs(passes, workloads.map((w) => ({ name: w.spec.name, delegates: (w.spec.expect?.min_delegate_calls ?? 0) > 0 })), reps, maxJobs),
     runOne: (job: RunJob, ctx) => {
       const workload = ctx.workloads.find((w) => w.spec.name === job.workload)!;
       return runWorkloadRep({ runId: ctx.runId, workload, pass: job.pass, rep: job.rep, stickyModel: forcedModel(byName.get(job.pass)!, ctx), temperature: ctx.temperature }, { ...ctx.deps, router: ctx.router, onProgress: ctx.onProgress });

@@ -8,12 +8,13 @@ import { addForceOption, addWidthOptions, collect, decimalArg, freshOutputPath, 
 import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
 import { parseShard, type ShardSpec } from '../../runner/shard.ts';
-import { runStreamCommand, selectsQueryStreams } from '../../cache-bench/run-stream-command.ts';
+import { runStreamCommand } from '../../cache-bench/run-stream-command.ts';
+import { selectProtocol } from '../../protocols/select-protocol.ts';
 import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
 import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
 import { renderMultiRunBlock } from '../../report/multi-run-headline.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
-import { parseSettings, runMatrixCommand, selectsMatrix } from '../../matrix/run-matrix-command.ts';
+import { parseSettings, runMatrixCommand } from '../../matrix/run-matrix-command.ts';
 import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
 import { defaultResourceLimits, withOverrides } from '../../../runtime/sandbox/resource-limits.ts';
 
@@ -163,7 +164,9 @@ export const runCommandSpec: CommandSpec = {
     if (o.otlpHeader.length > 0 && !o.otlpEndpoint) throw new SetupError('--otlp-header applies to --otlp-endpoint; give --otlp-endpoint URL too');
     // A resumed run rewrites its own report; a fresh one must not overwrite a file it did not write.
     if (o.json && !o.resume) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
-    if (selectsMatrix(o.workloadsDir, o.workload))
+    // The protocol is chosen once, from the workloads' kind and --protocol (harness/protocols/select-protocol.ts).
+    const protocol = selectProtocol(o.workloadsDir, o.workload, o.protocol);
+    if (protocol === 'matrix')
       return runMatrixCommand(
         {
           workloadDir: join(o.workloadsDir, o.workload[0]!),
@@ -180,7 +183,7 @@ export const runCommandSpec: CommandSpec = {
         },
         io,
       );
-    if (selectsQueryStreams(o.workloadsDir, o.workload)) {
+    if (protocol === 'query-streams') {
       // A stream run writes no trace DB: say where its records go rather than ignore the flag.
       if (o.dbPath)
         throw new SetupError(

@@ -1,0 +1,161 @@
+// The matrix protocol (`bench run --workload <matrix>`): one pass per setting (in sample, unseen
+// tasks, new workspace, online), one job each that routes every task through the runtime's router;
+// the report is built from the settings' picks. The math lives in harness/matrix/.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { newId } from '../../runtime/core/ids.ts';
+import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
+import { SetupError } from '../errors.ts';
+import type { MatrixProtocolDeps } from '../matrix/matrix-protocol.ts';
+import { buildMatrixReport, type MatrixRunData, type SettingName, type SettingRun } from '../matrix/matrix-report.ts';
+import { writeMatrixRun } from '../matrix/matrix-run-db.ts';
+import { loadOutcomeMatrix } from '../matrix/outcome-matrix.ts';
+import { matrixBaselines } from '../matrix/operating-point.ts';
+import { outcomeTable, type OutcomeTable } from '../matrix/outcome-table.ts';
+import { matrixRouting, playSetting, protocolDeps, type MatrixRunOptions } from '../matrix/run-matrix.ts';
+import { runProtocol } from '../runner/run-suite.ts';
+import type { Protocol, ProtocolTypes, RunHost } from './run-protocol.ts';
+
+/** What every setting job of a matrix run shares. */
+export interface MatrixContext {
+  deps: MatrixProtocolDeps;
+  folds: number;
+  seed: number;
+  matrixName: string;
+  progress(text: string): void;
+}
+
+/** A setting to play, or to skip with the note that says why. */
+export interface MatrixJob {
+  pass: SettingName;
+  skip: string | null;
+}
+
+/** The matrix protocol's types: a job is one setting, its result the setting's picks and how long it took (null when skipped). */
+export interface MatrixProtocolTypes extends ProtocolTypes {
+  planInput: { settings: readonly SettingName[]; clusters: number; folds: number };
+  ctx: MatrixContext;
+  job: MatrixJob;
+  result: { run: SettingRun; ms: number } | null;
+  sectionInput: MatrixRunData;
+  section: MatrixReport;
+}
+
+/** The matrix protocol over `settings` (each its own pass, in the order given). */
+export function matrixProtocol(settings: readonly SettingName[]): Protocol<MatrixProtocolTypes> {
+  return {
+    name: 'matrix',
+    passes: settings.map((name) => ({ name })),
+    // Leaving whole clusters out needs at least one cluster per fold.
+    plan: ({ settings: asked, clusters, folds }) => asked.map((pass) => ({ pass, skip: pass === 'new_workspace' && clusters < folds ? `new_workspace skipped: ${clusters} cluster(s), fewer than --folds ${folds}` : null })),
+    runOne: async (job, ctx) => {
+      if (job.skip) {
+        ctx.progress(job.skip);
+        return null;
+      }
+      ctx.progress(`matrix ${ctx.matrixName}: ${job.pass}`);
+      const t0 = performance.now();
+      const run = await playSetting(job.pass, ctx.deps, ctx.folds, ctx.seed);
+      return { run, ms: Math.round(performance.now() - t0) };
+    },
+    afterPass: () => [],
+    finish: () => Promise.resolve(false),
+    reportSection: (data) => buildMatrixReport(data),
+  };
+}
+
+/** A matrix run's outcome: its report and where its DB and JSON went. */
+export interface MatrixRunResult {
+  report: MatrixReport;
+  dbPath: string;
+  jsonPath: string;
+}
+
+/** Where a matrix run is recorded: the settings' picks in memory, then the matrix DB (what `analyze` rebuilds from) and the JSON report. */
+export function matrixRunHost(o: MatrixRunOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>>; progress(text: string): void }): RunHost<MatrixProtocolTypes, MatrixRunResult> {
+  return {
+    open: async (protocol) => {
+      const started = new Date();
+      const matrix = await loadOutcomeMatrix(resolve(io.cwd, o.workloadDir));
+      let table: OutcomeTable;
+      try {
+        table = outcomeTable(matrix, o.models ?? undefined);
+      } catch (e) {
+        if (e instanceof RangeError) throw new SetupError(`${matrix.path}: ${e.message}`);
+        throw e;
+      }
+      if (o.costWeights.length === 0 || o.costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be in [0, 1]; got ${o.costWeights.join(',')}`);
+      const clusterCount = new Set(table.clusters).size;
+      const r = matrixRouting(o, io.env, io.cwd);
+      const deps = protocolDeps(matrix, table, r, o.costWeights, o.seed);
+      const settings: SettingRun[] = [];
+      const timings: Record<string, number> = {};
+      let closed = false;
+      const closeEmbedder = async () => {
+        if (closed) return;
+        closed = true;
+        await r.provider?.close();
+      };
+      return {
+        ctx: { deps, folds: o.folds, seed: o.seed, matrixName: matrix.name, progress: io.progress },
+        passes: protocol.passes,
+        todo: protocol.plan({ settings: o.settings, clusters: clusterCount, folds: o.folds }),
+        concurrency: 1,
+        commit: (job, result) => {
+          if (result) {
+            settings.push(result.run);
+            timings[job.pass] = result.ms;
+          }
+          return Promise.resolve(false);
+        },
+        passDone: () => Promise.resolve(),
+        recordingErrors: () => {},
+        // The loader checked the file; a value the protocol cannot use is still the matrix's fault.
+        failed: (e) => (e instanceof RangeError ? new SetupError(`${matrix.path}: ${e.message}`) : e),
+        report: async () => {
+          await closeEmbedder();
+          const stamp = started.toISOString().replace(/[:.]/g, '-');
+          const dbPath = o.dbPath ? resolve(io.cwd, o.dbPath) : join(io.cwd, 'reports', '.runs', `matrix-${stamp}.db`);
+          const jsonPath = o.jsonPath ? resolve(io.cwd, o.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
+          const pattern = r.routing.pattern;
+          const provenance: MatrixReport['provenance'] = {
+            run_id: newId(),
+            matrix: matrix.name,
+            matrix_path: matrix.path,
+            source: { name: matrix.source.name, licence: matrix.source.licence, ...(matrix.source.url ? { url: matrix.source.url } : {}), ...(matrix.source.credit ? { credit: matrix.source.credit } : {}) },
+            tasks: table.taskIds.length,
+            clusters: clusterCount,
+            models: [...table.models],
+            default_model: deps.routerFor === undefined ? '' : table.models[matrixBaselines(table).weak]!,
+            pricing_version: matrix.pricingVersion,
+            fingerprint_version: r.choice.fingerprint_version,
+            embedding_provider: r.choice.embedding_provider,
+            pattern: { scoring: pattern.scoring, min_similarity: pattern.min_similarity, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, exploration: pattern.exploration },
+            cost_weights: [...o.costWeights],
+            folds: o.folds,
+            seed: o.seed,
+            started_at: started.toISOString(),
+            ended_at: new Date().toISOString(),
+            node_version: process.version,
+            db_path: dbPath,
+            timings_ms: timings,
+          };
+          const data = { provenance, table, settings };
+          mkdirSync(dirname(dbPath), { recursive: true });
+          writeMatrixRun(dbPath, data);
+          const report = protocol.reportSection(data);
+          mkdirSync(dirname(jsonPath), { recursive: true });
+          writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+          return { report, dbPath, jsonPath };
+        },
+        close: closeEmbedder,
+      };
+    },
+  };
+}
+
+/** Runs the matrix protocol on one matrix workload, writes its DB and JSON report, and returns the report. */
+export function runMatrix(o: MatrixRunOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>>; progress(text: string): void }): Promise<MatrixRunResult> {
+  // As before the protocol moved here, a matrix run (recorded outcomes, seconds) does not stop between settings on Ctrl-C.
+  return runProtocol(matrixProtocol(o.settings), matrixRunHost(o, io), {});
+}
