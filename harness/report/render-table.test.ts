@@ -6,6 +6,7 @@ import { maxLineWidth } from './fit-table.ts';
 import { loadReport } from './find-report.ts';
 import { usd } from './format.ts';
 import { buildHeadline } from './headline.ts';
+import { renderReportMarkdown } from './render-md.ts';
 import { renderReportTable } from './render-table.ts';
 
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
@@ -114,5 +115,15 @@ describe('every line fits --width (issue 23 item 9)', () => {
     for (const l of lines.slice(from, to + 1)) expect(l).toMatch(/^ {2}\S/);
     // Nothing is hidden from the headline: its comparison with the random router is there at any width.
     expect(renderReportTable(a3, { json: null, width: 60 })).toMatch(/vs random at its mix/);
+  });
+
+  it("states Pass R's target and measured shares, or why it did not run, in stdout and Markdown (issue 23 item 2)", () => {
+    const a3 = fixture('a3');
+    a3.protocol_metrics!.pass_r = { run: true, reason: null, strong_share_target: 0.25, strong_share_measured: 0.3 };
+    const line = "Pass R (random router, run): each turn strong with probability 25.0% (Pass C's strong-call share); its coins sent 30.0% of its turns to the strong model.";
+    expect(renderReportTable(a3, { json: null, width: null }).replace(/\n +/g, ' ')).toContain(line);
+    expect(renderReportMarkdown(a3).replace(/\\/g, '')).toContain(line);
+    a3.protocol_metrics!.pass_r = { run: false, reason: '--no-random-arm: the random router was not run', strong_share_target: null, strong_share_measured: null };
+    expect(renderReportTable(a3, { json: null, width: null })).toContain('Pass R (random router) not run: --no-random-arm: the random router was not run.');
   });
 });

@@ -4,7 +4,7 @@ import { commitCell, num, pct, qualityCell, rate, repLabel, solvedCell, usd } fr
 import { fitLines } from './fit-lines.ts';
 import { fitTable, type FitColumn } from './fit-table.ts';
 import { legendLines, wrapWords } from './legend.ts';
-import { headlineRows, unforcedCell, workloadRow } from './report-sections.ts';
+import { headlineRows, passRLine, unforcedCell, workloadRow } from './report-sections.ts';
 import { ORACLE_ARM_HEAD, ORACLE_ROUTER_HEAD, oracleArmRows, oracleNote, oracleRouterRows } from './oracle-section.ts';
 
 /** The table style of every stdout rendering (run, report, compare). */
@@ -153,6 +153,7 @@ function renderA3(m: ProtocolMetrics, width: number | null): string[] {
   if (!m.pass_d.run) rows.push(['D', '-', '0', '-', '-', '-', '-', '-', '-']);
   out.push(...fitted(PASS_COLUMNS, rows, width, (visible) => termsFor(PASS_COLUMNS, visible).filter((t) => t === 'slot4')));
   if (!m.pass_d.run) out.push(`  Pass D not run: ${m.pass_d.reason}`);
+  if (m.pass_r) out.push(`  ${passRLine(m.pass_r)}`);
   out.push(
     `  savings vs measured strong arm (B -> C):  ${pct(m.savings_vs_measured_strong_pct)} (the only savings figure; see the headline)`,
     `  performance gap recovered (solved rate):  ${num(m.performance_gap_recovered)}`,

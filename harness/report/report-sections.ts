@@ -19,6 +19,12 @@ const fixed1 = (x: number) => x.toFixed(1);
 /** A difference in points to one decimal, `(no variation)` for a single-point interval. */
 const ptsCell = (e: Estimate) => (e.estimate !== null && e.ci_low !== null && e.ci_low === e.ci_high ? `${signedPts(e.estimate, 1)} (no variation)` : estimateCell(e, (x) => signedPts(x, 1)));
 
+/** Pass R in one line: the share it routed at (Pass C's) and the share its coins gave, or why it did not run. */
+export function passRLine(r: NonNullable<ProtocolMetrics['pass_r']>): string {
+  if (!r.run) return `Pass R (random router) not run: ${r.reason ?? 'no reason recorded'}.`;
+  return `Pass R (random router, run): each turn strong with probability ${rate(r.strong_share_target)} (Pass C's strong-call share); its coins sent ${rate(r.strong_share_measured)} of its turns to the strong model.`;
+}
+
 /** The headline's figures as `[label, value]` rows: savings, solved rate of each arm, the difference, units, correlation. */
 export function headlineRows(h: Headline): [string, string][] {
   const measured = h.kind === 'routed_vs_measured_strong';
@@ -179,6 +185,7 @@ function a3(m: ProtocolMetrics): ReportSection {
     { kind: 'table', head: ['pass', 'model', 'what', 'runs', 'actual $', 'price effect (same tokens re-priced)', 'quality ± std', 'solved', 'slot-4 fire', 'slot-4 inversion'], rows: passes, numeric: [3, 4, 5, 8, 9] },
     { kind: 'text', text: legendText(['slot4']) },
     { kind: 'text', text: m.pass_d.run ? 'Pass D (delegation) ran.' : `Pass D not run: ${m.pass_d.reason ?? 'no reason recorded'}.` },
+    ...(m.pass_r ? [{ kind: 'text' as const, text: passRLine(m.pass_r) }] : []),
     keyValues(['metric', 'value'], [
       ['savings vs measured strong arm (B → C)', pct(m.savings_vs_measured_strong_pct)],
       ['performance gap recovered on solved rate (C between A and B)', num(m.performance_gap_recovered)],
