@@ -1,4 +1,4 @@
-import { runCommand, scrubWorkspacePaths, type SandboxMode } from '../sandbox/index.ts';
+import { resourceBoundsOff, runCommand, scrubWorkspacePaths, type SandboxMode } from '../sandbox/index.ts';
 import { defaultResourceLimits, ResourceLimitError, type SandboxLimits } from '../sandbox/resource-limits.ts';
 import type { Logger } from '../core/logger.ts';
 import { CHECK_MAIN_ENV, CHECK_REPORT_ENV, judgeCheck, readCheckReports, type CheckReport } from './check-report.ts';
@@ -53,7 +53,7 @@ export interface CheckRun {
  */
 export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckRun> {
   const limits = options.limits ?? defaultResourceLimits().sandbox;
-  const stage = stageCheck({ ...options, maxBytes: limits.workspace_max_bytes });
+  const stage = stageCheck({ ...options, ...(resourceBoundsOff() ? {} : { maxBytes: limits.workspace_max_bytes }) });
   try {
     const r = await runCommand(options.command, {
       cwd: stage.work,

@@ -46,7 +46,7 @@ export function cgroupParent(controller: Controller, root = CGROUP_ROOT, selfCgr
   const v1 = join(root, controller);
   if (existsSync(join(v1, 'cgroup.procs'))) {
     const own = new RegExp(`^\\d+:(?:[^:]*,)?${controller}(?:,[^:]*)?:(.*)$`, 'm').exec(self)?.[1] ?? '/';
-    const dir = join(v1, own);
+    const dir = own === '/' ? v1 : join(v1, own);
     return existsSync(join(dir, 'cgroup.procs')) && writable(dir) ? dir : null;
   }
   const controllers = join(root, 'cgroup.controllers');

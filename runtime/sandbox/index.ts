@@ -6,6 +6,8 @@ export {
   RootUnconfinedError,
   ROOT_UNCONFINED_REFUSAL,
   isRoot,
+  resourceBoundsOff,
+  setResourceBoundsOffForMeasurement,
   NO_SANDBOX_WARNING,
   UNSHARE_SANDBOX_WARNING,
   type RunCommandOptions,

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { defaultResourceLimits, diskUsage, diskUse, loadResourceLimits, prlimitArgs, withOverrides } from './resource-limits.ts';
+import { defaultResourceLimits, diskUsage, diskUse, loadResourceLimits, memoryLimitMessage, perProcessMemoryRefusal, prlimitArgs, withOverrides } from './resource-limits.ts';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -78,5 +78,29 @@ describe('the shipped bounds and --limit', () => {
   it('with a memory cgroup (a root harness) memory is bounded across processes, so no per-process address-space bound is set', () => {
     const l = defaultResourceLimits().sandbox;
     expect(prlimitArgs('/usr/bin/prlimit', l, false, false)).toEqual(['/usr/bin/prlimit', `--fsize=${l.workspace_max_bytes}`, '--']);
+  });
+});
+
+describe('what counts as a per-process memory refusal (RLIMIT_AS, no cgroup)', () => {
+  it('allocation failures as programs print them', () => {
+    expect(perProcessMemoryRefusal('Traceback (most recent call last):\n  File "<string>", line 1, in <module>\nMemoryError\n')).toBe('MemoryError');
+    expect(perProcessMemoryRefusal('OSError: [Errno 12] Cannot allocate memory')).toBe('[Errno 12] Cannot allocate memory');
+    expect(perProcessMemoryRefusal('sort: memory exhausted\nsh: 1: xz: Cannot allocate memory\n')).toBe(': Cannot allocate memory');
+    expect(perProcessMemoryRefusal("terminate called after throwing an instance of 'std::bad_alloc'")).not.toBeNull();
+    expect(perProcessMemoryRefusal('FATAL ERROR: Reached heap limit Allocation failed - JavaScript heap out of memory')).not.toBeNull();
+    expect(perProcessMemoryRefusal('memory allocation of 1073741824 bytes failed\n')).not.toBeNull();
+  });
+
+  it('a listing or a sentence that only mentions one is none', () => {
+    for (const out of ['src/a.py:12:    except MemoryError:', 'raise MemoryError("x")', 'docs: Cannot allocate memory is what ENOMEM prints.', 'grep -r bad_alloc .', '']) {
+      expect(perProcessMemoryRefusal(out)).toBeNull();
+    }
+  });
+
+  it('the message names the bound, its value and that it is per process, or across processes with the kill count', () => {
+    expect(memoryLimitMessage(256 * 1024 ** 2, { evidence: 'MemoryError' })).toBe(
+      'resource limit max_memory_bytes (256 MiB per process: RLIMIT_AS, as no memory cgroup can be made here, so not across processes) reached: an allocation was refused ("MemoryError") (raise it with --limit max_memory_bytes=N)',
+    );
+    expect(memoryLimitMessage(4 * 1024 ** 3, { kills: 2 })).toMatch(/^resource limit max_memory_bytes \(4 GiB across the command's processes, a memory cgroup\) reached: the kernel killed 2 processes/);
   });
 });

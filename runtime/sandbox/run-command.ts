@@ -57,7 +57,7 @@ export interface RunCommandOptions {
   asRoot?: boolean;
   /** Disk, process and memory bounds; default the shipped ones (runtime/data/resource-limits.json). */
   limits?: SandboxLimits;
-  /** Skips every resource bound: only for measuring what they cost (scripts/perf/sandbox-overhead.ts). */
+  /** Skips every resource bound: only for measuring what they cost (scripts/perf/sandbox-overhead.ts); default resourceBoundsOff(). */
   unbounded?: boolean;
   /** Appended to the message of the SandboxUnavailableError thrown when a demanded tier cannot be had. */
   unavailableHint?: string;
@@ -170,6 +170,22 @@ const UNBOUNDED_TMP_BYTES = 2 ** 50;
 /** Writes the shell's pid into each cgroup.procs file given before `--`, then execs the rest. */
 const JOIN_CGROUPS_SCRIPT = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 125; shift; done; shift; exec "$@"';
 
+let boundsOff = false;
+
+/**
+ * Turns every resource bound off (or back on) for this process's commands and staging copies,
+ * as `unbounded` does for one command: only for measuring what the bounds cost a whole rep
+ * (scripts/perf/sandbox-overhead.ts); the CLI never calls it.
+ */
+export function setResourceBoundsOffForMeasurement(off: boolean): void {
+  boundsOff = off;
+}
+
+/** Whether setResourceBoundsOffForMeasurement turned the bounds off. */
+export function resourceBoundsOff(): boolean {
+  return boundsOff;
+}
+
 /** How long to wait for pipes to close after the shell exited, if an escaped child holds them open. */
 const CLOSE_GRACE_MS = 2_000;
 
@@ -243,10 +259,11 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
     return { exitCode: null, signal: null, output: '', truncated: false, timedOut: false, cancelled: true, sandbox: chosen.kind, limit: null, limitKey: null };
   }
   const limits = opts.limits ?? defaultResourceLimits().sandbox;
+  const unbounded = opts.unbounded ?? boundsOff;
   const root = opts.asRoot ?? isRoot();
-  const prlimit = opts.unbounded ? null : findOnPath('prlimit', sandboxPath(opts.hostPath));
-  if (!prlimit && !opts.unbounded) warnOnce(opts.logger, chosen.kind, NO_PRLIMIT_WARNING, opts.sandbox ?? 'auto', 'prlimit');
-  const cgroups = opts.unbounded ? null : cgroupsFor(chosen, limits, opts.logger, root);
+  const prlimit = unbounded ? null : findOnPath('prlimit', sandboxPath(opts.hostPath));
+  if (!prlimit && !unbounded) warnOnce(opts.logger, chosen.kind, NO_PRLIMIT_WARNING, opts.sandbox ?? 'auto', 'prlimit');
+  const cgroups = unbounded ? null : cgroupsFor(chosen, limits, opts.logger, root);
   const memoryAcross = cgroups?.bounds.includes('memory') ?? false;
   // RLIMIT_NPROC counts per user namespace: without one (none) it would count the user's host processes.
   const nprocInNamespace = prlimit !== null && chosen.kind !== 'none' && !root;
@@ -257,7 +274,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const scratch = createScratch();
   const writable = [scratch.dir, ...(opts.writable ?? []).map((p) => realpathSync(p))];
   const readable = (opts.readable ?? []).map((p) => realpathSync(p));
-  const [bin, binArgs] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, tmpMaxBytes: opts.unbounded ? UNBOUNDED_TMP_BYTES : limits.tmp_max_bytes, ...(opts.home !== undefined ? { home: opts.home } : {}) });
+  const [bin, binArgs] = commandLine(chosen, shell, { workspace, writable, readable, hide, stage: scratch.stage, tmpMaxBytes: unbounded ? UNBOUNDED_TMP_BYTES : limits.tmp_max_bytes, ...(opts.home !== undefined ? { home: opts.home } : {}) });
   // Joins the cgroups first, so every process the command starts is counted in them.
   const [file, args] = cgroups ? ['/bin/sh', ['-c', JOIN_CGROUPS_SCRIPT, 'sh', ...cgroups.procsFiles, '--', bin, ...binArgs]] : [bin, binArgs];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
@@ -268,7 +285,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   // The workspace and the command's own dirs: what it can fill on the host's disk.
   const measured = [workspace, ...writable];
   const overDisk = (): string | null => {
-    if (opts.unbounded) return null;
+    if (unbounded) return null;
     const u = diskUsage(measured, limits.workspace_max_bytes);
     return diskUse(u) > limits.workspace_max_bytes ? diskLimitMessage(u, limits.workspace_max_bytes) : null;
   };
@@ -327,7 +344,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       if (forkRefused && peakTasks >= limits.max_processes - PROCESS_COUNT_SLACK) hit(['max_processes', processLimitMessage(limits.max_processes, peakTasks)]);
     };
     const watchOutput = (c: Buffer) => {
-      if (limit || opts.unbounded || !prlimit) return;
+      if (limit || unbounded || !prlimit) return;
       const text = recent + c.toString('utf8');
       recent = text.slice(-256);
       if (nprocInNamespace && FORK_REFUSED.test(text)) forkRefused = true;
