@@ -55,6 +55,8 @@ export interface MatrixRouter {
   route(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, costWeight: number): number;
   /** Writes the task's recorded outcome on pool model `model` to the store, as a finished turn. */
   learn(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, model: number, outcome: MatrixTurnOutcome): Promise<void>;
+  /** The structural features slot 4 computes for the task's turn in `mode` (what its stored fingerprint holds). */
+  features(task: MatrixTurnTask, mode: WorkspaceMode): StructuralFeatures;
   /** v2: puts the task's text in the store's embedding cache (no outcome), so routing it meets its vector rather than the §16.13 structural fallback; v1: nothing. */
   warm(task: MatrixTurnTask): Promise<void>;
 }
@@ -160,6 +162,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       if (v2) v2.record({ ...input, embedding: await embeddingOf(v2, task.text) }, ctx);
       else o.store.record(input, ctx);
     },
+    features: (task, mode) => featuresOf(task, mode, request(task, mode, `features:${mode}`)),
     async warm(task) {
       if (v2) await v2.embedForRecording(task.text);
     },

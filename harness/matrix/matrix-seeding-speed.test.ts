@@ -34,7 +34,7 @@ function unoptimised(d: MatrixProtocolDeps): MatrixProtocolDeps {
     openStore: (path): PatternStore => ({ ...d.openStore(path), batch: (body) => body() }),
     routerFor: (store): MatrixRouter => {
       const router = d.routerFor(store);
-      return { route: router.route, warm: router.warm, learn: (...args) => d.routerFor(store).learn(...args) };
+      return { ...router, learn: (...args) => d.routerFor(store).learn(...args) };
     },
   };
 }

@@ -31,7 +31,8 @@ export function parseSettings(text: string | undefined): SettingName[] {
 
 /** Runs the protocol and prints the report; 0 when it ran (a router that does not beat the hull is a finding, not a failure). */
 export async function runMatrixCommand(o: MatrixRunOptions, io: CliIO): Promise<number> {
-  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress: (t) => io.progress(t) });
+  // One line per step: io.progress writes what it is given, as is.
+  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress: (t) => io.progress(`${t}\n`) });
   io.out(renderMatrixText(report, { json: jsonPath, db: dbPath }));
   return 0;
 }

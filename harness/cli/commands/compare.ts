@@ -26,6 +26,9 @@ import { SetupError } from '../../errors.ts';
 import type { CliIO, CommandSpec } from '../command.ts';
 import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
+import { parseSettings, selectsMatrix } from '../../matrix/run-matrix-command.ts';
+import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
+import { COMPARE_SETTINGS, runMatrixCompare, TIGHTNESS_PER_CLUSTER, type MatrixArmSpec } from '../../matrix/run-matrix-compare.ts';
 
 const HELP = `
 A and B are two report JSONs (bench run --json ...), compared as they are; or the literal pair
@@ -57,6 +60,15 @@ Routing is judged out of sample: v1 v2 and --arm run Pass C leave-one-workload-o
 --holdout workload, the default), and the comparison says which pass it judged. When both arms route every
 unit identically it says the comparison cannot distinguish them here, and why, instead of a table of zeros.
 
+On a matrix workload (--workload <matrix>, e.g. routellm-gsm8k), \`v1 v2\` and --arm run the matrix protocol
+for each arm on the same tasks, folds, seed and cost weights (<label>.db, <label>.json under compare-<ts>/),
+by default both cross-fits (unseen_tasks, new_workspace: out of sample, and the output says so), and compare
+them task by task at every cost_weight: solved rate, cost per task and hull gap, B − A with 95% intervals
+cluster-robust (CR2) over the matrix's clusters, worded by the verdict grammar; "cannot distinguish" when
+both arms chose the same model for every task. It also reports cluster tightness on the matrix's own
+clusters (v1 structural vs v2 hybrid fingerprints of a sample of tasks) and §16.10 test 5 there.
+The artifact follows schemas/matrix-compare.schema.json.
+
 The JSON artifact (schemas/compare.schema.json) goes to --json, else beside the reports.
 --fail-on-regression: exit 1 when B is worse than A on a watched metric by more than its 95% paired
 interval (the whole interval of B - A on the worse side of 0); a change whose interval holds 0 is
@@ -69,7 +81,8 @@ Examples:
   npx bench compare v1 v2 --seed-passes 3 --include-marginal
   npx bench compare reports/.runs/a.runs.json reports/.runs/b.runs.json
   npx bench compare v1 v2 --seed-passes 3 --include-marginal --runs 3
-  npx bench compare --arm uniform=a.yaml --arm weighted=b.yaml --seed-passes 3 --include-marginal`;
+  npx bench compare --arm uniform=a.yaml --arm weighted=b.yaml --seed-passes 3 --include-marginal
+  npx bench compare v1 v2 --workload routellm-gsm8k --embedding-provider local:hashing-384 --cost-weights 0,0.1,0.3`;
 
 interface CompareFlags {
   width?: number;
@@ -95,6 +108,11 @@ interface CompareFlags {
   runs?: number;
   seeds?: string;
   margin?: number;
+  models?: string;
+  costWeights?: string;
+  folds: number;
+  matrixSettings?: string;
+  tightnessPerCluster: number;
 }
 
 /** What the command reads from outside: the runner and the clock (tests pass stand-ins). */
@@ -207,6 +225,41 @@ function fileLabel(path: string, fallback: string, other?: string): string {
   return name === other ? fallback : name;
 }
 
+/** v1 v2 / --arm on a matrix workload: both arms through the matrix protocol on the same folds and seed. */
+async function compareMatrix(a: string | undefined, b: string | undefined, o: CompareFlags, io: CliIO, deps: CompareCommandDeps): Promise<number> {
+  let arms: [MatrixArmSpec, MatrixArmSpec];
+  if (o.arm.length > 0) {
+    if (a !== undefined) throw new SetupError(`compare: give either v1 v2 or --arm twice, not both (got '${a}' and --arm)`);
+    const [x, y] = loadConfigArms(o.arm, io.cwd);
+    arms = [x, y].map((c) => ({ label: c.label, fingerprintVersion: null, embeddingProvider: null, routingConfigPath: c.path })) as [MatrixArmSpec, MatrixArmSpec];
+  } else if (a === 'v1' && b === 'v2') {
+    arms = [
+      { label: 'v1', fingerprintVersion: 'v1', embeddingProvider: null, routingConfigPath: null },
+      { label: 'v2', fingerprintVersion: 'v2', embeddingProvider: o.embeddingProvider, routingConfigPath: null },
+    ];
+  } else throw new SetupError(`compare --workload ${o.workload[0]!} (a matrix workload): give \`v1 v2\` or --arm LABEL=routing.yaml twice; two finished matrix runs are not compared from their files`);
+  if (o.runs !== undefined || o.seeds !== undefined) throw new SetupError('--runs/--seeds apply to agent workloads; a matrix comparison pairs every task under one --seed (change --seed to repeat it)');
+  const costWeights = o.costWeights ? o.costWeights.split(',').map((w) => Number(w.trim())) : DEFAULT_COST_WEIGHTS;
+  if (costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be a number in [0, 1]; got ${o.costWeights}`);
+  const { text } = await runMatrixCompare(
+    {
+      workloadDir: join(resolve(io.cwd, o.workloadsDir), o.workload[0]!),
+      models: o.models ? o.models.split(',').map((m) => m.trim()) : null,
+      costWeights,
+      folds: o.folds,
+      seed: o.seed,
+      settings: o.matrixSettings ? parseSettings(o.matrixSettings) : COMPARE_SETTINGS,
+      arms,
+      dir: abRunDir(io.cwd, o.outDir ?? 'reports/.runs', deps.nowUs()),
+      jsonPath: o.json ?? null,
+      tightnessPerCluster: o.tightnessPerCluster,
+    },
+    { cwd: io.cwd, env: io.env, progress: (t) => (o.quiet ? undefined : io.progress(`${t}\n`)) },
+  );
+  io.out(text);
+  return 0;
+}
+
 /** `bench compare` with its runner and clock passed in. */
 export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec {
   return {
@@ -230,6 +283,11 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--margin <pts>', `solved-rate non-inferiority margin in points for B against A (default ${DEFAULT_MARGIN_PTS})`, numberArg('--margin', 0, 100))
         .addOption(new Option('--holdout <kind>', '(v1 v2, --arm) workload (default): also run Pass C leave-one-workload-out (pass C-oos) and judge routing there; none: in sample only').choices(['workload', 'none']).default('workload'))
         .option('--out-dir <dir>', 'v1 v2 and --arm: parent of the compare-<ts>/ run folder (default reports/.runs); files: where the artifact goes (default B’s folder)')
+        .option('--models <list>', '(matrix workloads) the candidate pool, comma-separated model ids (default every model of the matrix)')
+        .option('--cost-weights <list>', `(matrix workloads) slot 4 cost_weight values, one operating point each (default ${DEFAULT_COST_WEIGHTS.join(',')})`)
+        .option('--folds <n>', '(matrix workloads) cross-fit folds, the same for both arms', intArg('--folds', 2), 5)
+        .option('--matrix-settings <list>', `(matrix workloads) settings both arms play (default ${COMPARE_SETTINGS.join(',')}: out of sample)`)
+        .option('--tightness-per-cluster <n>', '(matrix workloads) tasks per cluster sampled for cluster tightness and §16.10 test 5', intArg('--tightness-per-cluster', 2), TIGHTNESS_PER_CLUSTER)
         .option('--json <path>', 'write the compare artifact here')
         .option('--quiet', '(v1 v2, --arm) no progress output', false)
         .option('--fail-on-verdict', 'exit 1 when the cluster-tightness verdict (pattern store v2 vs v1) is FAIL', false)
@@ -245,6 +303,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
       if (o.json) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
       if (args[0] === 'cache-off' && args[1] === 'cache-on')
         return compareCacheArms({ workloadsDir: resolve(io.cwd, o.workloadsDir), names: o.workload, embedder: cmd.getOptionValueSource('embeddingProvider') === 'cli' ? o.embeddingProvider : null, penalty: 10, json: o.json ?? null }, io);
+      if (o.workload.length > 0 && selectsMatrix(resolve(io.cwd, o.workloadsDir), o.workload)) return compareMatrix(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
       const inputs = await inputsFor(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
       const options = { marginPts: o.margin ?? DEFAULT_MARGIN_PTS };
       const artifact = inputs.kind === 'runs' ? compareRuns(inputs.a, inputs.b, options) : compareReports(inputs.a, inputs.b, options);
