@@ -29,7 +29,7 @@ const unit = fc.double({ min: 0, max: 1, noNaN: true });
 describe('shrink', () => {
   it('is the prior with no evidence, lies between the data mean and the prior, and tends to the mean as the prior weakens', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 500 }), unit, unit, fc.double({ min: 0, max: 100, noNaN: true }), (n, rate, prior, k) => {
+      fc.property(fc.integer({ min: 0, max: 500 }), unit, unit, fc.oneof(fc.constant(0), fc.double({ min: 1e-3, max: 100, noNaN: true })), (n, rate, prior, k) => {
         const sum = Math.round(rate * n);
         expect(shrink(0, 0, prior, k)).toBeCloseTo(prior, 12);
         const x = shrink(sum, n, prior, k);
@@ -53,6 +53,12 @@ describe('shrink', () => {
 });
 
 describe('hierarchicalEstimates', () => {
+  it('prices the turn at its workspace\'s mean cost, not its neighbours\', and at the store\'s without a workspace', () => {
+    const global = [ev('m', 100, 50, '0.01')];
+    expect(hierarchicalEstimates(global, [ev('m', 30, 10, '0.002')], [ev('m', 5, 0, '0.5')])[0]!.cost.toNumber()).toBeCloseTo((30 * 0.002 + 0.01) / 31, 12);
+    expect(hierarchicalEstimates(global, null, [ev('m', 5, 0, '0.5')])[0]!.cost.toNumber()).toBeCloseTo(0.01, 12);
+  });
+
   it('with no neighbour or workspace evidence, a model\'s estimate is its store-wide rate and mean cost', () => {
     const [e] = hierarchicalEstimates([ev('m', 40, 10, '0.002')], null, []);
     expect(e!.p).toBeCloseTo(0.25, 12);
@@ -147,8 +153,9 @@ describe('scoreExpectedGain', () => {
     expect(small.chosen_model).toBe('cheap');
   });
 
-  it('is cheaper to upgrade where the dear model costs less: the same gain wins on a short turn and loses on a long one', () => {
-    const gain = (cost: string) => scoreExpectedGain([row('cheap', 0.95, 0.6, 40, '0.001'), row('strong', 0.95, 0.75, 40, cost)], { ...base, cost_weight: 0.2 }, priors);
+  it('prices a turn at its workspace\'s cost: the same gain wins where the dear model costs little and loses where it costs much', () => {
+    const gain = (cost: string) =>
+      scoreExpectedGain([row('cheap', 0.95, 0.6, 40, '0.001'), row('strong', 0.95, 0.75, 40, '0.011')], { ...base, cost_weight: 0.2 }, { global: priors.global, workspace: [ev('cheap', 40, 24, '0.001'), ev('strong', 40, 30, cost)] });
     expect(gain('0.003').chosen_model).toBe('strong');
     expect(gain('0.03').chosen_model).toBe('cheap');
   });

@@ -9,9 +9,9 @@ export const NEIGHBOR_PRIOR_STRENGTH = 10;
 /** Pseudo-samples of the store-wide estimate a model's workspace estimate is shrunk toward. */
 export const WORKSPACE_PRIOR_STRENGTH = 20;
 /**
- * Pseudo-samples of a cost's prior at either level: one. A turn's cost varies little next to its 0/1
- * outcome, so a few samples measure it well, and a workspace whose turns are long must not be priced at
- * the store's mean (that would hide exactly the cost differences the choice trades on).
+ * Pseudo-samples of the store-wide cost a workspace's mean cost is shrunk toward: one. A turn's cost
+ * varies little next to its 0/1 outcome, so a few samples measure it well, and a workspace whose turns are
+ * long must not be priced at the store's mean (that would hide exactly the cost differences the choice trades on).
  */
 export const COST_PRIOR_STRENGTH = 1;
 
@@ -85,7 +85,10 @@ export function hierarchicalEstimates(global: readonly ModelEvidence[], workspac
       return {
         model: g.model,
         p: shrink(n.successSum, n.scoredWeight, wp, NEIGHBOR_PRIOR_STRENGTH),
-        cost: shrinkCost(n.costSum, n.costWeight, wc, COST_PRIOR_STRENGTH),
+        // The turn's cost is its workspace's (the store's without one), not its neighbours': neighbours
+        // tell what a model solves; a workspace's prompts (their length) set what a turn costs, and in a
+        // new workspace no recorded cost is this turn's own (measured, docs/decisions.md).
+        cost: wc,
         strength: n.scoredWeight + NEIGHBOR_PRIOR_STRENGTH,
         samples: n.samples + w.samples,
       };
