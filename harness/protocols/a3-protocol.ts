@@ -5,7 +5,19 @@ import { planRandomArm, randomArmNotRun, runRandomPass } from '../runner/random-
 import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from '../runner/holdout.ts';
 import { createPassProtocol } from './pass-protocol.ts';
 import { A3_PASSES } from './protocol.ts';
+import type { HoldoutKind } from './protocol.ts';
 import type { RunProtocol } from './run-protocol.ts';
+
+/** A3's own options (`bench run --protocol a3`); the suite runner passes them through untouched. */
+export interface A3Options {
+  /** `--holdout workload`: also run Pass C leave-one-workload-out as pass C-oos (harness/runner/holdout.ts). */
+  holdout: HoldoutKind | null;
+  /** Run Pass R, the random router at Pass C's strong-call share, after the planned passes (off with --no-random-arm). */
+  randomArm: boolean;
+}
+
+/** A3 as `bench analyze` rebuilds its section: no holdout asked, Pass R on. */
+export const DEFAULT_A3_OPTIONS: A3Options = { holdout: null, randomArm: true };
 
 /**
  * The A3 protocol (spec §8.2): Passes A and B seed the shared store with both arms, C routes over it,
@@ -13,18 +25,20 @@ import type { RunProtocol } from './run-protocol.ts';
  * then Pass R routes C's units at random at C's strong-call share (unless --no-random-arm or sharded).
  * One instance per run: it holds that snapshot.
  */
-export function createA3Protocol(): RunProtocol {
+export function createA3Protocol(options: A3Options = DEFAULT_A3_OPTIONS): RunProtocol {
   let seed: HoldoutSeed | null = null;
   const base = createPassProtocol('a3', A3_PASSES);
   return createPassProtocol('a3', A3_PASSES, {
+    // What the run's provenance records of these options (a resume and the report read them back).
+    provenance: { ...(options.holdout ? { holdout: options.holdout } : {}), ...(options.randomArm ? {} : { random_arm: false as const }) },
     afterPass: (pass, ran, ctx) => {
       const errors = base.afterPass(pass, ran, ctx);
       // What A and B seeded, before Pass C learns: the holdout stores are built from it.
-      if (ctx.holdout && pass.name === 'B') seed = snapshotSeed(ctx.patterns);
+      if (options.holdout && pass.name === 'B') seed = snapshotSeed(ctx.patterns);
       return errors;
     },
     finish: async (ctx) => {
-      if (ctx.holdout && seed) {
+      if (options.holdout && seed) {
         ctx.stopLearning(); // the run's store must not learn from C-oos turns (they are routed by frozen holdout stores)
         const { stopped } = await runHoldoutPass({
           runId: ctx.runId, workloads: ctx.workloads, seedPasses: ctx.seedPasses, temperature: ctx.temperature, seed,
@@ -34,7 +48,7 @@ export function createA3Protocol(): RunProtocol {
         if (stopped) return true;
       }
       // Last, so no other pass (nor the run-wide cache, nor the store) sees anything of it.
-      if (!ctx.randomArm || ctx.shard) return false;
+      if (!options.randomArm || ctx.shard) return false;
       const plan = planRandomArm({ records: ctx.runs.workloadRuns(ctx.runId), analytics: ctx.analytics(), workloads: ctx.workloads.map((w) => w.spec.name), seedPasses: ctx.seedPasses, strongModel: ctx.strongModel });
       if (!plan.run) return false;
       ctx.stopLearning(); // Pass R's turns must not reach the store (cluster tightness and later runs on this store)

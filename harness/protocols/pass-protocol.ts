@@ -32,6 +32,7 @@ export function createPassProtocol(name: ProtocolName, passes: readonly PassSpec
     },
     finish: () => Promise.resolve(false),
     reportSection: () => null,
+    provenance: {},
     ...over,
   };
 }

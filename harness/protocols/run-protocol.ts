@@ -8,7 +8,7 @@ import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
 import type { RunnerDeps } from '../runner/run-workload.ts';
 import type { RunJob, ShardSpec } from '../runner/shard.ts';
 import type { Workload } from '../workloads/workload.ts';
-import type { HoldoutKind, PassSpec, ProtocolName } from './protocol.ts';
+import type { PassSpec, ProtocolName } from './protocol.ts';
 
 /** The types one protocol works in: what plans it, what its jobs see, a job, a job's result, and its report section. */
 export interface ProtocolTypes {
@@ -61,6 +61,8 @@ export interface AgentProtocolTypes extends ProtocolTypes {
 export interface RunProtocol extends Protocol<AgentProtocolTypes> {
   readonly name: ProtocolName;
   readonly passes: readonly PassSpec[];
+  /** What the protocol's own options add to the run's provenance (A3: holdout, random_arm). */
+  readonly provenance: Partial<Provenance>;
   afterPass(pass: PassSpec, ran: number, ctx: ProtocolContext): string[];
 }
 
@@ -69,9 +71,9 @@ export interface RunProtocol extends Protocol<AgentProtocolTypes> {
  * report, and the matrix DB, for streams and matrices): runSuite opens it, runs the jobs it hands
  * back, and commits each result to it. `Outcome` is what the run returns.
  */
-export interface RunHost<T extends ProtocolTypes, Outcome> {
+export interface RunHost<T extends ProtocolTypes, Outcome, P extends Protocol<T> = Protocol<T>> {
   /** Plans through `protocol`, checks every input and opens the run's records; setup errors (exit 2) come from here. */
-  open(protocol: Protocol<T>): Promise<OpenRun<T, Outcome>>;
+  open(protocol: P): Promise<OpenRun<T, Outcome>>;
 }
 
 /** A run as its host opened it. */
@@ -107,11 +109,8 @@ export interface ProtocolContext {
   cheapModel: string;
   strongModel: string;
   shard: ShardSpec | null;
-  holdout: HoldoutKind | null;
   /** `--seed`: what the random arm's coins are derived from. */
   runSeed: number;
-  /** A3: run Pass R, the random router at Pass C's share, after the planned passes (off with --no-random-arm). */
-  randomArm: boolean;
   /** The run's shared pattern store. */
   patterns: PatternStore;
   runs: RunStore;

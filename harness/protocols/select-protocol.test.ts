@@ -33,4 +33,10 @@ describe('bench run picks its protocol once, from the workloads’ kind and --pr
     // A3 holds per-run state (the holdout snapshot): each run gets its own instance.
     expect(protocolFor('a3')).not.toBe(protocolFor('a3'));
   });
+
+  it("A3's own options reach the run only through the protocol: what they add to the provenance", () => {
+    expect(protocolFor('a3', { holdout: 'workload', randomArm: false }).provenance).toEqual({ holdout: 'workload', random_arm: false });
+    expect(protocolFor('a3').provenance).toEqual({});
+    expect(protocolFor('single').provenance).toEqual({});
+  });
 });

@@ -93,7 +93,8 @@ export interface RunSuiteResult {
  */
 export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSuiteResult> {
   const { opts, resume } = resolveRunIdentity(given, io);
-  return runProtocol(protocolFor(opts.protocol), traceRunHost(opts, resume, io), io);
+  const protocol = protocolFor(opts.protocol, { holdout: opts.holdout ?? null, randomArm: opts.randomArm ?? true });
+  return runProtocol(protocol, traceRunHost(opts, resume, io), io);
 }
 
 /**
@@ -101,7 +102,7 @@ export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSu
  * work), each pass's jobs (side by side up to the host's concurrency, each committed as it ends),
  * the protocol's check after each pass, its work outside the plan, then the report. Knows no protocol.
  */
-export async function runProtocol<T extends ProtocolTypes, Outcome>(protocol: Protocol<T>, host: RunHost<T, Outcome>, io: Pick<CliIO, 'interrupt'>): Promise<Outcome> {
+export async function runProtocol<T extends ProtocolTypes, Outcome, P extends Protocol<T>>(protocol: P, host: RunHost<T, Outcome, P>, io: Pick<CliIO, 'interrupt'>): Promise<Outcome> {
   const run = await host.open(protocol);
   try {
     let stopped = false;

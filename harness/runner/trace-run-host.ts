@@ -24,7 +24,7 @@ import type { CliIO } from '../cli/command.ts';
 import { createProgress } from './progress.ts';
 import { reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from './run-pattern-store.ts';
-import type { AgentProtocolTypes, OpenRun, Protocol, ProtocolContext, RunHost } from '../protocols/run-protocol.ts';
+import type { AgentProtocolTypes, OpenRun, ProtocolContext, RunHost, RunProtocol } from '../protocols/run-protocol.ts';
 import type { RunSuiteOptions, RunSuiteResult } from './run-suite.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
 import { planProvider } from './provider-plan.ts';
@@ -66,11 +66,11 @@ export function resolveRunIdentity(given: RunSuiteOptions, io: Pick<CliIO, 'cwd'
  * seal), the shared pattern store with its checkpoints (resume), the shard and `--passes` selection,
  * progress, OTLP, and the report built from the DB. The protocol (single, signal, A3) says what each job is.
  */
-export function traceRunHost(opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO): RunHost<AgentProtocolTypes, RunSuiteResult> {
+export function traceRunHost(opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO): RunHost<AgentProtocolTypes, RunSuiteResult, RunProtocol> {
   return { open: (protocol) => openTraceRun(protocol, opts, resume, io) };
 }
 
-async function openTraceRun(protocol: Protocol<AgentProtocolTypes>, opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO): Promise<OpenRun<AgentProtocolTypes, RunSuiteResult>> {
+async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO): Promise<OpenRun<AgentProtocolTypes, RunSuiteResult>> {
   // ---- plan
   const clock = createSystemClock();
   const logger = createMemoryLogger();
@@ -139,7 +139,7 @@ async function openTraceRun(protocol: Protocol<AgentProtocolTypes>, opts: RunSui
       resume?.runId ??
       opts.runId ??
       (shard || opts.passes
-        ? derivedRunId({ seed: opts.seed, protocol: opts.protocol, seedPasses: opts.seedPasses, actualModel: actual.id, baselineModel: baseline.id, workloads: workloads.map((w) => w.spec.name), commit: git.sha, pricingVersion: prices.version, fingerprintVersion: patternChoice.fingerprint_version })
+        ? derivedRunId({ seed: opts.seed, protocol: protocol.name, seedPasses: opts.seedPasses, actualModel: actual.id, baselineModel: baseline.id, workloads: workloads.map((w) => w.spec.name), commit: git.sha, pricingVersion: prices.version, fingerprintVersion: patternChoice.fingerprint_version })
         : newId('run'));
     const runStartedUs = resume?.startedUs ?? startedUs;
     const provenance = (endedUs: number): Provenance => ({
@@ -159,18 +159,18 @@ async function openTraceRun(protocol: Protocol<AgentProtocolTypes>, opts: RunSui
       temperature: opts.temperature,
       seed: opts.seed,
       seed_passes: opts.seedPasses,
-      protocol: opts.protocol,
+      protocol: protocol.name,
       fingerprint_version: patternChoice.fingerprint_version,
       embedding_provider: patternChoice.embedding_provider,
       embedding_alpha: patternChoice.embedding_alpha,
       db_path: dbPath,
       patterns_db_path: patternsDbPath,
-      strong_model: opts.protocol === 'single' ? null : baseline.id,
+      // The strong arm's model, when a pass forces one (A3's B, signal's strong; single has none).
+      strong_model: protocol.passes.some((p) => p.forced === 'strong') ? baseline.id : null,
       workloads_dir: workloadsDir,
       shard,
       ...(passNames.length < allPasses.length ? { passes: passNames } : {}),
-      ...(opts.holdout ? { holdout: opts.holdout } : {}),
-      ...(opts.protocol === 'a3' && opts.randomArm === false ? { random_arm: false as const } : {}),
+      ...protocol.provenance,
       ...(acceptedChanges.length ? { accepted_changes: acceptedChanges } : {}),
       ...(opts.cache ? { semantic_cache: true as const } : {}),
       ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
@@ -248,8 +248,8 @@ async function openTraceRun(protocol: Protocol<AgentProtocolTypes>, opts: RunSui
 
     // What the protocol sees of the run: the runner keeps the ledger, checkpoints and progress.
     const ctx: ProtocolContext = {
-      runId, workloads, seedPasses: opts.seedPasses, temperature: opts.temperature, cheapModel: actual.id, strongModel: baseline.id, shard, holdout: opts.holdout ?? null, patterns, runs, router,
-      runSeed: opts.seed, randomArm: opts.randomArm ?? true,
+      runId, workloads, seedPasses: opts.seedPasses, temperature: opts.temperature, cheapModel: actual.id, strongModel: baseline.id, shard, patterns, runs, router,
+      runSeed: opts.seed,
       chainRouter: createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4: null }),
       analytics: () => {
         store.flush();
