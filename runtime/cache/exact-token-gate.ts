@@ -1,12 +1,14 @@
 // The exact gate: a semantic neighbour is only a candidate when the tokens that decide the answer
 // (numbers, identifiers, quoted strings, named entities, negation, direction) are the same in both, and
-// the two are not the same words but one swapped content word. Numbers compare by value in any script
-// (gate-numbers.ts), negations by cue, scope and count (gate-negation.ts), and antonym and quantifier
-// pairs from data (gate-opposites.ts, runtime/data/gate-opposites.json).
-import { isNumberToken, numbersOf } from './gate-numbers.ts';
+// the content words that differ are explained as paraphrase. Numbers compare by value in any script
+// (gate-numbers.ts), negations by cue, scope and count (gate-negation.ts), antonym and quantifier pairs
+// from data (gate-opposites.ts, runtime/data/gate-opposites.json), and content words up to inflection and
+// a synonym table (gate-content-words.ts, runtime/data/gate-synonyms.json).
+import { contentMismatch, contentReading, type ContentWord } from './gate-content-words.ts';
+import { numbersOf } from './gate-numbers.ts';
 import { negationsOf, sameNegations, type NegationScope } from './gate-negation.ts';
 import { oppositesOf, oppositeSwap, type OppositeOccurrences } from './gate-opposites.ts';
-import { oneWordSwap, wordsOf } from './one-word-swap.ts';
+import { wordsOf } from './word-forms.ts';
 
 /** The answer-determining tokens of one query. */
 export interface GateSignature {
@@ -22,12 +24,12 @@ export interface GateSignature {
   opposites: OppositeOccurrences;
   /** Ordered (from, to) pairs read from "from A to B", "A to B", "A into B", "A than B". */
   directions: string[];
-  /** The lower-cased words in order, for the one-word-swap check. */
-  words: string[];
+  /** The lower-cased words in order, read for the content-word checks. */
+  words: ContentWord[];
 }
 
 /** Why the gate refused a candidate (reported on `cache.miss`). */
-export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'opposites' | 'direction' | 'word_swap';
+export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'opposites' | 'direction' | 'word_swap' | 'content';
 
 // Single quotes only around a phrase (after a space or start, before a space or punctuation), so
 // apostrophes ("model's ... dataset's") are not read as quotes.
@@ -79,7 +81,7 @@ export function gateSignature(text: string): GateSignature {
     negations: negationsOf(unquotedWords),
     opposites: oppositesOf(unquotedWords),
     directions: uniqSorted(directions),
-    words: wordsOf(text),
+    words: contentReading(wordsOf(text)),
   };
 
 }
@@ -100,16 +102,6 @@ function directionsOf(text: string, determiners: ReadonlySet<string>): string[] 
   return uniqSorted(out);
 }
 
-
-/** Called once the numbers agree by value: then a swapped number word is the same number written another way. */
-function sameNumberWord(x: string, y: string): boolean {
-  return isNumberToken(x) || isNumberToken(y);
-}
-
-/** "aren't" / "arent": one word typed with or without its apostrophe. */
-function sameBareWord(x: string, y: string): boolean {
-  return x.replace(/'/g, '') === y.replace(/'/g, '');
-}
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
@@ -136,7 +128,8 @@ function allPresent(tokens: readonly string[], other: GateSignature): boolean {
  * The first field in which the two texts disagree, or null when the gate passes. Numbers must match by
  * value and negations by cue, scope and count; no antonym or quantifier pair may be held the opposite way; an identifier, quoted string or named entity of either text must occur in the
  * other (a paraphrase may move it, a swapped entity is absent); ordered pairs ("from A to B") must agree;
- * and the texts must not be the same words but one swapped content word ("with pip" / "with conda").
+ * the texts must not be the same content words but k ≥ 1 substituted ones ("numpy with pip" / "pandas with
+ * conda"); and each must share at least half its content words with the other (gate-content-words.ts).
  */
 export function gateMismatch(a: GateSignature, b: GateSignature): GateMismatch | null {
   if (!sameList(a.numbers, b.numbers)) return 'numbers';
@@ -148,8 +141,6 @@ export function gateMismatch(a: GateSignature, b: GateSignature): GateMismatch |
   const reversed = (d: string) => d.split('>').reverse().join('>');
   if (a.directions.some((d) => b.directions.includes(reversed(d)) && !b.directions.includes(d)) || b.directions.some((d) => a.directions.includes(reversed(d)) && !a.directions.includes(d)))
     return 'direction';
-  const swap = oneWordSwap(a.words, b.words);
-  // The numbers agree, so "3" / "three" or "000" / "thousand" is one number written two ways, not a swapped word.
-  if (swap && !sameNumberWord(swap[0], swap[1]) && !sameBareWord(swap[0], swap[1])) return 'word_swap';
-  return null;
+  // The numbers agree by now, so the content-word rules leave numbers out ("3" / "three" is no swap).
+  return contentMismatch(a.words, b.words);
 }

@@ -2,7 +2,7 @@
 // "except", "avoid") and its scope (the content word it governs), and two texts agree only when they hold
 // the same negations, counted. A yes/no reading let a moved negation through ("not required when
 // enabled" / "required when not enabled") and with/without once a "not" was anywhere in both.
-import { formsOf } from './one-word-swap.ts';
+import { formsOf } from './word-forms.ts';
 
 /** One negation: its cue class and the content word it governs (null at the end of the text). */
 export interface NegationScope {

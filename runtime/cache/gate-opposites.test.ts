@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultOpposites, loadOpposites, oppositesOf, oppositeSwap } from './gate-opposites.ts';
-import { wordsOf } from './one-word-swap.ts';
+import { wordsOf } from './word-forms.ts';
 
 const swap = (a: string, b: string) => oppositeSwap(oppositesOf(wordsOf(a)), oppositesOf(wordsOf(b)));
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { validatorFor } from '../core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../core/yaml-document.ts';
 import type { GateOpposites } from '../../schemas/types/gate-opposites.ts';
-import { formsOf } from './one-word-swap.ts';
+import { formsOf } from './word-forms.ts';
 
 /** The shipped pair list. */
 export const DEFAULT_OPPOSITES_PATH = fileURLToPath(new URL('../data/gate-opposites.json', import.meta.url));
@@ -58,9 +58,16 @@ export function defaultOpposites(): OppositeList {
 /** Where a pair's terms occur in one text: the sides in order of appearance. */
 export type OppositeOccurrences = Map<number, (0 | 1)[]>;
 
+/** One pair term found in a text: where it starts, how many words it spans, and the pair sides it stands for. */
+export interface OppositeTerm {
+  start: number;
+  length: number;
+  sides: { pair: number; side: 0 | 1 }[];
+}
+
 /** The pair terms of `words` (lower-cased, in order), longest phrase first, each word read once; one-word terms match their inflections. */
-export function oppositesOf(words: readonly string[], list: OppositeList = defaultOpposites()): OppositeOccurrences {
-  const out: OppositeOccurrences = new Map();
+export function oppositeTermsOf(words: readonly string[], list: OppositeList = defaultOpposites()): OppositeTerm[] {
+  const out: OppositeTerm[] = [];
   const keys = (w: string) => [w, ...formsOf(w)];
   for (let i = 0; i < words.length; ) {
     let matched: { words: string[]; sides: { pair: number; side: 0 | 1 }[] } | null = null;
@@ -75,15 +82,24 @@ export function oppositesOf(words: readonly string[], list: OppositeList = defau
       i++;
       continue;
     }
+    out.push({ start: i, length: matched.words.length, sides: matched.sides });
+    i += matched.words.length;
+  }
+  return out;
+}
+
+/** Where the pair terms of `words` occur: per pair, its sides in order of appearance. */
+export function oppositesOf(words: readonly string[], list: OppositeList = defaultOpposites()): OppositeOccurrences {
+  const out: OppositeOccurrences = new Map();
+  for (const term of oppositeTermsOf(words, list)) {
     const pairsSeen = new Set<number>();
-    for (const { pair, side } of matched.sides) {
+    for (const { pair, side } of term.sides) {
       if (pairsSeen.has(pair)) continue;
       pairsSeen.add(pair);
       const seq = out.get(pair) ?? [];
       seq.push(side);
       out.set(pair, seq);
     }
-    i += matched.words.length;
   }
   return out;
 }
