@@ -1,8 +1,10 @@
 // Per-query records of a stream run, the must-miss false-hit rate, `analyze --stream-report`, and
-// `--db-path` on a stream (issue 23 item 7); the gate on the adversarial stream at every threshold (issue 22 item 5).
+// `--db-path` on a stream (issue 23 item 7); no must-miss query of the adversarial stream served at any
+// threshold or delta, gate on (issue 22 item 5).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gateMismatch, gateSignature } from '../../runtime/cache/exact-token-gate.ts';
 import { newEntryThresholdState, AdaptiveThresholdTuner, TASK_TYPES } from '../../runtime/cache/threshold-tuner.ts';
 import { createHashingProvider } from '../../runtime/patterns/embeddings/hashing-provider.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
@@ -104,34 +106,51 @@ describe('stream reports keep per-query records, and analyze recomputes every fi
   });
 });
 
-/** The group of a query id ("g34-v0" → "g34"). */
-const group = (id: string) => id.split('-')[0]!;
-
 describe('the gate on cache-adversarial at any threshold', () => {
   const stream = loadQueryStream(join(WORKLOADS, 'cache-adversarial'));
-  const byText = new Map(stream.queries.map((q) => [q.text, q.id]));
-  /**
-   * Hits on a must-miss variant by a question of its own group: what the gate must refuse whatever the
-   * similarity. One is known and stays: g2-v1 ("install numpy with conda") served by g2-v0 ("install
-   * pandas with pip") swaps two lower-case words, which neither the entity reading nor the one-word-swap
-   * rule sees (docs/semantic-cache.md, Limits). Every class of issue 22 (g25-g42) is refused.
-   */
-  const ownGroupHits = (records: readonly QueryRecord[]) =>
-    records.filter((r) => r.expectMiss && r.servedBy !== null && r.matchedQuery !== null && group(byText.get(r.matchedQuery) ?? '') === group(r.id)).map((r) => r.id);
+  /** Wrong hits on must-miss queries (declared expect: miss, or the first ask of a class) and the must-miss denominator. */
+  const mustMissServed = (records: readonly QueryRecord[]) => {
+    const all = streamFigures(records).tiers.find((t) => t.tier === 'all')!.false_hit_rate_must_miss;
+    return { served: all.k, of: all.n };
+  };
+  const run = (tuner: Parameters<typeof runStream>[1]['tuner'], gate = true) => runStream(stream, { cache: true, embedder: createHashingProvider(384), prices: loadPriceTable(), tuner, gate });
 
-  it('serves no variant its own base at a fixed threshold below every similarity (--cache-delta 1, prior offset -1)', async () => {
-    const run = await runStream(stream, { cache: true, embedder: createHashingProvider(384), prices: loadPriceTable(), tuner: { delta: 1, priorOffset: -1 } });
-    expect(ownGroupHits(run.records)).toEqual(['g2-v1']);
-    // Without the gate the same run serves variants their base's answer: the test can fail.
-    const off = await runStream(stream, { cache: true, embedder: createHashingProvider(384), prices: loadPriceTable(), tuner: { delta: 1, priorOffset: -1 }, gate: false });
-    expect(ownGroupHits(off.records).length).toBeGreaterThan(20);
+  it('refuses every must-miss query against every query asked before it, so no embedder, threshold or delta can serve one', () => {
+    // The gate judges each candidate the search returns; a threshold or bound only narrows them. So refusing
+    // every (must-miss, earlier query) pair is the whole guarantee, whatever the similarity.
+    const seen = new Set<string>();
+    const passed: string[] = [];
+    const sig = new Map(stream.queries.map((q) => [q.text, gateSignature(q.text)]));
+    stream.queries.forEach((q, i) => {
+      const mustMiss = q.expect === 'miss' || !seen.has(q.class);
+      seen.add(q.class);
+      if (!mustMiss) return;
+      for (const p of stream.queries.slice(0, i)) if (gateMismatch(sig.get(q.text)!, sig.get(p.text)!) === null) passed.push(`${q.id} <- ${p.id}`);
+    });
+    expect(passed).toEqual([]);
+    // The stream's paraphrases (a number written another way) still pass against their base.
+    const text = (id: string) => stream.queries.find((q) => q.id === id)!.text;
+    expect(gateMismatch(gateSignature(text('g25-p0')), gateSignature(text('g25-base')))).toBeNull();
+    expect(gateMismatch(gateSignature(text('g29-p0')), gateSignature(text('g29-base')))).toBeNull();
+  });
+  it('serves no must-miss query at any fixed threshold down to the lowest the CLI allows (--cache-delta 1, prior offset -1 to 0.1)', async () => {
+    for (const priorOffset of [-1, -0.5, -0.3, -0.25, -0.2, -0.15, -0.1, 0, 0.1]) {
+      const r = await run({ delta: 1, priorOffset });
+      expect(mustMissServed(r.records), `offset ${priorOffset}`).toEqual({ served: 0, of: 93 });
+    }
+    // Paraphrases are still served at the lowest threshold, and without the gate the same run serves dozens of must-miss queries (the test can fail).
+    const lowest = await run({ delta: 1, priorOffset: -1 });
+    expect(lowest.records.filter((r) => r.servedBy === 'semantic').map((r) => r.id)).toContain('g25-p0');
+    expect(mustMissServed((await run({ delta: 1, priorOffset: -1 }, false)).records).served).toBeGreaterThan(20);
   }, 120_000);
-  it('serves no variant its own base under the learned bound once the ledger has certified every similarity (default delta)', async () => {
-    const tuner = new AdaptiveThresholdTuner({ priorOffset: -1, exploreRate: 0 });
-    // 400 agreeing labels at the floor of every task type: the bound is met at every similarity, as after many genuine paraphrases.
-    for (const t of TASK_TYPES) for (let i = 0; i < 400; i++) tuner.record(t, tuner.getThreshold(t) + 0.002, true, newEntryThresholdState());
-    const run = await runStream(stream, { cache: true, embedder: createHashingProvider(384), prices: loadPriceTable(), tuner });
-    expect(run.records.some((r) => r.servedBy === 'semantic')).toBe(true);
-    expect(ownGroupHits(run.records)).toEqual(['g2-v1']);
+  it('serves no must-miss query under the learned bound once the ledger has certified every similarity, at several deltas', async () => {
+    for (const delta of [0.01, 0.05, 0.1, 0.5]) {
+      const tuner = new AdaptiveThresholdTuner({ delta, priorOffset: -1, exploreRate: 0 });
+      // 400 agreeing labels at the floor of every task type: the bound is met at every similarity, as after many genuine paraphrases.
+      for (const t of TASK_TYPES) for (let i = 0; i < 400; i++) tuner.record(t, tuner.getThreshold(t) + 0.002, true, newEntryThresholdState());
+      const r = await run(tuner);
+      expect(r.records.some((x) => x.servedBy === 'semantic'), `delta ${delta}`).toBe(true);
+      expect(mustMissServed(r.records), `delta ${delta}`).toEqual({ served: 0, of: 93 });
+    }
   }, 120_000);
 });
