@@ -272,8 +272,8 @@ describe('SemanticCache (§7.6 cases)', () => {
       expect(cache.invalidate(req(ASKED))).toBe(0);
       expect(cache.size()).toEqual({ exact: 2, semantic: 2 });
       const again = await cache.complete(req(ASKED), () => Promise.resolve(answer('Use deep pots.')));
-      // Its nearest is now the other question, far below the threshold.
-      expect([again.servedBy, again.missReason, again.candidateQuery]).toEqual([null, 'below_prior', 'Which fertiliser suits potted chillies best?']);
+      // Its only neighbour left is the other question, which shares no content word with it: the gate refuses it.
+      expect([again.servedBy, again.missReason]).toEqual([null, 'gate_content']);
       expect((await cache.complete(other, mustNotCompute)).servedBy).toBe('exact');
       expect((await cache.complete(bob, mustNotCompute)).servedBy).toBe('exact');
       // Reopened from the store, the invalidated answer does not come back; the new one does.
