@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** [probe, base, opposite]: the list, each with one more word reworded (so the one-word-swap rule alone cannot refuse it). */
+/** [probe, base, opposite]: the list, each with one more word reworded (so a one-word swap between otherwise identical texts cannot be what refuses it). */
 export const PROBES: readonly (readonly [string, string, string])[] = [
   ['number words', 'How many hours are there in two days?', 'How many hours are in five days?'],
   ['scale words', 'What is one million divided by four?', "What's one thousand divided by four?"],
