@@ -16,6 +16,12 @@ import {
   type ModelEvidence,
 } from './expected-gain.ts';
 import { createFeatureIndex } from './feature-index.ts';
+import { createVirtualClock } from '../core/clock.ts';
+import { createMemoryLogger } from '../core/logger.ts';
+import { createDeterministicProvider } from './embeddings/index.ts';
+import { openPatternStore } from './sqlite-pattern-store.ts';
+import { CTX, T0_US, tempDir } from './test-support/store-fixtures.ts';
+import { join } from 'node:path';
 import type { NeighborMatch, RecommendOptions } from './pattern-store.ts';
 import { features } from './test-support/feature-fixtures.ts';
 
@@ -234,5 +240,39 @@ describe('the feature index keeps per-model totals in step with its rows', () =>
         expect(index.modelTotals(null).workspace).toBeNull();
       }),
     );
+  });
+});
+
+describe('the stores score expected_gain with their workspace and store-wide priors (v1 and v2 paths)', () => {
+  // Workspace w1: cheap solves 2 of 10, strong 9 of 10, strong costs $0.002. Workspace w2 (other turns):
+  // cheap and strong both solve 9 of 10, strong costs $0.02. A turn of w1 whose own fingerprint has no rows
+  // meets w1's rows only through the workspace prior (its neighbours are other shapes below the floor).
+  const seed = (store: { record: (i: Parameters<ReturnType<typeof openPatternStore>['record']>[0], c: typeof CTX) => unknown }) => {
+    let n = 0;
+    for (const [wl, cheapSolved, strongSolved, strongCost] of [['w1', 2, 9, '0.002'], ['w2', 9, 9, '0.02']] as const)
+      for (let i = 0; i < 10; i++)
+        for (const [model, solved, cost] of [['cheap', i < cheapSolved, '0.001'], ['strong', i < strongSolved, strongCost]] as const)
+          store.record({ turn_id: `t${n++}`, features: features({ workload_id: wl, intent_tags: ['debug'] }), primary_model: model, success_score: solved ? 1 : 0, cost_usd: new Decimal(cost), latency_ms: 0, pricing_version: 'p' }, CTX);
+  };
+  const opts: RecommendOptions = { cost_weight: 0.1, min_confidence: 0, min_sample_size: 5, scoring: 'expected_gain', min_similarity: 0.95 };
+  const query = features({ workload_id: 'w1', intent_tags: ['refactor'], file_extensions: ['.py'] });
+
+  it('v1: the workspace prior alone upgrades a w1 turn; the same turn with no workspace stays cheap (store-wide gain 0.35 at the store-wide cost)', () => {
+    const s = openPatternStore(join(tempDir(), 'p.db'), { logger: createMemoryLogger(), clock: createVirtualClock(T0_US) });
+    seed(s);
+    const r = s.recommend(query, opts);
+    expect(r.k_cluster_size).toBe(0);
+    expect(r.chosen_model).toBe('strong');
+    expect(s.recommend({ ...query, workload_id: null }, { ...opts, min_sample_size: 0, cost_weight: 0.3 }).chosen_model).toBe('cheap');
+    s.close();
+  });
+
+  it('v2 with an embedding: the same answer through the blended K-NN', async () => {
+    const provider = createDeterministicProvider(16);
+    const s = openPatternStore(join(tempDir(), 'p2.db'), { logger: createMemoryLogger(), clock: createVirtualClock(T0_US), fingerprintVersion: 'v2', embeddingProvider: provider });
+    seed(s);
+    const e = await s.embedForRecording('a w1 turn');
+    expect(s.recommend(query, opts, { embedding: e }).chosen_model).toBe('strong');
+    s.close();
   });
 });
