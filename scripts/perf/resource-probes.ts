@@ -1,19 +1,19 @@
 // The resource probes of issue 22, run through a whole `bench run --provider sim` of a checkout
 // (default this one; `--checkout DIR` another, e.g. a worktree of an older commit), printing one
 // JSON object: per probe the command, the exit code, the rep's error or the run's last words, and
-// how far the temp dir's filesystem grew at its peak (sampled every 100 ms; the runs' TMPDIR is a
-// scratch dir on /var/tmp, the same filesystem as /tmp here, so the figure includes other
-// processes' writes meanwhile: a few MB of noise). A guard stops a probe whose
+// the peak of the bytes allocated in the run's temp dir (TMPDIR, where bench puts the rep's
+// workspace and the check's staging copy; sampled every 100 ms). A guard stops a probe whose
 // /tmp growth passes `--guard-gib` (default 12): before the bounds, `truncate -s 70G` would fill the disk.
 //
 //   npx tsx scripts/perf/resource-probes.ts [--checkout DIR] [--only NAME,...] [--guard-gib N]
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { createMemoryLogger as CreateMemoryLogger } from '../../runtime/core/logger.ts';
 import type { runCommand as RunCommand } from '../../runtime/sandbox/run-command.ts';
+import { diskUsage } from '../../runtime/sandbox/resource-limits.ts';
 
 const { values } = parseArgs({ options: { checkout: { type: 'string' }, only: { type: 'string' }, 'guard-gib': { type: 'string' } } });
 const checkout = resolve(values.checkout ?? fileURLToPath(new URL('../..', import.meta.url)));
@@ -27,6 +27,8 @@ const SHELL_PROBES: Record<string, string> = {
   'dd-2g': 'dd if=/dev/zero of=big.bin bs=1M count=2048 2>&1 | tail -1',
   'forks-200': 'n=0; for i in $(seq 200); do sleep 4 & n=$((n+1)); done; echo "started $n"; wait',
   'forks-400': 'n=0; for i in $(seq 400); do sleep 4 & n=$((n+1)); done; echo "started $n"; wait',
+  // Three processes of 1.6 GB each: under the 4 GiB bound one by one, over it together.
+  'memory-3x1600m': `for i in 1 2 3; do python3 -c "import time; b = b'x' * (1600 * 1024 * 1024); time.sleep(3); print('held 1.6 GB')" & done; wait`,
 };
 
 /** A one-turn workload whose sim plan runs `command` and whose check passes, in `dir`. */
@@ -44,14 +46,12 @@ function workload(dir: string, name: string, command: string): void {
 
 const scratch = mkdtempSync('/var/tmp/metis-probes-');
 // The runs' temp dir (workspaces, staging copies) inside the scratch dir: a probe the guard stops
-// leaves its partial copy there, removed with it. Same filesystem as /tmp here (measured below).
+// leaves its partial copy there, removed with it.
 const runTmp = join(scratch, 'tmp');
 mkdirSync(runTmp);
 
-const tmpUsed = () => {
-  const s = statfsSync(runTmp);
-  return (s.blocks - s.bfree) * s.bsize;
-};
+/** Bytes allocated under the runs' temp dir: what a run wrote there, whatever other processes do to the disk meanwhile. */
+const tmpUsed = () => diskUsage([runTmp]).allocated;
 
 interface ProbeResult {
   probe: string;
