@@ -15,7 +15,7 @@ import { builtinTools, createToolDispatcher, SKILL_TOOL_SIDE_EFFECTS } from '../
 import { openTraceStore } from '../../runtime/trace/index.ts';
 import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
-import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
+import { PACKAGE_ROOT, readGitFacts, type GitFacts } from '../provenance.ts';
 import { buildReport } from '../report/build-report.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
@@ -70,8 +70,11 @@ export function traceRunHost(opts: RunSuiteOptions, resume: ResumeFacts | null, 
   return { open: (protocol) => openTraceRun(protocol, opts, resume, io) };
 }
 
-async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO): Promise<OpenRun<AgentProtocolTypes, RunSuiteResult>> {
-  // ---- plan
+/**
+ * Loads and checks every input of an agent-workload run (models, prices, workloads, provider, sandbox,
+ * paths, passes, the job plan, routing config) before anything is written: every setup error, exit 2, comes from here.
+ */
+async function planTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO) {
   const clock = createSystemClock();
   const logger = createMemoryLogger();
   const prices = loadPriceTable();
@@ -122,6 +125,55 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
   const patternChoice = choosePatternStore(globalRouting, { fingerprintVersion: opts.fingerprintVersion ?? null, embeddingProvider: opts.embeddingProvider ?? null });
   // Compiled now, so a Ctrl-C later pays only for validating the partial report.
   const validate = validatorFor<BenchReport>('report.schema.json');
+  return { clock, logger, prices, registry, actual, baseline, setupWarnings, workloadsDir, workloads, providers, runSandbox, startedUs, dbPath, jsonPath, patternsDbPath, allPasses, passNames, passes, shard, allJobs, limits, myJobs, globalRouting, patternChoice, validate };
+}
+
+/** What planTraceRun found: the run's inputs, checked. */
+type TracePlan = Awaited<ReturnType<typeof planTraceRun>>;
+
+/** The run's provenance as recorded when it ends at `endedUs` (the protocol adds what its own options mean). */
+function runProvenance(plan: TracePlan, protocol: RunProtocol, opts: RunSuiteOptions, run: { runId: string; git: GitFacts; acceptedChanges: string[] }, endedUs: number): Provenance {
+  const { prices, actual, baseline, providers, startedUs, patternChoice, dbPath, patternsDbPath, workloadsDir, shard, passNames, allPasses } = plan;
+  const { runId, git, acceptedChanges } = run;
+  return {
+    run_id: runId,
+    suite_version: 1,
+    metis_commit_sha: git.sha,
+    metis_branch: git.branch,
+    metis_dirty: git.dirty,
+    pricing_version: prices.version,
+    actual_model: actual.id,
+    baseline_model: baseline.id,
+    requested_provider: opts.provider,
+    actual_provider: providers.actual,
+    node_version: process.version,
+    started_at: isoFromUs(startedUs),
+    ended_at: isoFromUs(endedUs),
+    temperature: opts.temperature,
+    seed: opts.seed,
+    seed_passes: opts.seedPasses,
+    protocol: protocol.name,
+    fingerprint_version: patternChoice.fingerprint_version,
+    embedding_provider: patternChoice.embedding_provider,
+    embedding_alpha: patternChoice.embedding_alpha,
+    db_path: dbPath,
+    patterns_db_path: patternsDbPath,
+    // The strong arm's model, when a pass forces one (A3's B, signal's strong; single has none).
+    strong_model: protocol.passes.some((p) => p.forced === 'strong') ? baseline.id : null,
+    workloads_dir: workloadsDir,
+    shard,
+    ...(passNames.length < allPasses.length ? { passes: passNames } : {}),
+    ...protocol.provenance,
+    ...(acceptedChanges.length ? { accepted_changes: acceptedChanges } : {}),
+    ...(opts.cache ? { semantic_cache: true as const } : {}),
+    ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
+    ...(opts.marginPts != null ? { margin_pts: opts.marginPts } : {}),
+  };
+}
+
+async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO): Promise<OpenRun<AgentProtocolTypes, RunSuiteResult>> {
+  const plan = await planTraceRun(protocol, opts, resume, io);
+  const { clock, logger, prices, registry, actual, baseline, setupWarnings, workloadsDir, workloads, providers, runSandbox, startedUs, dbPath, jsonPath, patternsDbPath, passes, shard, allJobs, limits, myJobs, globalRouting, patternChoice, validate } = plan;
 
   // ---- open the run's records
   const store = openTraceStore(dbPath, { logger });
@@ -142,40 +194,7 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
         ? derivedRunId({ seed: opts.seed, protocol: protocol.name, seedPasses: opts.seedPasses, actualModel: actual.id, baselineModel: baseline.id, workloads: workloads.map((w) => w.spec.name), commit: git.sha, pricingVersion: prices.version, fingerprintVersion: patternChoice.fingerprint_version })
         : newId('run'));
     const runStartedUs = resume?.startedUs ?? startedUs;
-    const provenance = (endedUs: number): Provenance => ({
-      run_id: runId,
-      suite_version: 1,
-      metis_commit_sha: git.sha,
-      metis_branch: git.branch,
-      metis_dirty: git.dirty,
-      pricing_version: prices.version,
-      actual_model: actual.id,
-      baseline_model: baseline.id,
-      requested_provider: opts.provider,
-      actual_provider: providers.actual,
-      node_version: process.version,
-      started_at: isoFromUs(startedUs),
-      ended_at: isoFromUs(endedUs),
-      temperature: opts.temperature,
-      seed: opts.seed,
-      seed_passes: opts.seedPasses,
-      protocol: protocol.name,
-      fingerprint_version: patternChoice.fingerprint_version,
-      embedding_provider: patternChoice.embedding_provider,
-      embedding_alpha: patternChoice.embedding_alpha,
-      db_path: dbPath,
-      patterns_db_path: patternsDbPath,
-      // The strong arm's model, when a pass forces one (A3's B, signal's strong; single has none).
-      strong_model: protocol.passes.some((p) => p.forced === 'strong') ? baseline.id : null,
-      workloads_dir: workloadsDir,
-      shard,
-      ...(passNames.length < allPasses.length ? { passes: passNames } : {}),
-      ...protocol.provenance,
-      ...(acceptedChanges.length ? { accepted_changes: acceptedChanges } : {}),
-      ...(opts.cache ? { semantic_cache: true as const } : {}),
-      ...(opts.oracleEpsilon != null ? { oracle_epsilon: opts.oracleEpsilon } : {}),
-      ...(opts.marginPts != null ? { margin_pts: opts.marginPts } : {}),
-    });
+    const provenance = (endedUs: number): Provenance => runProvenance(plan, protocol, opts, { runId, git, acceptedChanges }, endedUs);
     // One writer per run (harness/runs/run-lease.ts): a second bench on a live run stops here, before it writes.
     lease = takeRunLease(store.database, runId, { dbPath, nowUs: () => clock.nowUs() });
     const held = lease;
