@@ -1,5 +1,6 @@
 import { SetupError } from '../errors.ts';
-import { HOLDOUT_PASS } from '../protocols/protocol.ts';
+import { HOLDOUT_PASS, RANDOM_PASS } from '../protocols/protocol.ts';
+import { randomArmNotRun } from '../runner/random-arm.ts';
 import { jobKey, type RunJob } from '../runner/shard.ts';
 import { checkSeal } from '../runs/run-seal.ts';
 import type { MergeInput } from './merge-inputs.ts';
@@ -50,8 +51,13 @@ function repKeys(input: MergeInput): RepKey[] {
 export function checkShard(input: MergeInput): void {
   checkSeal(input.db, input.path, input.runId);
   // Pass C-oos (--holdout) pairs each Pass C rep, outside the plan.
-  const holdout = input.provenance.holdout ? input.plan.filter((j) => j.mine && j.pass === 'C').map((j) => ({ ...j, pass: HOLDOUT_PASS.name })) : [];
-  const problems = planMismatch(input.runId, input.plan, repKeys(input), holdout);
+  const passC = input.plan.filter((j) => j.mine && j.pass === 'C');
+  const holdout = input.provenance.holdout ? passC.map((j) => ({ ...j, pass: HOLDOUT_PASS.name })) : [];
+  // Pass R (the random router that ran) replays each Pass C rep after the plan, in a DB that held all of C;
+  // it runs whole or not at all (C routed no turn), and the seal above covers a deleted R row.
+  const rows = repKeys(input);
+  const randomArm = randomArmNotRun(input.provenance) === null && rows.some((r) => r.pass === RANDOM_PASS.name) ? passC.map((j) => ({ ...j, pass: RANDOM_PASS.name })) : [];
+  const problems = planMismatch(input.runId, input.plan, rows, [...holdout, ...randomArm]);
   if (problems.length)
     throw new SetupError(`${input.path}: table workload_runs is not this shard's plan (${problems.length} problem(s)): ${problems.slice(0, 6).join('; ')}${problems.length > 6 ? '; …' : ''}. Run the shard again`);
 }

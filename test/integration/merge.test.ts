@@ -77,6 +77,8 @@ describe('bench merge equals the run made on one machine', () => {
         const merged = protocol === 'single' ? await shardedSingle(dir, n, flags) : await shardedA3(dir, n, flags);
         expect(merged.status).toBe('complete');
         expect(merged.provenance.merged_from).toHaveLength(protocol === 'single' ? n : n + 1);
+        // Pass R ran where C and D ran (a whole Pass C) and merged with the shards' plans.
+        if (protocol === 'a3') expect(merged.protocol_metrics?.pass_r?.run).toBe(true);
         expect(comparable(merged), `${protocol} with ${n} shards`).toEqual(reference);
       }
     });
