@@ -7,7 +7,8 @@
 //   cache-gptcache; default delta and fixed 0.85 for the others): hits, Tier 2 hits, wrong hits, must-miss served.
 // One JSON line per (root, stream, setting). --root runs another checkout's cache code on the same embeddings
 // (e.g. a copy of main before a gate change), several roots comma-separated.
-//   npx tsx scripts/cache/gate-sweep.ts sweep|recall [--root <dir>[,<dir>]] [--embedder <id>] [--streams a,b]
+//   npx tsx scripts/cache/gate-sweep.ts sweep|recall [--root <dir>[,<dir>]] [--embedder <id>] [--streams a,b] [--labels gptcache|audited] [--wrong]
+// --labels audited reads cache-gptcache under the audited merges; --wrong adds each wrong hit (query, served, its class's own origin).
 import { join, resolve } from 'node:path';
 import type { EmbeddingProvider } from '../../runtime/patterns/embeddings/embedding-provider.ts';
 
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
       const prices = loadPriceTable();
       type Fig = { tiers: { tier: string; hits: number; wrong_hits: number; false_hit_rate_must_miss: { k: number; n: number } }[]; must_miss: { queries: number }; must_miss_classes_hit: string[] };
       const report = async (stream: string, setting: string, tuner: unknown) => {
-        const s = loadQueryStream(join(root, 'workloads', stream));
+        const s = loadQueryStream(join(root, 'workloads', stream), arg('--labels') ?? 'gptcache');
         const started = Date.now();
         const run = await runStream(s, { cache: true, embedder, prices, tuner });
         const f = streamFigures(run.records) as Fig;
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
         console.log(JSON.stringify({
           root, stream, setting, hits: tier('all').hits, semantic_hits: tier('semantic').hits, wrong: tier('all').wrong_hits,
           must_miss_served: tier('all').false_hit_rate_must_miss.k, must_miss: f.must_miss.queries, served: f.must_miss_classes_hit, ms: Date.now() - started,
+          ...(process.argv.includes('--wrong') ? { wrong_hits: (run.records as { id: string; correct: boolean | null; matchedQuery: string | null }[]).filter((r) => r.correct === false).map((r) => ({ id: r.id, served: r.matchedQuery })) } : {}),
         }));
       };
       /** A tuner whose ledger already holds 400 agreeing labels at every task type's floor. */
