@@ -25,9 +25,10 @@ export interface MatrixContext {
   progress(text: string): void;
 }
 
-/** A setting to play, or to skip with the note that says why. */
+/** A setting to play, or to skip with the note that says why; its pass is its place in --matrix-settings (a setting given twice plays twice, as it always did). */
 export interface MatrixJob {
-  pass: SettingName;
+  pass: string;
+  setting: SettingName;
   skip: string | null;
 }
 
@@ -45,17 +46,17 @@ export interface MatrixProtocolTypes extends ProtocolTypes {
 export function matrixProtocol(settings: readonly SettingName[]): Protocol<MatrixProtocolTypes> {
   return {
     name: 'matrix',
-    passes: settings.map((name) => ({ name })),
+    passes: settings.map((_, i) => ({ name: String(i) })),
     // Leaving whole clusters out needs at least one cluster per fold.
-    plan: ({ settings: asked, clusters, folds }) => asked.map((pass) => ({ pass, skip: pass === 'new_workspace' && clusters < folds ? `new_workspace skipped: ${clusters} cluster(s), fewer than --folds ${folds}` : null })),
+    plan: ({ settings: asked, clusters, folds }) => asked.map((setting, i) => ({ pass: String(i), setting, skip: setting === 'new_workspace' && clusters < folds ? `new_workspace skipped: ${clusters} cluster(s), fewer than --folds ${folds}` : null })),
     runOne: async (job, ctx) => {
       if (job.skip) {
         ctx.progress(job.skip);
         return null;
       }
-      ctx.progress(`matrix ${ctx.matrixName}: ${job.pass}`);
+      ctx.progress(`matrix ${ctx.matrixName}: ${job.setting}`);
       const t0 = performance.now();
-      const run = await playSetting(job.pass, ctx.deps, ctx.folds, ctx.seed);
+      const run = await playSetting(job.setting, ctx.deps, ctx.folds, ctx.seed);
       return { run, ms: Math.round(performance.now() - t0) };
     },
     afterPass: () => [],
@@ -104,7 +105,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: { cwd: string; env: Reado
         commit: (job, result) => {
           if (result) {
             settings.push(result.run);
-            timings[job.pass] = result.ms;
+            timings[job.setting] = result.ms;
           }
           return Promise.resolve(false);
         },

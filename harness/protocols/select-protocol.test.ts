@@ -2,8 +2,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PACKAGE_ROOT } from '../provenance.ts';
 import { SetupError } from '../errors.ts';
+import { matrixProtocol } from './matrix-run-protocol.ts';
 import { protocolFor } from './protocols.ts';
 import { selectProtocol } from './select-protocol.ts';
+import { streamProtocol } from './stream-protocol.ts';
 
 const WORKLOADS = join(PACKAGE_ROOT, 'workloads');
 
@@ -38,5 +40,14 @@ describe('bench run picks its protocol once, from the workloads’ kind and --pr
     expect(protocolFor('a3', { holdout: 'workload', randomArm: false }).provenance).toEqual({ holdout: 'workload', random_arm: false });
     expect(protocolFor('a3').provenance).toEqual({});
     expect(protocolFor('single').provenance).toEqual({});
+  });
+
+  it('a stream or setting named twice runs twice, once per pass (runProtocol runs each pass\'s jobs)', () => {
+    const streams = streamProtocol(['cache-agent', 'cache-agent']);
+    const jobs = streams.plan({ names: ['cache-agent', 'cache-agent'] });
+    expect(streams.passes.map((p) => jobs.filter((j) => j.pass === p.name).map((j) => j.stream))).toEqual([['cache-agent'], ['cache-agent']]);
+    const matrix = matrixProtocol(['in_sample', 'new_workspace', 'in_sample']);
+    const settings = matrix.plan({ settings: ['in_sample', 'new_workspace', 'in_sample'], clusters: 1, folds: 2 });
+    expect(matrix.passes.map((p) => settings.filter((j) => j.pass === p.name).map((j) => [j.setting, j.skip !== null]))).toEqual([[['in_sample', false]], [['new_workspace', true]], [['in_sample', false]]]);
   });
 });

@@ -31,11 +31,11 @@ export interface StreamContext {
   delta: number;
 }
 
-/** The query-stream protocol's types: a job is one stream (its pass is the stream's name), its result the stream's report entry. */
+/** The query-stream protocol's types: a job is one stream (its pass is its place in the order given, so a name given twice runs twice, as it always did), its result the stream's report entry. */
 export interface StreamProtocolTypes extends ProtocolTypes {
   planInput: { names: readonly string[] };
   ctx: StreamContext;
-  job: { pass: string };
+  job: { pass: string; stream: string };
   result: StreamReportEntry;
   sectionInput: readonly StreamReportEntry[];
   section: StreamRunReport;
@@ -52,9 +52,9 @@ export interface StreamRunReport {
 export function streamProtocol(names: readonly string[]): Protocol<StreamProtocolTypes> {
   return {
     name: 'query-streams',
-    passes: names.map((name) => ({ name })),
-    plan: (input) => input.names.map((name) => ({ pass: name })),
-    runOne: (job, ctx) => replayStream(job.pass, ctx),
+    passes: names.map((_, i) => ({ name: String(i) })),
+    plan: (input) => input.names.map((stream, i) => ({ pass: String(i), stream })),
+    runOne: (job, ctx) => replayStream(job.stream, ctx),
     afterPass: () => [],
     finish: () => Promise.resolve(false),
     reportSection: (entries) => ({ kind: 'cache_streams', provider: 'sim', streams: [...entries] }),
