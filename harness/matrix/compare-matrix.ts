@@ -22,6 +22,7 @@ export const OUT_OF_SAMPLE: ReadonlySet<SettingName> = new Set(['unseen_tasks', 
 const CONFIDENCE = 0.95;
 
 const est = (e: ClusteredEstimate): Estimate => ({ estimate: e.estimate, ci_low: e.ci_low, ci_high: e.ci_high, clusters: e.clusters });
+// Differences print to a tenth of a point: on thousands of tasks a whole-point figure reads "0 pts [−1, 0]: below".
 const figure = (e: Estimate): IntervalFigure => ({ estimate: e.estimate ?? 0, low: e.ci_low, high: e.ci_high });
 
 /** Paired units of one per-task value under each arm. */
@@ -56,9 +57,9 @@ export function comparePoint(base: MatrixBaselines, costWeight: number, pa: read
     savings_pct: savings,
     hull_gap_diff_pts: gap,
     claims: {
-      solved: `${labels.b} solved ${aboveClaim(figure(solved), labels.a)}`,
+      solved: `${labels.b} solved ${aboveClaim(figure(solved), labels.a, 1)}`,
       cost: savings.estimate === null ? `${labels.a} spent nothing, so no saving is defined` : `${labels.b} ${savingsClaim(figure(savings))} against ${labels.a}`,
-      hull_gap: `${labels.b}'s hull gap is ${aboveClaim(figure(gap), `${labels.a}'s`)}`,
+      hull_gap: `${labels.b}'s hull gap is ${aboveClaim(figure(gap), `${labels.a}'s`, 1)}`,
     },
   };
 }

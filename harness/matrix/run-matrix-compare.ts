@@ -50,8 +50,8 @@ export const COMPARE_SETTINGS: readonly SettingName[] = ['unseen_tasks', 'new_wo
 /** Tasks per cluster the tightness figures sample by default (57 MMLU subjects: ~1,100 tasks, ~650k pairs). */
 export const TIGHTNESS_PER_CLUSTER = 20;
 
-/** The v1 and v2 fingerprints of a sample of the matrix's tasks, v2 with the v2 arm's embedder (or the default one). */
-async function tightnessOf(o: MatrixCompareOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<MatrixCompareArtifact['tightness']> {
+/** Cluster tightness and test 5 on a sample of the matrix's tasks: v1 fingerprints against v2 ones under the v2 arm's embedder (or the default one). */
+export async function tightnessOf(o: MatrixCompareOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>> }): Promise<MatrixCompareArtifact['tightness']> {
   const v2Arm = o.arms.find((a) => a.fingerprintVersion === 'v2' || a.embeddingProvider) ?? null;
   const r = matrixRouting({ fingerprintVersion: 'v2', embeddingProvider: v2Arm?.embeddingProvider ?? DEFAULT_EMBEDDING_PROVIDER, routingConfigPath: v2Arm?.routingConfigPath ?? null }, io.env, io.cwd);
   const matrix = await loadOutcomeMatrix(resolve(io.cwd, o.workloadDir));

@@ -126,9 +126,10 @@ export function solvedRateClaim(d: IntervalFigure, o: SolvedRateClaimOptions): s
   }
 }
 
-/** What a difference from a reference (the random router at the same mix) allows, in points. */
-export function aboveClaim(d: IntervalFigure, reference: string): string {
-  const figure = `${signedPts(d.estimate)} pts ${intervalText(d, signedPts)}`;
+/** What a difference from a reference (the random router at the same mix) allows, in points (`digits` decimals, default whole points). */
+export function aboveClaim(d: IntervalFigure, reference: string, digits = 0): string {
+  const pts = (x: number) => signedPts(x, digits);
+  const figure = `${pts(d.estimate)} pts ${intervalText(d, pts)}`;
   if (d.low === null || d.high === null) return `${figure} against ${reference}`;
   if (d.low > 0) return `${figure} above ${reference}`;
   if (d.high < 0) return `${figure}: below ${reference}`;
