@@ -7,7 +7,7 @@ import { DEFAULT_MARGIN_PTS, signedPts } from '../report/verdict-grammar.ts';
 import { buildClaims, solvedRowFor } from './compare-reports.ts';
 
 /** A value of `unit` through the shared report formatters, so compare reads like `bench report`. */
-function cell(unit: CompareRow['unit'], v: string | number | null): string {
+export function cell(unit: CompareRow['unit'], v: string | number | null): string {
   if (v === null) return 'n/a';
   switch (unit) {
     case 'pct':
@@ -22,7 +22,7 @@ function cell(unit: CompareRow['unit'], v: string | number | null): string {
 }
 
 /** A difference B − A: in points ("pts") when both sides are percents or rates, else signed in the unit. */
-function signed(unit: CompareRow['unit'], v: string | number | null): string {
+export function signed(unit: CompareRow['unit'], v: string | number | null): string {
   if (v === null) return 'n/a';
   if (unit === 'pct') return `${signedPts(Number(v), 1)} pts`;
   if (unit === 'rate') return `${signedPts(100 * Number(v), 1)} pts`;
@@ -31,7 +31,7 @@ function signed(unit: CompareRow['unit'], v: string | number | null): string {
 }
 
 /** The paired interval of B − A; `no variation` when it is a single point (both sides constant on every unit). */
-function ciCell(r: CompareRow): string {
+export function ciCell(r: CompareRow): string {
   if (!r.ci) return 'n/a';
   if (r.ci.low === r.ci.high) return 'no variation';
   const f = (x: number) => signed(r.unit, x).replace(/ pts$/, '');
