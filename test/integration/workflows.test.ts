@@ -249,8 +249,10 @@ describe('the nightly, run locally', () => {
     const night = JSON.parse(readFileSync(join(root, 'artifacts/nightly-report/nightly.json'), 'utf8')) as BenchReport;
     expect(night.status).toBe('complete');
     expect(night.provenance.merged_from).toEqual(['A,B 1/3', 'A,B 2/3', 'A,B 3/3', 'C,D 1/1']);
-    expect(new Set(night.workloads.map((w) => w.pass))).toEqual(new Set(['A', 'B', 'C']));
-    expect(night.aggregate.workload_runs).toBe(2 * 3 * 3);
+    // Pass R (the random router that ran) runs beside C and D on the merged store, and merges with the shards.
+    expect(new Set(night.workloads.map((w) => w.pass))).toEqual(new Set(['A', 'B', 'C', 'R']));
+    expect(night.protocol_metrics?.pass_r?.run).toBe(true);
+    expect(night.aggregate.workload_runs).toBe(2 * 3 * 4);
     // The summary is the Markdown report (assertion failures listed) and the comparison's verdict.
     expect(summary).toContain('## Compared with the previous night');
     expect(summary).toContain('OK: no regression beyond the 95% CI');
