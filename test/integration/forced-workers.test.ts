@@ -40,9 +40,13 @@ describe('A3 forced arms and worker sessions', () => {
             expect(parentOf.get(worker)).toBe(planner);
             const route = routeOf(worker);
             const winner = route.chain.find((c) => c.verdict === 'chose')!;
-            expect({ model: route.chosen_model, policy: winner.policy }, `${w.pass} worker`).toEqual(expected[w.pass]);
-            // Slot 4 never decides a worker's turn.
-            expect(route.chain.find((c) => c.policy === 'pattern')!.verdict).not.toBe('chose');
+            if (w.pass === 'R') {
+              // Pass R's coin names every turn's model, a worker's too (C's share covers planner and worker turns).
+              expect(winner.policy, 'R worker').toBe('per_message_override');
+              expect([HAIKU, SONNET]).toContain(route.chosen_model);
+            } else expect({ model: route.chosen_model, policy: winner.policy }, `${w.pass} worker`).toEqual(expected[w.pass]);
+            // Slot 4 never decides a worker's turn (Pass R's chain has no slot 4 at all).
+            expect(route.chain.find((c) => c.policy === 'pattern')?.verdict).not.toBe('chose');
             const started = conn.prepare("SELECT payload_json FROM events WHERE type = 'delegate.started' AND json_extract(payload_json, '$.worker_session_id') = ?").get(worker) as { payload_json: string };
             expect(JSON.parse(started.payload_json).resolved_model).toBe(route.chosen_model);
           }
