@@ -7,6 +7,7 @@ import { compareMatrixRuns, renderMatrixCompare } from './compare-matrix.ts';
 import { buildMatrixReport, type MatrixRunData, type SettingName } from './matrix-report.ts';
 import { matrixTightness, sampleByCluster } from './matrix-tightness.ts';
 import { outcomeTable } from './outcome-table.ts';
+import { handProvenance } from './test-support/hand-provenance.ts';
 
 // Two models on four clusters of five tasks: cheap ($0.001) solves slots 0–1 of each cluster, strong ($0.010) slots 0–3.
 const CLUSTERS = ['k0', 'k1', 'k2', 'k3'];
@@ -23,28 +24,7 @@ const table = outcomeTable({
 function run(picks: Partial<Record<SettingName, number[][]>>, over: Partial<MatrixRunData['provenance']> = {}): MatrixRunData {
   const points = Object.values(picks)[0]!.length;
   return {
-    provenance: {
-      run_id: '01TEST',
-      matrix: 'hand',
-      matrix_path: '/x/outcomes.jsonl',
-      source: { name: 'hand-made', licence: 'CC0' },
-      tasks: 20,
-      clusters: 4,
-      models: ['cheap', 'strong'],
-      default_model: 'cheap',
-      pricing_version: null,
-      fingerprint_version: 'v1',
-      embedding_provider: null,
-      pattern: { scoring: 'similarity_weighted', min_similarity: 0.5, min_confidence: 0.05, min_sample_size: 5 },
-      cost_weights: Array.from({ length: points }, (_, i) => i / 10),
-      folds: 4,
-      seed: 0,
-      started_at: '2026-11-25T00:00:00.000Z',
-      ended_at: '2026-11-25T00:00:01.000Z',
-      node_version: 'v20',
-      db_path: '/x/run.db',
-      ...over,
-    },
+    provenance: handProvenance({ tasks: 20, points, folds: 4 }, over),
     table,
     settings: Object.entries(picks).map(([setting, p]) => ({ setting: setting as SettingName, picks: p, store: { outcomes_max: 4, fingerprints_max: 2, stores: 4 } })),
   };

@@ -9,6 +9,7 @@ import { buildMatrixReport, judgedPoint, ptsText, type MatrixRunData } from './m
 import { isMatrixRunDb, readMatrixRun, writeMatrixRun } from './matrix-run-db.ts';
 import { renderMatrixHtml, renderMatrixMarkdown, renderMatrixText } from './render-matrix.ts';
 import { outcomeTable } from './outcome-table.ts';
+import { handProvenance } from './test-support/hand-provenance.ts';
 
 // Two models on four clusters of four tasks: cheap solves the first two of each cluster, strong three.
 const rows = Array.from({ length: 16 }, (_, i) => ({ cluster: `k${i % 4}`, cheap: Math.floor(i / 4) < 2 ? 1 : 0, strong: Math.floor(i / 4) < 3 ? 1 : 0 }));
@@ -23,27 +24,7 @@ const table = outcomeTable({
 
 function data(picks: number[][]): MatrixRunData {
   return {
-    provenance: {
-      run_id: '01TEST',
-      matrix: 'hand',
-      matrix_path: '/x/outcomes.jsonl',
-      source: { name: 'hand-made', licence: 'CC0' },
-      tasks: 16,
-      clusters: 4,
-      models: ['cheap', 'strong'],
-      default_model: 'cheap',
-      pricing_version: null,
-      fingerprint_version: 'v1',
-      embedding_provider: null,
-      pattern: { scoring: 'similarity_weighted', min_similarity: 0.5, min_confidence: 0.05, min_sample_size: 5 },
-      cost_weights: picks.map((_, i) => i / 10),
-      folds: 5,
-      seed: 0,
-      started_at: '2026-11-25T00:00:00.000Z',
-      ended_at: '2026-11-25T00:00:01.000Z',
-      node_version: 'v20',
-      db_path: '/x/run.db',
-    },
+    provenance: handProvenance({ tasks: 16, points: picks.length, folds: 5 }),
     table,
     settings: [{ setting: 'unseen_tasks', picks, store: { outcomes_max: 4, fingerprints_max: 2, stores: 5 } }],
   };

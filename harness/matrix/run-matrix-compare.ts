@@ -17,7 +17,7 @@ import { matrixTightness, sampleByCluster } from './matrix-tightness.ts';
 import { loadOutcomeMatrix } from './outcome-matrix.ts';
 import { outcomeTable } from './outcome-table.ts';
 import { runMatrix } from '../protocols/matrix-run-protocol.ts';
-import { matrixRouting, protocolDeps } from './run-matrix.ts';
+import { matrixRouting, protocolDeps, type MatrixRunOptions } from './run-matrix.ts';
 
 /** One arm: its label (file names in the compare folder) and how its pattern store and routing are chosen. */
 export interface MatrixArmSpec {
@@ -28,13 +28,7 @@ export interface MatrixArmSpec {
 }
 
 /** Options of a matrix comparison. */
-export interface MatrixCompareOptions {
-  workloadDir: string;
-  models: readonly string[] | null;
-  costWeights: readonly number[];
-  folds: number;
-  seed: number;
-  settings: readonly SettingName[];
+export interface MatrixCompareOptions extends Pick<MatrixRunOptions, 'workloadDir' | 'models' | 'costWeights' | 'folds' | 'seed' | 'settings'> {
   arms: readonly [MatrixArmSpec, MatrixArmSpec];
   /** The compare-<ts>/ folder the arms' DBs and JSONs go to (absolute). */
   dir: string;
