@@ -1,6 +1,6 @@
 import type { BenchReport, Estimate, Headline, Rep, VsRandom, WorkloadResult } from '../../schemas/types/report.ts';
 import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, unitsNeededForNonInferiority, type ClusteredEstimate, type PairedUnit } from '../metrics/index.ts';
-import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, savingsClaim, solvedRateClaim, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
+import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, savingsClaim, solvedRateClaim, solvedRateClause, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
 
 // A solved rate lies in [0, 1]; its interval is clipped there.
 const RATE = [0, 1] as const;
@@ -96,7 +96,7 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineW
   const quality = solvedRateClaim(figure(d), { marginPts: h.margin_pts ?? DEFAULT_MARGIN_PTS, units: h.units, unitsNeeded: options.unitsNeeded ?? powerUnitsNeeded(h.clusters) });
   const degenerate = degenerateRoutingNote({ ...h, ...(options.cheapModel ? { cheap_model: options.cheapModel } : {}) });
   const random = h.vs_random ? vsRandomSentence(h.vs_random) : null;
-  return [`${arm} vs ${ref}, ${scope}: ${saving}; ${quality.startsWith('solved ') ? '' : 'solved rate '}${quality}.`, degenerate, random].filter(Boolean).join(' ');
+  return [`${arm} vs ${ref}, ${scope}: ${saving}; ${solvedRateClause(quality)}.`, degenerate, random].filter(Boolean).join(' ');
 }
 
 /**

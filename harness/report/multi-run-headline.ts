@@ -3,7 +3,7 @@ import type { Combined, MultiRun } from '../../schemas/types/multi-run.ts';
 import { combineRuns, pairedDifferenceParts, pairedSavingsParts, type RunParts, type TwoLevelEstimate } from '../metrics/index.ts';
 import { fitLines } from './fit-lines.ts';
 import { HEADLINE_CONFIDENCE, routedPairs } from './headline.ts';
-import { DEFAULT_MARGIN_PTS, intervalText, plainPct, savingsClaim, signedPts, solvedRateClaim, type IntervalFigure } from './verdict-grammar.ts';
+import { DEFAULT_MARGIN_PTS, intervalText, plainPct, savingsClaim, signedPts, solvedRateClaim, solvedRateClause, type IntervalFigure } from './verdict-grammar.ts';
 
 /**
  * The A3 headline over several runs of one suite (`bench run --runs N`): Pass C against Pass B, each run
@@ -66,7 +66,7 @@ export function buildMultiRunHeadline(runs: readonly SeededReport[], routedPass 
   };
   const margin = first.report.provenance.margin_pts ?? DEFAULT_MARGIN_PTS;
   const seeds = runs.map((r) => r.seed).join(', ');
-  const verdict = `routing (Pass ${routedPass}) vs always-strong (Pass B, measured), over ${runs.length} independent runs (seeds ${seeds}; ${units} paired (workload, rep) units over ${workloads.size} workloads), interval across learning trajectories: ${savingsClaim(figure(sav))}; solved rate ${solvedRateClaim(figure(diff), { marginPts: margin, units })}.`;
+  const verdict = `routing (Pass ${routedPass}) vs always-strong (Pass B, measured), over ${runs.length} independent runs (seeds ${seeds}; ${units} paired (workload, rep) units over ${workloads.size} workloads), interval across learning trajectories: ${savingsClaim(figure(sav))}; ${solvedRateClause(solvedRateClaim(figure(diff), { marginPts: margin, units }))}.`;
   return {
     routed_pass: routedPass,
     strong_pass: 'B',

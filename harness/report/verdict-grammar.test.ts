@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aboveClaim, nonInferiorityKind, normalUnitsNeeded, savingsClaim, signedPts, solvedRateClaim, type IntervalFigure } from './verdict-grammar.ts';
+import { aboveClaim, nonInferiorityKind, normalUnitsNeeded, savingsClaim, signedPts, solvedRateClaim, solvedRateClause, type IntervalFigure } from './verdict-grammar.ts';
 
 /** An interval with its estimate inside, in [−100, 100]. */
 const interval = fc
@@ -13,6 +13,17 @@ const interval = fc
 const margin = fc.integer({ min: 1, max: 20 });
 
 describe('verdict grammar (issue 23 item 1)', () => {
+  it('a solved-rate clause names the solved rate once: never "solved rate solved fewer tasks"', () => {
+    expect(solvedRateClause(solvedRateClaim({ estimate: -16, low: -23, high: -9 }, { units: 135 }))).toBe('solved fewer tasks: −16 [−23, −9] pts');
+    fc.assert(
+      fc.property(interval, margin, (d, m) => {
+        const clause = solvedRateClause(solvedRateClaim(d, { marginPts: m, units: 45 }));
+        expect(clause).toMatch(/^solved (rate (non-inferior|inconclusive)|fewer tasks)/);
+        expect(clause).not.toMatch(/solved rate solved/);
+      }),
+    );
+  });
+
   it('the issue\'s wordings', () => {
     expect(savingsClaim({ estimate: 23, low: 6, high: 41 })).toBe('saved 23% [6, 41]');
     expect(savingsClaim({ estimate: 17, low: -1, high: 35 })).toBe('no saving shown (17% [−1, 35])');

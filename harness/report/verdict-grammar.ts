@@ -99,6 +99,11 @@ export interface SolvedRateClaimOptions {
   unitsNeeded?: UnitsNeeded;
 }
 
+/** A solved-rate claim as a clause: "solved rate inconclusive: …", but "solved fewer tasks: …" (never "solved rate solved …"). */
+export function solvedRateClause(claim: string): string {
+  return claim.startsWith('solved ') ? claim : `solved rate ${claim}`;
+}
+
 /**
  * The solved-rate claim against the strong arm as non-inferiority at a declared margin:
  * "non-inferior (within 5 pts): −1 [−4, +2]", "solved fewer tasks: −11 [−24, −2]" or
