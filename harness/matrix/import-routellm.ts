@@ -9,6 +9,7 @@ import { createTiktokenCounter, type TokenCounter } from '../../runtime/provider
 import type { MatrixCellEntry, MatrixTaskLine } from '../../schemas/types/outcome-matrix.ts';
 import type { RoutellmModels } from '../../schemas/types/routellm-models.ts';
 import { SetupError } from '../errors.ts';
+import { checkInputSize, type InputKind } from '../input-limits.ts';
 import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv-records.ts';
 import type { OutcomeMatrix } from './outcome-matrix.ts';
 import { checkOutDir, writeMatrixWorkload } from './write-matrix-workload.ts';
@@ -64,7 +65,8 @@ export function loadRoutellmModels(path = ROUTELLM_MODELS_PATH): Map<string, str
   return new Map(Object.entries(data.models).flatMap(([col, id]) => (id ? [[col, id] as const] : [])));
 }
 
-function readText(file: string, what: string): string {
+function readText(file: string, what: string, kind: InputKind): string {
+  checkInputSize(file, kind);
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -84,7 +86,7 @@ export function routellmDataset(file: string): { dataset: 'mmlu'; subject: strin
 /** The `eval_prompt`s of a contaminated_prompts.jsonl: the evaluation prompts RouteLLM found in its router training data. */
 export function readContaminated(file: string): Set<string> {
   const out = new Set<string>();
-  readText(file, 'the contaminated prompts').split('\n').forEach((line, i) => {
+  readText(file, 'the contaminated prompts', 'import_jsonl').split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     let row: unknown;
     try {
@@ -155,6 +157,8 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
   const csvs = opts.csvs.map((c) => resolve(c));
   const twice = csvs.find((c, i) => csvs.indexOf(c) !== i);
   if (twice) throw new SetupError(`${twice}: given twice (pass each CSV once)`);
+  // Every size is checked before any file is read, so an oversized last file is refused at once.
+  for (const c of csvs) checkInputSize(c, 'import_csv');
   const models = loadRoutellmModels();
   const ids = [...models.values()];
   const priceTable = opts.priceTable ?? loadPriceTable();
@@ -180,7 +184,7 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
     const contaminated = contaminatedByDir.get(dir)!;
     let records: CsvRecord[];
     try {
-      records = parseCsv(readText(file, 'the CSV'));
+      records = parseCsv(readText(file, 'the CSV', 'import_csv'));
     } catch (e) {
       if (e instanceof CsvSyntaxError) throw new SetupError(`${file}:${e.line}: ${e.problem} (the file must be comma-separated with double-quoted fields, as RouteLLM writes it)`);
       throw e;
@@ -215,7 +219,7 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
     files.push(summary);
   }
 
-  const licence = readText(findLicence(csvs, opts.licence), 'the licence');
+  const licence = readText(findLicence(csvs, opts.licence), 'the licence', 'import_licence');
   const gsm = tasks.filter((t) => t.dataset === 'gsm8k');
   if (gsm.length >= 2 * GSM8K_LENGTH_CLUSTERS) {
     const clusters = lengthClusters(gsm, GSM8K_LENGTH_CLUSTERS);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { MatrixCellEntry, MatrixModelEntry, MatrixTaskLine } from '../../schemas/types/outcome-matrix.ts';
 import { SetupError } from '../errors.ts';
+import { checkInputSize, type InputKind } from '../input-limits.ts';
 import type { OutcomeMatrix } from './outcome-matrix.ts';
 import { checkOutDir, writeMatrixWorkload } from './write-matrix-workload.ts';
 
@@ -42,7 +43,8 @@ interface Problem {
   text: string;
 }
 
-function readText(file: string, what: string): string {
+function readText(file: string, what: string, kind: InputKind): string {
+  checkInputSize(file, kind);
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -73,7 +75,7 @@ function parseJsonFile(file: string, text: string): unknown {
 export function readProblems(file: string): Problem[] {
   const seen = new Map<string, number>();
   const out: Problem[] = [];
-  readText(file, 'the problems file')
+  readText(file, 'the problems file', 'import_jsonl')
     .split('\n')
     .forEach((line, i) => {
       if (line.trim() === '') return;
@@ -111,7 +113,9 @@ export async function importSwebenchLeaderboard(opts: SwebenchImportOptions): Pr
   const lbFile = resolve(opts.leaderboards);
   const problemsFile = resolve(opts.problems);
   const wanted = opts.leaderboard ?? 'bash-only';
-  const data = parseJsonFile(lbFile, readText(lbFile, 'the leaderboards file'));
+  checkInputSize(lbFile, 'import_json');
+  checkInputSize(problemsFile, 'import_jsonl');
+  const data = parseJsonFile(lbFile, readText(lbFile, 'the leaderboards file', 'import_json'));
   const boards = isObj(data) ? data.leaderboards : undefined;
   if (!Array.isArray(boards)) throw new SetupError(`${lbFile}: no "leaderboards" array at the top level (expected {"leaderboards":[{"name":...,"results":[...]}]}, swebench.com's data/leaderboards.json)`);
   const bi = boards.findIndex((b) => isObj(b) && b.name === wanted);

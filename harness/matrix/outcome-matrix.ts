@@ -12,6 +12,7 @@ import { costOf, loadPriceTable, type PriceTable } from '../../runtime/pricing/i
 import type { MatrixHeader, MatrixModelEntry, MatrixTaskLine, OutcomeMatrixLine } from '../../schemas/types/outcome-matrix.ts';
 import type { MatrixWorkload as MatrixWorkloadSpec } from '../../schemas/types/matrix-workload.ts';
 import { SetupError } from '../errors.ts';
+import { checkInputSize } from '../input-limits.ts';
 
 export type { MatrixWorkloadSpec };
 
@@ -88,6 +89,7 @@ export function loadMatrixWorkloadSpec(dir: string): MatrixWorkload {
   const abs = resolve(dir);
   const file = join(abs, WORKLOAD_FILE);
   if (!existsSync(file)) throw new SetupError(`${file}: no ${WORKLOAD_FILE} in ${abs}`);
+  checkInputSize(file, 'workload_file');
   let spec: MatrixWorkloadSpec;
   try {
     spec = loadYamlValidated<MatrixWorkloadSpec>(file, validatorFor<MatrixWorkloadSpec>('matrix-workload.schema.json'));
@@ -194,6 +196,7 @@ function toCell(
 export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOptions = {}): Promise<OutcomeMatrix> {
   const path = resolve(file);
   if (!existsSync(path)) throw new SetupError(`${path}: outcomes file not found (check the path, or outcomes: in workload.yaml)`);
+  checkInputSize(path, 'matrix_outcomes');
   const v = validators();
   let models: MatrixModel[] | null = null;
   let priceTable: PriceTable | null = null;
