@@ -16,6 +16,20 @@ export interface InputLimits {
     import_json: Limit;
     import_licence: Limit;
   };
+  /**
+   * Bounds on the values an importer accepts in one cell: a count or cost past them is a broken file, refused with its file and line.
+   */
+  import_values: {
+    /**
+     * The most model calls one recorded run of one task may report (SWE-bench api_calls).
+     */
+    max_api_calls: number;
+    /**
+     * The most USD one recorded run of one task may cost (SWE-bench cost).
+     */
+    max_cost_usd: number;
+    why: string;
+  };
 }
 export interface Limit {
   /**
