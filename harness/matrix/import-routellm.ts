@@ -12,6 +12,7 @@ import type { RoutellmModels } from '../../schemas/types/routellm-models.ts';
 import { SetupError } from '../errors.ts';
 import { checkInputSize, type InputKind } from '../input-limits.ts';
 import { CsvSyntaxError, csvRecordsOf, type CsvRecord } from './csv-records.ts';
+import { DigestTable } from './digest-table.ts';
 import type { MatrixSummary } from './matrix-summary.ts';
 import { checkOutDir, openMatrixWorkload } from './write-matrix-workload.ts';
 
@@ -184,8 +185,9 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
     let taskCount = 0;
     let mmluCount = 0;
     const subjects = new Set<string>();
-    // Each prompt seen, by a 64-bit digest, to its first line and outcomes: a prompt given again with other outcomes is refused.
-    const seenPrompts = new Map<string, { file: number; line: number; scores: string }>();
+    // Each prompt seen, by a 64-bit digest, to where it was first (file index * 2^32 + line) and its outcomes
+    // (one bit per model): a prompt given again with other outcomes is refused.
+    const seenPrompts = new DigestTable();
     let bytesBefore = 0;
     for (const [fileIndex, file] of csvs.entries()) {
       const kind = routellmDataset(file);
@@ -217,14 +219,19 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
           const prompt = rec.fields[cols!.prompt]!;
           if (prompt.trim() === '') throw new SetupError(`${file}:${rec.line}: empty prompt (every row needs the prompt the models answered)`);
           const scores = cols!.model.map((ci) => scoreOf(file, rec, header!.fields[ci]!, rec.fields[ci]!));
-          const key = createHash('sha256').update(prompt).digest().toString('latin1', 0, 8);
-          const first = seenPrompts.get(key);
-          if (first === undefined) seenPrompts.set(key, { file: fileIndex, line: rec.line, scores: scores.join('') });
-          else if (first.scores !== scores.join(''))
+          const digest = createHash('sha256').update(prompt).digest();
+          const [hi, lo] = [digest.readUInt32LE(0), digest.readUInt32LE(4)];
+          const bits = scores.reduce((acc: number, sc, k) => acc + sc * 2 ** k, 0);
+          const seen = seenPrompts.get(hi, lo);
+          if (seen === null) seenPrompts.set(hi, lo, [fileIndex * 2 ** 32 + rec.line, bits]);
+          else if (seen[1] !== bits) {
+            const [firstFile, firstLine] = [Math.floor(seen[0] / 2 ** 32), seen[0] % 2 ** 32];
+            const written = (b: number) => scores.map((_, k) => Math.floor(b / 2 ** k) % 2).join('');
             throw new SetupError(
-              `${file}:${rec.line}: this prompt is also on ${first.file === fileIndex ? 'line ' : `${csvs[first.file]}:`}${first.line} with other outcomes (${first.scores} there, ${scores.join('')} here, per model column) ` +
+              `${file}:${rec.line}: this prompt is also on ${firstFile === fileIndex ? 'line ' : `${csvs[firstFile]}:`}${firstLine} with other outcomes (${written(seen[1])} there, ${written(bits)} here, per model column) ` +
                 '(one task, one recorded outcome per model: remove one of the rows, or fix the one that is wrong)',
             );
+          }
           // RouteLLM's evaluation leaves these out (found in its router training data); so does the matrix.
           if (contaminated.has(prompt)) {
             summary.contaminated += 1;
