@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { removeTree } from '../../runtime/sandbox/index.ts';
 import { dirname, resolve } from 'node:path';
 import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
@@ -228,7 +229,8 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     }
     const committed = jobsStore.committed(runId);
     let finished = [...committed.values()].length;
-    sweepDeadWorkDirs();
+    // Leftovers of runs whose process is gone: removed, or a warning; never this run's failure.
+    setupWarnings.push(...sweepDeadWorkDirs().warnings);
     const workDir = createRunWorkDir(runId);
 
     const hostPath = io.env.PATH;
@@ -305,7 +307,12 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
       loop.stop();
       if (tmpBefore === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmpBefore;
-      rmSync(workDir, { recursive: true, force: true });
+      try {
+        removeTree(workDir);
+      } catch (e) {
+        // The next run's sweep tries again once this process is gone.
+        setupWarnings.push(`could not remove this run's work dir ${workDir}: ${(e as Error).message}`);
+      }
     };
     return {
       ctx,

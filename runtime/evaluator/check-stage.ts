@@ -1,7 +1,7 @@
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, relative, sep } from 'node:path';
-import { isWithin } from '../sandbox/index.ts';
+import { isWithin, removeTree } from '../sandbox/index.ts';
 import { diskLimitMessage, diskUsage, diskUse, ResourceLimitError } from '../sandbox/resource-limits.ts';
 import { PYTHON_REPORT_HOOK } from './check-report.ts';
 
@@ -53,7 +53,7 @@ export function stageCheck(options: { workspaceRoot: string; checkFilesDir?: str
     if (diskUse(usage) > options.maxBytes) throw new ResourceLimitError('workspace_max_bytes', `the check's staging copy refused the workspace: ${diskLimitMessage(usage, options.maxBytes)}`);
   }
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'metis-check-')));
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const cleanup = () => removeTree(dir);
   try {
     const work = join(dir, 'work');
     const reportDir = join(dir, 'report');

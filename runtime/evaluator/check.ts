@@ -79,7 +79,12 @@ export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckR
       reason,
     };
   } finally {
-    stage.cleanup();
+    try {
+      stage.cleanup();
+    } catch (e) {
+      // The check ran; what is left of its copy sits under the run's work dir, removed with it.
+      options.logger.log('warn', `could not remove the hidden check's staging copy: ${(e as Error).message}`);
+    }
   }
 }
 

@@ -19,4 +19,5 @@ export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS, type ScratchDirs } from '
 export { probeBwrap, bwrapArgs, PROC_READ_ONLY, type BwrapMounts } from './bwrap.ts';
 export { probeUnshare, unshareArgs, planHidden, shellQuote, DROP_CAPS, type UnshareMounts, type UnshareTools } from './unshare.ts';
 export { parseSandboxMode, SANDBOX_ENV_VAR } from './sandbox-mode.ts';
+export { removeTree } from './remove-tree.ts';
 export { DEFAULT_MAX_OUTPUT_BYTES, truncationMarker, completePrefixLength } from './output-cap.ts';

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger.ts';
@@ -10,6 +10,7 @@ import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, memoryLimi
 import { probeUnshare, unshareArgs, type UnshareTools } from './unshare.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
 import { buildSandboxEnv, sandboxPath } from './sandbox-env.ts';
+import { removeTree } from './remove-tree.ts';
 
 /**
  * Which confinement to use: `auto` picks bwrap when it works here, else unshare (namespaces via
@@ -290,7 +291,12 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const [file, args] = cgroups ? ['/bin/sh', ['-c', JOIN_CGROUPS_SCRIPT, 'sh', ...cgroups.procsFiles, '--', bin, ...binArgs]] : [bin, binArgs];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const removeScratch = () => {
-    rmSync(scratch.dir, { recursive: true, force: true });
+    try {
+      removeTree(scratch.dir);
+    } catch (e) {
+      // Never fatal: what is left sits under the run's work dir, which the run (or the next one) removes again.
+      opts.logger.log('warn', `could not remove a command's scratch dir ${scratch.dir}: ${(e as Error).message}`);
+    }
     cgroups?.remove();
   };
   // The workspace and the command's own dirs: what it can fill on the host's disk.

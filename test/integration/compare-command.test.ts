@@ -98,7 +98,7 @@ async function compareWith(runSuite: (o: RunSuiteOptions & Partial<FingerprintAr
   const io: CliIO = { out: (s) => out.push(s), err: (s) => out.push(s), isTTY: false, progress: () => {}, env: {}, cwd };
   const spec = createCompareCommandSpec({ runSuite, nowUs: () => Date.UTC(2026, 10, 23, 1, 2, 3) * 1000 });
   const program = new Command('bench').exitOverride();
-  const cmd = program.command(spec.name).exitOverride();
+  const cmd = program.command('compare').exitOverride();
   spec.configure(cmd);
   let code = -1;
   cmd.action(async (...a: unknown[]) => {

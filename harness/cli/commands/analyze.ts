@@ -14,8 +14,6 @@ import { SetupError } from '../../errors.ts';
 
 /** `analyze --skip-execute`: every report number again from an existing trace DB, no model call. */
 export const analyzeCommandSpec: CommandSpec = {
-  name: 'analyze',
-  description: 'Recompute a run\'s report from an existing trace DB, with no model calls (analyze = bench analyze).',
   configure(cmd) {
     cmd
       .option('--db-path <path>', 'the existing trace DB of a bench run (agent workloads)')

@@ -263,8 +263,6 @@ async function compareMatrix(a: string | undefined, b: string | undefined, o: Co
 /** `bench compare` with its runner and clock passed in. */
 export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec {
   return {
-    name: 'compare',
-    description: 'Compare two finished reports, or run pattern store v1 against v2 on the same seeds (`compare v1 v2`), with paired CIs and the cluster-tightness verdict.',
     configure(cmd: Command) {
       cmd
         .argument('[a]', 'report JSON of arm A, `v1`, or `cache-off` (with `cache-on` and --workload cache-*: a query stream with the semantic cache off vs on, paired by query)')

@@ -27,8 +27,6 @@ Examples:
 
 /** `bench export`: a run's trace DB in formats other tools read (OTLP spans, Inspect eval logs). */
 export const exportCommandSpec: CommandSpec = {
-  name: 'export',
-  description: 'Export runs of a trace DB as OpenTelemetry GenAI spans (OTLP/JSON file or OTLP/HTTP) or Inspect eval logs.',
   configure(cmd) {
     cmd
       .requiredOption('--format <format>', 'otlp or inspect')

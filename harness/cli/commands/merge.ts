@@ -19,8 +19,6 @@ Example (A3 over 3 machines):
 
 /** `bench merge DB... --out DB` (harness-and-runtime.md §2). */
 export const mergeCommandSpec: CommandSpec = {
-  name: 'merge',
-  description: 'Merge the shard DBs of one run (made on several machines) into one trace DB and pattern store.',
   configure(cmd) {
     cmd
       .argument('<dbs...>', 'the shard trace DBs')

@@ -47,8 +47,6 @@ Examples:
 
 /** `bench run`: the suite, N reps per workload, a report (harness-and-runtime.md §2). */
 export const runCommandSpec: CommandSpec = {
-  name: 'run',
-  description: 'Run workloads through the Metis runtime and print the savings and quality report.',
   configure(cmd: Command) {
     cmd
       .option('--workload <name>', 'run this workload by name (repeatable); bypasses the signal-strength filter', collect, [])
