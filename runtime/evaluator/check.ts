@@ -53,7 +53,7 @@ export interface CheckRun {
  */
 export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckRun> {
   const limits = options.limits ?? defaultResourceLimits().sandbox;
-  const stage = stageCheck({ ...options, ...(resourceBoundsOff() ? {} : { maxBytes: limits.workspace_max_bytes }) });
+  const stage = stageCheck({ ...options, ...(resourceBoundsOff() ? {} : { maxBytes: limits.workspace_max_bytes, maxFiles: limits.workspace_max_files, maxDepth: limits.workspace_max_depth }) });
   try {
     const r = await runCommand(options.command, {
       cwd: stage.work,

@@ -6,11 +6,12 @@ import type { Logger } from '../core/logger.ts';
 import { bwrapArgs, findDevGuardTools, findOnPath, guardedBwrapCommand, probeBwrap, type DevGuardTools } from './bwrap.ts';
 import { cgroupParent, createCommandCgroups, type CommandCgroups, type Controller } from './command-cgroup.ts';
 import { descendantTasks } from './sandbox-tasks.ts';
-import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, memoryLimitMessage, perProcessMemoryRefusal, processLimitMessage, prlimitArgs, FORK_REFUSED, type SandboxLimits } from './resource-limits.ts';
+import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, treeBounds, memoryLimitMessage, perProcessMemoryRefusal, processLimitMessage, prlimitArgs, FORK_REFUSED, type SandboxLimits } from './resource-limits.ts';
 import { probeUnshare, unshareArgs, type UnshareTools } from './unshare.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
 import { buildSandboxEnv, sandboxPath } from './sandbox-env.ts';
 import { removeTree } from './remove-tree.ts';
+import { treeLimitMessage } from './tree-walk.ts';
 
 /**
  * Which confinement to use: `auto` picks bwrap when it works here, else unshare (namespaces via
@@ -135,7 +136,7 @@ function warnOnce(logger: Logger, tier: SandboxTier, msg: string, requested: San
  */
 const PROCESS_COUNT_SLACK = 4;
 
-/** How often the workspace's disk use is measured while a command runs. */
+/** How often the workspace's disk use, entry count and depth are measured while a command runs. */
 const DISK_POLL_MS = 500;
 
 /** The WARN text logged when a root harness's bwrap cannot bind the device nodes read-only. */
@@ -301,10 +302,11 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   };
   // The workspace and the command's own dirs: what it can fill on the host's disk.
   const measured = [workspace, ...writable];
-  const overDisk = (): string | null => {
+  const overDisk = (): [keyof SandboxLimits, string] | null => {
     if (unbounded) return null;
-    const u = diskUsage(measured, limits.workspace_max_bytes);
-    return diskUse(u) > limits.workspace_max_bytes ? diskLimitMessage(u, limits.workspace_max_bytes) : null;
+    const u = diskUsage(measured, limits.workspace_max_bytes, treeBounds(limits));
+    if (u.over) return [u.over, treeLimitMessage(u.over, limits[u.over])];
+    return diskUse(u) > limits.workspace_max_bytes ? ['workspace_max_bytes', diskLimitMessage(u, limits.workspace_max_bytes)] : null;
   };
 
   return new Promise<RunCommandResult>((resolveRun, rejectRun) => {
@@ -370,8 +372,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       if (refusal) hit(['max_memory_bytes', memoryLimitMessage(limits.max_memory_bytes, { evidence: refusal })]);
     };
     const diskTimer = setInterval(() => {
-      const disk = overDisk();
-      hit(disk ? ['workspace_max_bytes', disk] : overCgroups());
+      hit(overDisk() ?? overCgroups());
       sampleTasks();
     }, DISK_POLL_MS);
 
@@ -384,8 +385,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       opts.signal?.removeEventListener('abort', onAbort);
       // Once more at the end: a command shorter than one poll (a single `truncate -s 4G`) is caught here.
       if (!limit) {
-        const disk = overDisk();
-        const found = disk ? (['workspace_max_bytes', disk] as [keyof SandboxLimits, string]) : overCgroups();
+        const found = overDisk() ?? overCgroups();
         if (found) [limitKey, limit] = found;
       }
       removeScratch();

@@ -79,7 +79,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--run-id <id>', 'the run id (shards of one run must share it); default derived from seed, suite, models, commit and prices when sharded or --passes')
       .option('--resume <db>', 'continue the interrupted run in this trace DB: keep its finished reps, roll back a half-written one, run the rest (identity flags come from the DB)')
       .option('--retry-errors', 'with --resume: also run again the reps that ended in a provider error', false)
-      .option('--limit <key=value>', 'a sandbox bound (repeatable): workspace_max_bytes, max_processes, max_memory_bytes, rep_max_seconds, tmp_max_bytes; defaults in runtime/data/resource-limits.json (docs/cli.md)', collect, [])
+      .option('--limit <key=value>', 'a sandbox bound (repeatable): workspace_max_bytes, max_processes, max_memory_bytes, rep_max_seconds, tmp_max_bytes, workspace_max_files, workspace_max_depth; defaults in runtime/data/resource-limits.json (docs/cli.md)', collect, [])
       .option('--accept-changed', "with --resume: resume although a selected workload's files or the commit changed since the run started (the report's warnings and provenance.accepted_changes say what)", false)
       .option('--unsandboxed', "with no sandbox (neither bubblewrap nor unshare works), let a real provider's run_shell and hidden checks run anyway, confined by cwd and a scrubbed environment only (default: refused)", false)
       .addOption(new Option('--holdout <kind>', 'a3: also run Pass C leave-one-workload-out (pass C-oos): each workload routed by a store seeded only from the other workloads, workload_id null').choices(['workload']))
