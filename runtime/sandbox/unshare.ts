@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY } from './bwrap.ts';
+import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY, SYSTEM_DIRS } from './bwrap.ts';
 import { defaultResourceLimits } from './resource-limits.ts';
 import { isWithin } from './workspace-path.ts';
 import { sandboxPath } from './sandbox-env.ts';
@@ -26,6 +26,16 @@ const NAMESPACES = ['--pid', '--fork', '--kill-child', '--mount-proc', '--mount'
  * (docker's /run/secrets), and /dev, whose disks a root command could otherwise read raw.
  */
 const ALWAYS_HIDDEN = ['/root', '/home', '/tmp', '/var/tmp', '/dev', '/run'] as const;
+
+/**
+ * The top-level entries of `/` (given as absolute paths) that an unshare sandbox leaves readable, read-only,
+ * besides the system directories commands run from and the fresh /proc: neither always covered nor the
+ * harness's home or temp dir. One only partly covered (the workloads folder inside it) is named too.
+ */
+export function unshareReadable(rootEntries: readonly string[], home: string, tmp: string): string[] {
+  const covered = new Set<string>([...ALWAYS_HIDDEN, '/etc', '/proc', ...SYSTEM_DIRS, home, tmp]);
+  return rootEntries.filter((e) => !covered.has(e)).sort();
+}
 
 /** The device nodes bound back into the covered /dev (the set bwrap's `--dev` offers). */
 const DEV_NODES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'] as const;
