@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY, SYSTEM_DIRS } from './bwrap.ts';
@@ -35,6 +35,15 @@ const ALWAYS_HIDDEN = ['/root', '/home', '/tmp', '/var/tmp', '/dev', '/run'] as 
 export function unshareReadable(rootEntries: readonly string[], home: string, tmp: string): string[] {
   const covered = new Set<string>([...ALWAYS_HIDDEN, '/etc', '/proc', ...SYSTEM_DIRS, home, tmp]);
   return rootEntries.filter((e) => !covered.has(e)).sort();
+}
+
+/** unshareReadable on this machine: the root as listed now, this process's home and temp dir ([] when / cannot be listed). */
+export function unshareReadableHere(): string[] {
+  try {
+    return unshareReadable(readdirSync('/').map((e) => `/${e}`), homedir(), tmpdir());
+  } catch {
+    return [];
+  }
 }
 
 /** The device nodes bound back into the covered /dev (the set bwrap's `--dev` offers). */
