@@ -40,7 +40,7 @@ import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
 import { takeRunLease, type RunLease } from '../runs/run-lease.ts';
 import { reconcileRunInputs, runInputs } from '../runs/run-inputs.ts';
-import { sealRun, unsealRun } from '../runs/run-seal.ts';
+import { sealKeyFrom, sealRun, unsealRun } from '../runs/run-seal.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 import { withRunCache } from '../cache-bench/cached-reps.ts';
 import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
@@ -356,9 +356,9 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
         const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...otlpWarnings];
         held.assertHeld();
         runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
-        // Its rows and events as finalised, for bench merge to check (harness/runs/run-seal.ts).
+        // Its rows, events and pattern store as finalised, for bench merge to check (harness/runs/run-seal.ts).
         store.flush();
-        sealRun(store.database, runId, clock.nowUs());
+        sealRun(store.database, runId, clock.nowUs(), { key: sealKeyFrom(io.env), patternsPath: patternsDbPath });
         // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
         if (!stopped) dropAllCheckpoints(patternsDbPath);
         const report = buildReport({

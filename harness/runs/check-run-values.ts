@@ -55,9 +55,9 @@ function wholeNumber(path: string, table: string, row: string, field: string, va
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new BadTraceValueError(path, table, row, field, `${String(value)} is not a whole number >= 0`);
 }
 
-/** A column that must be null or a finite number in [0, 1]. */
-function unitOrNull(path: string, table: string, row: string, field: string, value: unknown): void {
-  if (value === null) return;
+/** A column that must hold a finite number in [0, 1]: every rep is judged, so a NULL is as bad as 1.5. */
+function unit(path: string, table: string, row: string, field: string, value: unknown): void {
+  if (value === null || value === undefined) throw new BadTraceValueError(path, table, row, field, `${String(value)} is not a number in [0, 1]`);
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw new BadTraceValueError(path, table, row, field, `${String(value)} is outside [0, 1]`);
 }
 
@@ -74,7 +74,7 @@ function checkEvents(db: Database.Database, path: string): void {
   }
 }
 
-/** The harness's rows: JSON columns parse, counts are whole, scores are in [0, 1]. */
+/** The harness's rows: JSON columns parse, counts are whole, scores and confidences are present and in [0, 1]. */
 function checkRunRows(db: Database.Database, path: string): void {
   for (const r of db.prepare('SELECT run_id, provenance_json, warnings_json, recording_errors_json FROM bench_runs').iterate() as IterableIterator<BenchRunRow>) {
     for (const field of ['provenance_json', 'warnings_json', 'recording_errors_json'] as const) parseCell(path, 'bench_runs', r.run_id, field, r[field]);
@@ -82,8 +82,8 @@ function checkRunRows(db: Database.Database, path: string): void {
   const rows = db.prepare('SELECT id, rep, turns, started_at_us, ended_at_us, score, confidence, session_ids_json, check_json, assertions_json FROM workload_runs').iterate() as IterableIterator<WorkloadRunRow>;
   for (const r of rows) {
     for (const field of ['rep', 'turns', 'started_at_us', 'ended_at_us'] as const) wholeNumber(path, 'workload_runs', r.id, field, r[field]);
-    unitOrNull(path, 'workload_runs', r.id, 'score', r.score);
-    unitOrNull(path, 'workload_runs', r.id, 'confidence', r.confidence);
+    unit(path, 'workload_runs', r.id, 'score', r.score);
+    unit(path, 'workload_runs', r.id, 'confidence', r.confidence);
     for (const field of ['session_ids_json', 'check_json', 'assertions_json'] as const) parseCell(path, 'workload_runs', r.id, field, r[field]);
   }
 }

@@ -24,7 +24,7 @@ function procReadOnly(): string[] {
 }
 
 /** System directories a build needs, bound read-only (or recreated as the symlinks they are). */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'] as const;
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'] as const;
 
 /**
  * The few /etc entries programs read at start-up (dynamic linker, users, zone, interpreter

@@ -7,7 +7,7 @@ import { bwrapArgs, findDevGuardTools, findOnPath, guardedBwrapCommand, probeBwr
 import { cgroupParent, createCommandCgroups, type CommandCgroups, type Controller } from './command-cgroup.ts';
 import { descendantTasks } from './sandbox-tasks.ts';
 import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, treeBounds, memoryLimitMessage, perProcessMemoryRefusal, processLimitMessage, prlimitArgs, FORK_REFUSED, type SandboxLimits } from './resource-limits.ts';
-import { probeUnshare, unshareArgs, type UnshareTools } from './unshare.ts';
+import { probeUnshare, unshareArgs, unshareReadableHere, type UnshareTools } from './unshare.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
 import { buildSandboxEnv, sandboxPath } from './sandbox-env.ts';
 import { removeTree } from './remove-tree.ts';
@@ -115,9 +115,10 @@ export function isRoot(): boolean {
 /** The WARN text logged when commands run without bwrap. */
 export const NO_SANDBOX_WARNING = 'running without bubblewrap (bwrap): run_shell and checks are confined by cwd, a scrubbed environment and an empty home only';
 
-/** The WARN text logged when commands run in the unshare tier. */
-export const UNSHARE_SANDBOX_WARNING =
-  'sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable, read-only';
+/** The WARN text logged when commands run in the unshare tier: one line naming the top-level entries of / left readable. */
+export function unshareSandboxWarning(readable: readonly string[]): string {
+  return `sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; still readable, read-only: ${readable.length ? readable.join(', ') : 'nothing beyond the system directories'}`;
+}
 
 // Once per logger: a process has one logger in practice, and tests can still observe the warning.
 const warned = new WeakMap<Logger, Set<string>>();
@@ -236,7 +237,7 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
   if (mode === 'auto' || mode === 'unshare') {
     const tools = await (opts.findUnshare ?? (() => probeUnshare(opts.hostPath)))();
     if (tools) {
-      warnOnce(opts.logger, 'unshare', UNSHARE_SANDBOX_WARNING, mode);
+      warnOnce(opts.logger, 'unshare', unshareSandboxWarning(unshareReadableHere()), mode);
       return { kind: 'unshare', tools };
     }
     if (mode === 'unshare') throw new SandboxUnavailableError(opts.unavailableHint, 'unshare');

@@ -66,6 +66,21 @@ const CASES: { name: string; pick: string; sql: (id: string) => string; where: s
     where: 'table workload_runs, row ID, field score',
     problem: /1\.5 is outside \[0, 1\]/,
   },
+  // Before: accepted, and the quality mean moved (0.685 -> 0.702 in the probe) as if the rep had not been judged.
+  {
+    name: 'null-score',
+    pick: firstRep,
+    sql: (id) => `UPDATE workload_runs SET score = NULL WHERE id = '${id}'`,
+    where: 'table workload_runs, row ID, field score',
+    problem: /null is not a number in \[0, 1\]/,
+  },
+  {
+    name: 'null-confidence',
+    pick: firstRep,
+    sql: (id) => `UPDATE workload_runs SET confidence = NULL WHERE id = '${id}'`,
+    where: 'table workload_runs, row ID, field confidence',
+    problem: /null is not a number in \[0, 1\]/,
+  },
   {
     name: 'truncated-json',
     pick: firstCall,
