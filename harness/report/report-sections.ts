@@ -210,6 +210,18 @@ function a3(m: ProtocolMetrics): ReportSection {
   return { id: 'a3', title: 'A3 protocol', blocks };
 }
 
+/**
+ * What the assertions showed, in one sentence: "all N held", or "no assertion was evaluated" when none ran
+ * (a run stopped before its first rep must not read as a run whose claims all held). Null when some failed.
+ */
+export function assertionsSummary(report: BenchReport): string | null {
+  const reps = report.workloads.reduce((n, w) => n + w.reps.length, 0);
+  const evaluated = report.workloads.reduce((n, w) => n + w.reps.reduce((m, r) => m + r.assertions.length, 0), 0);
+  if (failedAssertions(report).length > 0) return null;
+  if (evaluated === 0) return `No assertion was evaluated (${reps === 0 ? 'no rep ran' : `${reps} rep${reps === 1 ? '' : 's'} ran, none with an assertion`}).`;
+  return `All ${evaluated} assertion${evaluated === 1 ? '' : 's'} held, over ${reps} rep${reps === 1 ? '' : 's'}.`;
+}
+
 function failedAssertions(report: BenchReport): string[] {
   return report.workloads.flatMap((w) =>
     w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `${repLabel(w.workload, w.pass, r.rep)}: ${a.scope} ${a.detail} (${a.name})`)),
@@ -226,7 +238,7 @@ export function buildReportDocument(report: BenchReport): ReportDocument {
   sections.push({
     id: 'assertions',
     title: failed.length === 0 ? 'Assertions' : `Failed assertions (${failed.length})`,
-    blocks: [failed.length === 0 ? { kind: 'text', text: 'All assertions held.' } : { kind: 'list', items: failed }],
+    blocks: [failed.length === 0 ? { kind: 'text', text: assertionsSummary(report)! } : { kind: 'list', items: failed }],
   });
   if (report.warnings.length > 0) sections.push({ id: 'warnings', title: 'Warnings', blocks: [{ kind: 'list', items: report.warnings }] });
   sections.push({
