@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
@@ -6,6 +7,7 @@ import { loadReport } from './find-report.ts';
 import { unitsNeededForNonInferiority } from '../metrics/index.ts';
 import { buildHeadline, headlineVerdict, vsRandomSentence } from './headline.ts';
 import { aboveClaim } from './verdict-grammar.ts';
+import { headlineRows } from './report-sections.ts';
 
 const fig = (e: { estimate: number | null; ci_low: number | null; ci_high: number | null }) => ({ estimate: e.estimate ?? 0, low: e.ci_low, high: e.ci_high });
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
@@ -127,7 +129,22 @@ describe('the headline (issue 11 item 3)', () => {
   it('single protocol: against the re-priced baseline, and the verdict says no strong arm was measured', () => {
     const h = buildHeadline(fixture('single'))!;
     expect(h).toMatchObject({ kind: 'actual_vs_repriced_baseline', strong_pass: null, solved_rate: { strong: null }, solved_rate_diff_pts: null });
-    expect(h.verdict).toMatch(/re-priced on the same tokens.*no strong arm was measured/);
+    expect(h.verdict).toMatch(/re-priced at .*no strong arm was measured/);
+  });
+
+  it('single protocol: leads with what was measured and names the re-priced figure a price effect, never a saving', () => {
+    const r = fixture('single');
+    const h = buildHeadline(r)!;
+    const spent = r.workloads.reduce((s, w) => w.reps.reduce((t, x) => t.plus(x.savings.actual_repriced_usd), s), new Decimal(0));
+    // Solved rate and spend first, then the price effect, then the command that measures routing.
+    expect(h.verdict).toMatch(new RegExp(`^claude-haiku-4-5, on \\d+ \\(workload, rep\\) units over \\d+ workloads: solved \\d+% .*, spent \\$${spent.toFixed(4).replace('.', '\\.')}\\. Price effect `));
+    expect(h.verdict).toContain('not a saving');
+    expect(h.verdict).toContain('`bench run --protocol a3`');
+    // The issue's case: every turn on haiku, a zero-width interval at the price ratio, read "saved 67% (no variation)".
+    const flat = { ...h, savings_pct: { estimate: 66.7, ci_low: 66.7, ci_high: 66.7 } };
+    expect(headlineVerdict(flat)).toContain('Price effect 67% (no variation)');
+    expect(headlineVerdict(flat)).not.toMatch(/\bsaved\b|no saving shown/);
+    expect(headlineRows(h)[0]![0]).toMatch(/^price effect vs /);
   });
 
   it('null for a signal run and for an A3 run without Pass C', () => {

@@ -31,7 +31,8 @@ export function headlineRows(h: Headline): [string, string][] {
   const routed = measured ? `routed (Pass ${h.routed_pass})` : h.routed_model;
   const strong = measured ? `${h.strong_model} (Pass ${h.strong_pass})` : `${h.strong_model} re-priced`;
   const rows: [string, string][] = [
-    [`savings of ${routed} vs ${strong}, % [95% CI]`, estimateCell(h.savings_pct, fixed1)],
+    // The single protocol's figure is the price effect of re-pricing the same tokens; only a measured strong arm gives savings.
+    [measured ? `savings of ${routed} vs ${strong}, % [95% CI]` : `price effect vs ${strong}, % [95% CI]`, estimateCell(h.savings_pct, fixed1)],
     [`solved rate, ${routed} [95% CI]`, estimateCell(h.solved_rate.routed, (x) => rate(x))],
   ];
   if (h.solved_rate.strong) rows.push([`solved rate, ${strong} [95% CI]`, estimateCell(h.solved_rate.strong, (x) => rate(x))]);
