@@ -40,7 +40,7 @@ export function ciCell(r: CompareRow): string {
 
 /** The artifact's claims; an artifact written before they were recorded gets its solved-rate claim from the rows. */
 function claimsOf(artifact: CompareArtifact): NonNullable<CompareArtifact['claims']> {
-  return artifact.claims ?? buildClaims([], solvedRowFor(artifact.rows, artifact.routing?.pass ?? null), DEFAULT_MARGIN_PTS);
+  return artifact.claims ?? buildClaims([], solvedRowFor(artifact.rows, artifact.routing?.pass ?? null), DEFAULT_MARGIN_PTS, artifact.routing?.identical ?? false);
 }
 
 /** B against A on solved rate, in the verdict grammar: non-inferiority at the margin, or why it cannot say. */
@@ -50,7 +50,7 @@ export function compareSolvedVerdict(artifact: CompareArtifact): string | null {
 
 /** Units and workloads behind an interval, and the arms' correlation on them (what pairing buys). */
 function unitsCell(r: CompareRow): string {
-  if (!r.ci) return '';
+  if (!r.ci) return r.ci_reason?.includes('no paired interval') || r.ci_reason?.includes('no per-unit samples') ? 'whole report' : '';
   const runs = r.ci.two_level ? ` / ${r.ci.two_level.runs} runs` : '';
   return `${r.ci.units} / ${r.ci.clusters}${runs}${r.ci.correlation === null ? '' : `  r=${r.ci.correlation.toFixed(2)}`}`;
 }
@@ -81,6 +81,15 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
       ),
     );
   if (paths.json) out.push(`json: ${paths.json}`);
+  const shared = artifact.shared_units;
+  if (shared) {
+    const apart = [shared.only_a ? `${shared.only_a} only in A` : null, shared.only_b ? `${shared.only_b} only in B` : null].filter(Boolean);
+    out.push(
+      ...wrap(
+        `units: A, B, delta and interval of each paired row are taken over the ${shared.shared} (pass, workload, rep) units both reports hold${apart.length ? `; left out of them: ${apart.join(', ')}` : ' (every unit of both)'}.`,
+      ),
+    );
+  }
   out.push('');
   const side = (name: string, label: string) => (label === name ? name : `${name} (${label})`);
   const columns: FitColumn[] = [
@@ -101,6 +110,9 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
     const t = fitTable(columns, rows, width);
     out.push(t.text);
     if (t.hidden.length) out.push(`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`);
+    // A row that states no difference says why under the table (pass@k at different k).
+    const apart = [...new Set(artifact.rows.filter((r) => r.delta === null && r.a !== null && r.b !== null && r.ci_reason).map((r) => `${r.metric} (${r.scope}): ${r.ci_reason}`))];
+    out.push(...apart.flatMap((x) => wrap(x)));
   }
   // What the intervals allow, in the verdict grammar: savings first, then solved rate against the margin.
   const claims = claimsOf(artifact);
