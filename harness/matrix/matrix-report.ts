@@ -3,6 +3,7 @@ import type { ClusteredEstimate } from '../metrics/paired-stats.ts';
 import type { Estimate, MatrixReport, OperatingPoint, Setting } from '../../schemas/types/matrix-report.ts';
 import { apgr, matrixBaselines, operatingFigures, type MatrixBaselines } from './operating-point.ts';
 import type { OutcomeTable } from './outcome-table.ts';
+import { moneyText } from '../report/number-text.ts';
 import type { SweepPicks } from './matrix-protocol.ts';
 
 /** The protocol settings a matrix run reports. */
@@ -51,8 +52,7 @@ function mixOf(models: readonly string[], shares: readonly number[]): Record<str
 
 /** A dollar figure for prose: cents above a cent, else two significant digits. */
 export function usdText(d: Decimal | string): string {
-  const x = typeof d === 'string' ? Number(d) : d.toNumber();
-  return x >= 0.01 ? `$${x.toFixed(2)}` : `$${x.toPrecision(2)}`;
+  return moneyText(d);
 }
 
 /** A rate as a percent with its interval: "71% [68, 74]". */

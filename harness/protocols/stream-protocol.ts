@@ -83,7 +83,7 @@ async function replayStream(name: string, ctx: StreamContext): Promise<StreamRep
     const calibration = fitted
       ? `cross-fit: asked queries split in 2 folds by a hash of their id (${fitted.foldSizes.join(' + ')}); each fold served by a tuner warmed only by a calibration replay of the other fold (${fitted.calibrationLabels.join(' / ')} labelled would-be hits), cache content the same in every replay; calibration calls are not in the costs`
       : undefined;
-    io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}), contextual: contextual && o.cache }, figures));
+    io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}), contextual: contextual && o.cache }, figures, 'text', o.width ?? null));
     io.out('');
     return {
       ...(interrupted ? { status: 'interrupted' as const } : {}), name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), ...(contextual && o.cache ? { contextual_embedding: 'emulated' as const } : {}), figures, records: records.map(recordToJson) };

@@ -6,7 +6,7 @@ import type { CommandSpec } from '../command.ts';
 import { addForceOption, addWidthOptions, freshOutputPath, tableWidth } from '../parse-args.ts';
 import { RunJobs } from '../../runs/run-jobs.ts';
 import { isMatrixRunDb } from '../../matrix/matrix-run-db.ts';
-import { analyzeMatrixDb } from '../../matrix/run-matrix-command.ts';
+import { analyzeMatrixDb, modelNames } from '../../matrix/run-matrix-command.ts';
 import { renderMatrixText } from '../../matrix/render-matrix.ts';
 import { jobKey } from '../../runner/shard.ts';
 import { analyzeStreamReport } from '../../cache-bench/analyze-stream-report.ts';
@@ -29,13 +29,13 @@ export const analyzeCommandSpec: CommandSpec = {
   async run(cmd, _args, io) {
     const o = cmd.opts<{ dbPath?: string; streamReport?: string; markdown: boolean; run?: string; json?: string; patternsDbPath?: string; width?: number; wide?: boolean; force: boolean }>();
     if (o.streamReport && o.dbPath) throw new SetupError('analyze: give --db-path (a trace DB) or --stream-report (a cache stream report), not both');
-    if (o.streamReport) return analyzeStreamReport(resolve(io.cwd, o.streamReport), io, o.markdown ? 'markdown' : 'text');
+    if (o.streamReport) return analyzeStreamReport(resolve(io.cwd, o.streamReport), io, o.markdown ? 'markdown' : 'text', tableWidth(o, io));
     if (!o.dbPath) throw new SetupError('analyze: --db-path <trace DB> is required (or --stream-report <file> for a cache stream run)');
     const path = resolve(io.cwd, o.dbPath);
     if (isMatrixRunDb(path)) {
       const report = analyzeMatrixDb(path, o.run);
       if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
-      io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path }));
+      io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path, width: tableWidth(o, io), names: modelNames(report) }));
       return 0;
     }
     const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;

@@ -300,7 +300,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
       const o = cmd.opts<CompareFlags>();
       if (o.json) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
       if (args[0] === 'cache-off' && args[1] === 'cache-on')
-        return compareCacheArms({ workloadsDir: resolve(io.cwd, o.workloadsDir), names: o.workload, embedder: cmd.getOptionValueSource('embeddingProvider') === 'cli' ? o.embeddingProvider : null, penalty: 10, json: o.json ?? null }, io);
+        return compareCacheArms({ workloadsDir: resolve(io.cwd, o.workloadsDir), names: o.workload, embedder: cmd.getOptionValueSource('embeddingProvider') === 'cli' ? o.embeddingProvider : null, penalty: 10, json: o.json ?? null, width: tableWidth(o, io) }, io);
       if (o.workload.length > 0 && selectsMatrix(resolve(io.cwd, o.workloadsDir), o.workload)) return compareMatrix(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
       const inputs = await inputsFor(args[0] as string | undefined, args[1] as string | undefined, o, io, deps);
       const options = { marginPts: o.margin ?? DEFAULT_MARGIN_PTS };

@@ -62,7 +62,7 @@ export const reportCommandSpec: CommandSpec = {
     // A matrix run (its JSON or its DB) has its own report shape and renderings.
     const matrix = run ? readMatrixReport(resolve(io.cwd, run)) : null;
     if (matrix) {
-      const text = renderMatrixAs(matrix, o.format, { json: null, db: matrix.provenance.db_path });
+      const text = renderMatrixAs(matrix, o.format, { json: null, db: matrix.provenance.db_path }, o.out ? null : tableWidth(o, io));
       if (o.out) writeFileSync(resolve(io.cwd, o.out), `${text}\n`);
       else io.out(text);
       return 0;

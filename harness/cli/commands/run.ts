@@ -180,6 +180,7 @@ export const runCommandSpec: CommandSpec = {
           jsonPath: o.json ?? null,
         },
         io,
+        tableWidth(o, io),
       );
     if (protocol === 'query-streams') {
       // A stream run writes no trace DB: say where its records go rather than ignore the flag.
@@ -202,6 +203,7 @@ export const runCommandSpec: CommandSpec = {
           labels: o.cacheLabels,
           calibration: o.cacheCalibration,
           contextual: o.cacheContextual === 'on',
+          width: tableWidth(o, io),
         },
         io,
       );
