@@ -41,11 +41,11 @@ describe('run work dirs', () => {
     expect(sweepDeadWorkDirs(tmp).removed).toEqual([reused]);
   });
 
-  it("a dead run's 3,000-deep tree of 200-character names is swept, not fatal (rmSync threw ENAMETOOLONG at every later start)", () => {
+  it("a dead run's 500-deep tree of 200-character names is swept, not fatal (rmSync threw ENAMETOOLONG at every later start)", () => {
     const tmp = tempDir();
     const left = join(workRoot(tmp), `run_D.${deadPid()}`);
     mkdirSync(join(left, 'metis-bench-1', 'workspace'), { recursive: true });
-    makeDeepTree(join(left, 'metis-bench-1', 'workspace'), 3000, 200);
+    makeDeepTree(join(left, 'metis-bench-1', 'workspace'), 500, 200);
     expect(sweepDeadWorkDirs(tmp).removed).toEqual([left]);
     expect(existsSync(left)).toBe(false);
   });

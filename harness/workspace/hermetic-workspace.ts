@@ -24,9 +24,9 @@ export class WorkspaceCleanupError<T> extends Error {
  * so the in-tree fixture is never touched and nothing persists between runs (benchmark.md §3.2).
  * `parentDir` (default: the OS temp dir) is where the copy goes. The copy is removed however deep
  * the agent made it (removeTree); if it still cannot be, `fn`'s result comes back inside a
- * WorkspaceCleanupError (an error `fn` threw wins over the cleanup's).
+ * WorkspaceCleanupError (an error `fn` threw wins over the cleanup's). `remove` is for tests.
  */
-export async function withWorkspaceCopy<T>(fixtureDir: string, fn: (root: string) => Promise<T>, parentDir: string = tmpdir()): Promise<T> {
+export async function withWorkspaceCopy<T>(fixtureDir: string, fn: (root: string) => Promise<T>, parentDir: string = tmpdir(), remove: (dir: string) => void = removeTree): Promise<T> {
   // A symlinked fixture, or a link in it leading out, is refused before anything is copied (exit 2).
   assertSelfContainedFixture(fixtureDir);
   // A run passes its own work dir, so a copy left by a killed process is swept by the next run.
@@ -39,14 +39,14 @@ export async function withWorkspaceCopy<T>(fixtureDir: string, fn: (root: string
     result = await fn(root);
   } catch (e) {
     try {
-      removeTree(parent);
+      remove(parent);
     } catch {
       // fn's own error is the one to report; the leftover goes with the run's work dir
     }
     throw e;
   }
   try {
-    removeTree(parent);
+    remove(parent);
   } catch (e) {
     throw new WorkspaceCleanupError(result, parent, e);
   }

@@ -14,8 +14,9 @@ export type TreeBound = 'workspace_max_files' | 'workspace_max_depth';
 export interface TreeEntry {
   name: string;
   /**
-   * A short path to the entry, valid only during the visit: through the parent's open descriptor
-   * (`/proc/self/fd/N/name`), so it works however deep the entry sits.
+   * A path to the entry under PATH_MAX, valid only during the visit: the real path while that is
+   * short, else through the parent's open descriptor (`/proc/self/fd/N/name`), so it works however
+   * deep the entry sits.
    */
   path: string;
   /** 1 for a root's children. */
@@ -49,19 +50,27 @@ function treeEntry(name: string, path: string, depth: number, stat: Stats, paren
 interface Frame {
   fd: number;
   dir: Dir;
-  /** What the walk passes the kernel for this directory's entries. */
+  /** What the walk passes the kernel for this directory's entries: its real path while short, else through its descriptor. */
   base: string;
+  /** Whether `base` is the real path (a child's real path is then `base/name`). */
+  real: boolean;
   entry: TreeEntry | null;
 }
 
 const DIR_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 const viaProc = existsSync('/proc/self/fd');
+/**
+ * Real paths up to this length are used as they are (the kernel resolves them faster than a
+ * `/proc/self/fd` path); past it, with room left for one more name, the walk goes through descriptors.
+ */
+const SHORT_PATH = 3072;
 
-function openFrame(path: string, entry: TreeEntry | null, follow: boolean): Frame {
+function openFrame(path: string, entry: TreeEntry | null, follow: boolean, real: boolean): Frame {
   const fd = openSync(path, follow ? constants.O_RDONLY | constants.O_DIRECTORY : DIR_FLAGS);
   try {
-    const base = viaProc ? `/proc/self/fd/${fd}` : path;
-    return { fd, dir: opendirSync(base, { bufferSize: 64 }), base, entry };
+    const keep = !viaProc || (real && path.length <= SHORT_PATH);
+    const base = keep ? path : `/proc/self/fd/${fd}`;
+    return { fd, dir: opendirSync(base, { bufferSize: 64 }), base, real: keep, entry };
   } catch (e) {
     closeSync(fd);
     throw e;
@@ -79,9 +88,10 @@ function closeFrame(f: Frame): void {
 /**
  * Walks each root depth-first, without recursion and without holding the tree: one open directory
  * per level (at most `maxDepth` + 1, each read in small batches), so a million files in one
- * directory cost no more memory than ten. Every path it passes the kernel is short (through the
- * parent's descriptor), so a tree deeper than PATH_MAX is walked, not skipped. A directory is
- * opened without following a symlink, so one swapped in while the walk runs is not followed.
+ * directory cost no more memory than ten. Every path it passes the kernel stays under PATH_MAX
+ * (past a few KB it goes through the parent's descriptor), so a tree deeper than PATH_MAX is
+ * walked, not skipped. A directory is opened without following a symlink in its last component,
+ * so one swapped in for it while the walk runs is not followed.
  * Stops at the first entry past `maxEntries` (counted across the roots) or deeper than `maxDepth`.
  * Entries that vanish or cannot be read while it walks are skipped. The roots themselves are
  * followed if they are links.
@@ -91,7 +101,7 @@ export function walkTree(roots: readonly string[], bounds: TreeBounds, visitor: 
   for (const root of roots) {
     let first: Frame;
     try {
-      first = openFrame(root, null, true);
+      first = openFrame(root, null, true, true);
     } catch {
       continue; // gone or not a directory: nothing under it to count
     }
@@ -122,7 +132,7 @@ export function walkTree(roots: readonly string[], bounds: TreeBounds, visitor: 
         if (go === 'stop') return { entries, over: null };
         if (go === false || !stat.isDirectory()) continue;
         try {
-          stack.push(openFrame(path, entry, false));
+          stack.push(openFrame(path, entry, false, top.real));
         } catch {
           // unreadable, or swapped for something else since lstat: counted as its own entry only
         }
