@@ -356,9 +356,6 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
         const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...otlpWarnings];
         held.assertHeld();
         runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
-        // Its rows, events and pattern store as finalised, for bench merge to check (harness/runs/run-seal.ts).
-        store.flush();
-        sealRun(store.database, runId, clock.nowUs(), { key: sealKeyFrom(io.env), patternsPath: patternsDbPath });
         // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
         if (!stopped) dropAllCheckpoints(patternsDbPath);
         const report = buildReport({
@@ -368,6 +365,9 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
           ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
         });
         patterns.close();
+        // Its rows, events and pattern store as finalised (the store closed: nothing writes it after), for bench merge to check (harness/runs/run-seal.ts).
+        store.flush();
+        sealRun(store.database, runId, clock.nowUs(), { key: sealKeyFrom(io.env), patternsPath: patternsDbPath });
         if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);
         mkdirSync(dirname(jsonPath), { recursive: true });
         writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

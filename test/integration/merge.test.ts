@@ -17,10 +17,10 @@ const ENV = { PATH: process.env.PATH };
 const WORKLOADS = ['--workload', 'fix-a-bug-small', '--workload', 'regex-with-edge-cases'];
 const read = (json: string) => JSON.parse(readFileSync(json, 'utf8')) as BenchReport;
 
-/** What may differ between the one-machine run and the merged one: ids, timestamps, paths, check timings, shard labels. */
+/** What may differ between the one-machine run and the merged one: ids, timestamps, paths, check timings, shard labels, the merge's seal mode. */
 function comparable(report: BenchReport): unknown {
   const r = structuredClone(report);
-  const drop = new Set(['run_id', 'started_at', 'ended_at', 'db_path', 'patterns_db_path', 'session_ids', 'started_at_us', 'ended_at_us', 'output_tail', 'turn_id', 'duration_ms', 'merged_from']);
+  const drop = new Set(['run_id', 'started_at', 'ended_at', 'db_path', 'patterns_db_path', 'session_ids', 'started_at_us', 'ended_at_us', 'output_tail', 'turn_id', 'duration_ms', 'merged_from', 'merge_seal']);
   const strip = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(strip) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !drop.has(k)).map(([k, x]) => [k, strip(x)])) : v;
   return strip(r);

@@ -137,6 +137,12 @@ describe('nightly.yml', () => {
     expect(report.if).toContain('always()');
   });
 
+  it('passes the METIS_SEAL_KEY secret to every step that seals (bench run) or checks seals (bench merge)', () => {
+    const sealing = [...seed.steps, ...route.steps].filter((s) => /npx bench (run|merge) /.test(s.run ?? ''));
+    expect(sealing.length).toBeGreaterThanOrEqual(4);
+    for (const s of sealing) expect(s.env?.METIS_SEAL_KEY, s.name).toBe('${{ secrets.METIS_SEAL_KEY }}');
+  });
+
   it('downloads the previous night outside the checkout and compares with --fail-on-regression', () => {
     const previous = report.steps.find((s) => s.uses?.startsWith('dawidd6/action-download-artifact'))!;
     expect(String(previous.with?.path)).toMatch(/^\$\{\{ runner\.temp \}\}/);
