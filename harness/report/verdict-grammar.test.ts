@@ -30,7 +30,7 @@ describe('verdict grammar', () => {
     expect(savingsClaim({ estimate: -12, low: -20, high: -4 })).toBe('cost more (savings −12% [−20, −4])');
     expect(solvedRateClaim({ estimate: -1, low: -4, high: 2 }, { units: 45 })).toBe('non-inferior (within 5 pts): −1 [−4, +2] pts');
     expect(solvedRateClaim({ estimate: -11, low: -24, high: -2 }, { units: 45 })).toBe('solved fewer tasks: −11 [−24, −2] pts');
-    // n · (half-width / distance to the nearer boundary)²: 45 · (13 / 11)² = 62.85 → 63 in all, 18 more than the 45 in hand.
+    // n · (half-width / distance to the farther boundary)²: 45 · (13 / 11)² = 62.85 → 63 in all, 18 more than the 45 in hand.
     expect(solvedRateClaim({ estimate: -11, low: -24, high: 2 }, { units: 45 })).toBe(
       'inconclusive: somewhere between −24 and +2 pts; 18 more paired units would be needed to decide (63 in all) (non-inferiority margin 5 pts)',
     );

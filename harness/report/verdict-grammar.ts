@@ -22,8 +22,8 @@ export type UnitsNeeded = (d: IntervalFigure, marginPts: number, units: number) 
 
 /**
  * Normal approximation: the interval's half-width shrinks as 1/√n, so the units that bring it down to the
- * distance between the estimate and the nearer decision boundary (−margin for non-inferiority, 0 for
- * "fewer") are n · (half-width / distance)². It keeps the estimate fixed (50% power), so it is a floor.
+ * distance between the estimate and the farther decision boundary (−margin for non-inferiority, 0 for
+ * "fewer": the verdict on that side is the one the interval can reach) are n · (half-width / distance)². It keeps the estimate fixed (50% power), so it is a floor.
  */
 export const normalUnitsNeeded: UnitsNeeded = (d, marginPts, units) => {
   if (d.low === null || d.high === null || units < 1) return null;
