@@ -84,11 +84,11 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
   const shared = artifact.shared_units;
   if (shared) {
     const apart = [shared.only_a ? `${shared.only_a} only in A` : null, shared.only_b ? `${shared.only_b} only in B` : null].filter(Boolean);
-    out.push(
-      ...wrap(
-        `units: A, B, delta and interval of each paired row are taken over the ${shared.shared} (pass, workload, rep) units both reports hold${apart.length ? `; left out of them: ${apart.join(', ')}` : ' (every unit of both)'}.`,
-      ),
-    );
+    const text =
+      shared.shared === 0
+        ? `units: the reports share no (pass, workload, rep) unit (${apart.join(', ')}), so no paired row has figures; each report's own are in bench report.`
+        : `units: A, B, delta and interval of each paired row are taken over the ${shared.shared} (pass, workload, rep) units both reports hold${apart.length ? `; left out of them: ${apart.join(', ')}` : ' (every unit of both)'}.`;
+    out.push(...wrap(text));
   }
   out.push('');
   const side = (name: string, label: string) => (label === name ? name : `${name} (${label})`);
