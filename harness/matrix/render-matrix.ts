@@ -17,7 +17,9 @@ type ChartOption = echarts.ComposeOption<LineSeriesOption | ScatterSeriesOption 
 const FONT = 'Arial, Helvetica, Liberation Sans, sans-serif';
 const SETTING_COLOR: Record<Setting['setting'], string> = { in_sample: '#8c959f', unseen_tasks: '#cf222e', new_workspace: '#8250df', online: '#bf8700' };
 
-const num = (e: Estimate, digits = 3) => (e.estimate === null ? 'n/a' : `${e.estimate.toFixed(digits)}${e.ci_low !== null && e.ci_high !== null ? ` [${e.ci_low.toFixed(digits)}, ${e.ci_high.toFixed(digits)}]` : ''}`);
+// A zero-width interval prints as "(no variation)", as the verdict grammar words it, never as [x, x].
+const num = (e: Estimate, digits = 3) =>
+  e.estimate === null ? 'n/a' : `${e.estimate.toFixed(digits)}${e.ci_low !== null && e.ci_high !== null ? (e.ci_low === e.ci_high ? ' (no variation)' : ` [${e.ci_low.toFixed(digits)}, ${e.ci_high.toFixed(digits)}]`) : ''}`;
 const mixText = (mix: Readonly<Record<string, number | undefined>>) =>
   Object.entries(mix)
     .filter((e): e is [string, number] => (e[1] ?? 0) > 0)
@@ -37,7 +39,7 @@ function tables(r: MatrixReport): { title: string; head: string[]; rows: string[
   });
   for (const s of r.settings)
     out.push({
-      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)}; stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
+      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)} (over the cost_weights swept: another sweep gives another APGR); stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
       head: ['cost_weight', '$/task', 'solved', 'vs hull', 'vs random at mix', 'PGR', 'oracle capture', 'mix'],
       rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix)]),
     });
