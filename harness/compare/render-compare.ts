@@ -55,11 +55,11 @@ function unitsCell(r: CompareRow): string {
   return `${r.ci.units} / ${r.ci.clusters}${runs}${r.ci.correlation === null ? '' : `  r=${r.ci.correlation.toFixed(2)}`}`;
 }
 
-/** The verdict line of pattern-store.md §16.10 test 5. */
+/** The verdict line of the fingerprint tightness test (v2 must tighten clusters and separate them more than v1). */
 export function verdictLine(artifact: CompareArtifact): string {
   const v = artifact.tightness_verdict;
   const figures = v.v1 && v.v2 ? ` v1 intra ${num(v.v1.intra)} inter ${num(v.v1.inter)}; v2 intra ${num(v.v2.intra)} inter ${num(v.v2.inter)};` : '';
-  return `§16.10 test 5 (v2 intra >= v1 + ${v.required_intra_gain}, inter <= v1 - ${v.required_inter_drop}): ${v.verdict.toUpperCase()} —${figures} ${v.reason}`;
+  return `tightness test (v2 intra >= v1 + ${v.required_intra_gain}, inter <= v1 − ${v.required_inter_drop}): ${v.verdict.toUpperCase()} —${figures} ${v.reason}`;
 }
 
 /** `bench compare` stdout: banner, the two arms, one table (metric | A | B | delta | 95% CI), the test-5 verdict. */
@@ -84,11 +84,11 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
   const shared = artifact.shared_units;
   if (shared) {
     const apart = [shared.only_a ? `${shared.only_a} only in A` : null, shared.only_b ? `${shared.only_b} only in B` : null].filter(Boolean);
-    out.push(
-      ...wrap(
-        `units: A, B, delta and interval of each paired row are taken over the ${shared.shared} (pass, workload, rep) units both reports hold${apart.length ? `; left out of them: ${apart.join(', ')}` : ' (every unit of both)'}.`,
-      ),
-    );
+    const text =
+      shared.shared === 0
+        ? `units: the reports share no (pass, workload, rep) unit (${apart.join(', ')}), so no paired row has figures; each report's own are in bench report.`
+        : `units: A, B, delta and interval of each paired row are taken over the ${shared.shared} (pass, workload, rep) units both reports hold${apart.length ? `; left out of them: ${apart.join(', ')}` : ' (every unit of both)'}.`;
+    out.push(...wrap(text));
   }
   out.push('');
   const side = (name: string, label: string) => (label === name ? name : `${name} (${label})`);

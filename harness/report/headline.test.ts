@@ -57,7 +57,7 @@ describe('the headline (issue 11 item 3)', () => {
     expect(headlineVerdict({ ...unclear, margin_pts: 30 })).toContain('non-inferior (within 30 pts)');
     expect(headlineVerdict(unclear, { unitsNeeded: () => 120 })).toContain('75 more paired units would be needed to decide (120 in all)');
     const same = { ...h, solved_rate_diff_pts: { estimate: 0, ci_low: 0, ci_high: 0 } };
-    expect(headlineVerdict(same)).toContain('solved rate, no variation: no claim (0 pts on every workload');
+    expect(headlineVerdict(same)).toContain('solved rate, no variation: no claim (0 pts, an interval of zero width');
     expect(headlineVerdict(same)).not.toContain('non-inferior');
   });
 

@@ -30,7 +30,7 @@ describe('verdict grammar', () => {
     expect(savingsClaim({ estimate: -12, low: -20, high: -4 })).toBe('cost more (savings −12% [−20, −4])');
     expect(solvedRateClaim({ estimate: -1, low: -4, high: 2 }, { units: 45 })).toBe('non-inferior (within 5 pts): −1 [−4, +2] pts');
     expect(solvedRateClaim({ estimate: -11, low: -24, high: -2 }, { units: 45 })).toBe('solved fewer tasks: −11 [−24, −2] pts');
-    // n · (half-width / distance to the nearer boundary)²: 45 · (13 / 11)² = 62.85 → 63 in all, 18 more than the 45 in hand.
+    // n · (half-width / distance to the farther boundary)²: 45 · (13 / 11)² = 62.85 → 63 in all, 18 more than the 45 in hand.
     expect(solvedRateClaim({ estimate: -11, low: -24, high: 2 }, { units: 45 })).toBe(
       'inconclusive: somewhere between −24 and +2 pts; 18 more paired units would be needed to decide (63 in all) (non-inferiority margin 5 pts)',
     );
@@ -51,8 +51,8 @@ describe('verdict grammar', () => {
 
   it('a zero-width interval says "no variation: no claim", and a missing one says why', () => {
     // The case: six paired units with identical outcomes were declared non-inferior.
-    expect(solvedRateClaim({ estimate: 0, low: 0, high: 0 }, { units: 6 })).toBe('no variation: no claim (0 pts on every workload, 6 paired units; margin 5 pts)');
-    expect(savingsClaim({ estimate: 67, low: 67, high: 67 })).toBe('no variation: no claim (savings 67% on every workload)');
+    expect(solvedRateClaim({ estimate: 0, low: 0, high: 0 }, { units: 6 })).toBe('no variation: no claim (0 pts, an interval of zero width from 6 paired units; margin 5 pts)');
+    expect(savingsClaim({ estimate: 67, low: 67, high: 67 })).toBe('no variation: no claim (savings 67%, an interval of zero width)');
     expect(aboveClaim({ estimate: 0, low: 0, high: 0 }, 'random at its mix')).toBe('0 pts against random at its mix, no variation: no claim');
     expect(savingsClaim({ estimate: 30, low: null, high: null })).toBe('no saving shown (30% (no interval: fewer than 2 workloads))');
     expect(solvedRateClaim({ estimate: 0, low: null, high: null }, { units: 3 })).toMatch(/^inconclusive \(margin 5 pts\)/);

@@ -22,8 +22,8 @@ export type UnitsNeeded = (d: IntervalFigure, marginPts: number, units: number) 
 
 /**
  * Normal approximation: the interval's half-width shrinks as 1/√n, so the units that bring it down to the
- * distance between the estimate and the nearer decision boundary (−margin for non-inferiority, 0 for
- * "fewer") are n · (half-width / distance)². It keeps the estimate fixed (50% power), so it is a floor.
+ * distance between the estimate and the farther decision boundary (−margin for non-inferiority, 0 for
+ * "fewer": the verdict on that side is the one the interval can reach) are n · (half-width / distance)². It keeps the estimate fixed (50% power), so it is a floor.
  */
 export const normalUnitsNeeded: UnitsNeeded = (d, marginPts, units) => {
   if (d.low === null || d.high === null || units < 1) return null;
@@ -78,12 +78,12 @@ export function savingsClaimKind(s: IntervalFigure): SavingsClaimKind {
   return 'no_saving_shown';
 }
 
-/** "saved 23% [6, 41]", "no saving shown (17% [−1, 35])", "cost more (savings −12% [−20, −4])" or "no variation: no claim (savings 67%)". */
+/** "saved 23% [6, 41]", "no saving shown (17% [−1, 35])", "cost more (savings −12% [−20, −4])" or "no variation: no claim (savings 67%, an interval of zero width)". */
 export function savingsClaim(s: IntervalFigure): string {
   const figure = `${plainPct(s.estimate)}% ${intervalText(s, plainPct)}`;
   switch (savingsClaimKind(s)) {
     case 'no_variation':
-      return `${NO_VARIATION_NO_CLAIM} (savings ${plainPct(s.estimate)}% on every workload)`;
+      return `${NO_VARIATION_NO_CLAIM} (savings ${plainPct(s.estimate)}%, an interval of zero width)`;
     case 'saved':
       return `saved ${figure}`;
     case 'cost_more':
@@ -144,7 +144,7 @@ export function solvedRateClaim(d: IntervalFigure, o: SolvedRateClaimOptions): s
   const figure = `${signedPts(d.estimate)} ${intervalText(d, signedPts)} pts`;
   switch (nonInferiorityKind(d, margin)) {
     case 'no_variation':
-      return `${NO_VARIATION_NO_CLAIM} (${signedPts(d.estimate)} pts on every workload, ${o.units} paired unit${o.units === 1 ? '' : 's'}; margin ${margin} pts)`;
+      return `${NO_VARIATION_NO_CLAIM} (${signedPts(d.estimate)} pts, an interval of zero width from ${o.units} paired unit${o.units === 1 ? '' : 's'}; margin ${margin} pts)`;
     case 'non_inferior':
       // Both can hold (an interval within (−margin, 0)): say so, never hide the loss behind "non-inferior".
       return d.high! < 0
