@@ -33,6 +33,8 @@ export interface StreamCommandOptions {
   contextual?: boolean;
   /** The width stdout tables fit (null or absent: no limit). */
   width?: number | null;
+  /** --quiet: no progress meter on stderr. */
+  quiet?: boolean;
 }
 
 /** True when every selected name is a query-stream workload (and there is at least one). */

@@ -66,14 +66,20 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
   }
 }
 
-/** First Ctrl-C: stop cleanly after the current turn (report marked incomplete). Second: quit now. */
-function interruptSignal(err: (s: string) => void): AbortSignal {
+/**
+ * First Ctrl-C or SIGTERM (a CI timeout, `kill`, a container stop): stop cleanly after the current turn and
+ * write the partial report (marked interrupted). A second one quits now.
+ */
+export function interruptSignal(err: (s: string) => void, proc: Pick<NodeJS.Process, 'on' | 'exit'> = process): AbortSignal {
   const controller = new AbortController();
-  process.on('SIGINT', () => {
-    if (controller.signal.aborted) process.exit(130);
-    err('\ninterrupted: stopping the model call in flight, then writing the report (Ctrl-C again to quit now)');
-    controller.abort();
-  });
+  const on = (name: 'SIGINT' | 'SIGTERM', code: number, again: string) =>
+    proc.on(name, () => {
+      if (controller.signal.aborted) proc.exit(code);
+      err(`\ninterrupted (${name}): stopping the model call in flight, then writing the report (${again} to quit now)`);
+      controller.abort();
+    });
+  on('SIGINT', 130, 'Ctrl-C again');
+  on('SIGTERM', 143, 'a second SIGTERM');
   return controller.signal;
 }
 

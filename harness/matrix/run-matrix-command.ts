@@ -30,9 +30,10 @@ export function parseSettings(text: string | undefined): SettingName[] {
 }
 
 /** Runs the protocol and prints the report; 0 when it ran (a router that does not beat the hull is a finding, not a failure). */
-export async function runMatrixCommand(o: MatrixRunOptions, io: CliIO, width: number | null = null): Promise<number> {
-  // One line per step: io.progress writes what it is given, as is.
-  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress: (t) => io.progress(`${t}\n`) });
+export async function runMatrixCommand(o: MatrixRunOptions, io: CliIO, width: number | null = null, quiet = false): Promise<number> {
+  // One line per setting, and a meter of routing decisions in between (nothing with --quiet).
+  const progress = (t: string) => (quiet ? undefined : io.progress(t.endsWith('\n') || t.startsWith('\r') ? t : `${t}\n`));
+  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress, progressMode: quiet ? 'off' : io.isTTY ? 'tty' : 'lines' });
   io.out(renderMatrixText(report, { json: jsonPath, db: dbPath, width, names: modelNames(report) }));
   return 0;
 }

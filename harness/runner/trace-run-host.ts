@@ -246,8 +246,9 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     const progress = createProgress(opts.progressMode ?? opts.showProgress, io.progress);
     // What this invocation runs: this DB's jobs that have no committed rep (all of them on a fresh run).
     const todo = myJobs.filter((j) => !committed.has(jobKey(j)));
-    const total = myJobs.length;
-    let done = total - todo.length;
+    // Reps the protocol runs after the plan (Pass R, C-oos) are in the total: the count never reads done before they ran.
+    const total = myJobs.length + (protocol.laterJobs?.(myJobs, Boolean(shard)) ?? 0);
+    let done = myJobs.length - todo.length;
     const providerFor = opts.cache ? withRunCache(providers.forRep, prices, { bus }) : providers.forRep;
     const judges = new Map<string, JudgeAvailability>();
     const judgeFor = (w: Workload) => {
@@ -287,6 +288,8 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
       onRecord: (record) => {
         runs.saveWorkloadRun(record);
         otlp?.repDone(record);
+        done += 1;
+        progress.groupDone({ pass: record.pass, workload: record.workload, reps: 1, meanScore: record.score, spendUsd: spend.spent(), done, total });
         return record.stopped_early === true;
       },
       drain: () => bus.drain(),

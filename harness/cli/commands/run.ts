@@ -181,6 +181,7 @@ export const runCommandSpec: CommandSpec = {
         },
         io,
         tableWidth(o, io),
+        o.quiet,
       );
     if (protocol === 'query-streams') {
       // A stream run writes no trace DB: say where its records go rather than ignore the flag.
@@ -204,6 +205,7 @@ export const runCommandSpec: CommandSpec = {
           calibration: o.cacheCalibration,
           contextual: o.cacheContextual === 'on',
           width: tableWidth(o, io),
+          quiet: o.quiet,
         },
         io,
       );

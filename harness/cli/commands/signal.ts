@@ -62,7 +62,7 @@ export const signalCommandSpec: CommandSpec = {
       .option('--seed <n>', "the simulated provider's randomness", intArg('--seed', 0), 0)
       .option('--db-path <path>', 'trace DB to create; default reports/.runs/bench-<UTC-ts>.db')
       .option('--json <path>', 'where to write the signal JSON; default beside the DB')
-      .option('--width <n>', 'fold output to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40));
+      .option('--width <n>', 'fold output to this many columns (default: the terminal, else $COLUMNS, else 100)', intArg('--width', 40));
     addForceOption(cmd);
   },
   async run(cmd, _args, io) {
