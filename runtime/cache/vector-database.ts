@@ -43,7 +43,7 @@ const SPILLED_RESCORE_SHARE = 1 / 64;
 /** Default rows at which a partition's float32 rows leave memory for a spill file (see docs/semantic-cache.md). */
 export const DEFAULT_SPILL_ROWS = 131_072;
 /** Rows read per block when a spilled partition is scanned whole. */
-const SCAN_BLOCK_ROWS = 4_096;
+const SCAN_BLOCK_ROWS = 1_024;
 
 export interface InMemoryVectorDatabaseOptions {
   /**
