@@ -41,14 +41,14 @@ const RESCORE_SHARE = 1 / 8;
 /** The same for rows read back from a spill file (one read call each, against one sequential scan). */
 const SPILLED_RESCORE_SHARE = 1 / 64;
 /** Default rows at which a partition's float32 rows leave memory for a spill file (see docs/semantic-cache.md). */
-export const DEFAULT_SPILL_ROWS = 131_072;
+export const DEFAULT_SPILL_ROWS = 65_536;
 /** Rows read per block when a spilled partition is scanned whole. */
 const SCAN_BLOCK_ROWS = 1_024;
 
 export interface InMemoryVectorDatabaseOptions {
   /**
    * Rows of one partition at which its float32 rows move to a temporary file and only the int8 copy and
-   * per-row norms stay resident (about 0.4 KB per 384-d row instead of 2 KB). Default 131,072.
+   * per-row norms stay resident (about 0.4 KB per 384-d row instead of 2 KB). Default 65,536.
    */
   spillRows?: number;
   /** Directory of the spill files (default the OS temp directory); each file is unlinked once open. */

@@ -175,7 +175,7 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
     return { t, qNorm, qErr: Math.sqrt(eq2) };
   }
 
-  /** Runs the kernel over rows 0..n-1; calls `each(chunk, firstRow, rowsInChunk)` after each chunk. */
+  /** Runs the kernel over rows 0..n-1, one memory at a time; `each(chunk, firstRow, rows)` reads its sums. */
   function scan(n: number, each: (c: Chunk, first: number, rows: number) => void): void {
     for (let i = 0, first = 0; first < n; i++, first += chunkRows) {
       const c = chunks[i]!;
@@ -268,16 +268,23 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
       const p = prepareQuery(q);
       if (!p) return all();
       const { t, qNorm, qErr } = p;
-      // Pass 1 (over each chunk's fresh sums): a min-heap of the k largest lower bounds.
+      // One pass: a min-heap of the k largest lower bounds seen so far, whose root only rises, and every
+      // row whose upper bound reaches the root at its turn. The final root is the k-th largest lower bound
+      // of all rows; rows let in under an earlier, lower root are dropped by a last filter.
       if (heap.length < k) heap = new Float64Array(k);
       const H = heap;
       let kept = 0;
+      let floor = -Infinity;
       const [SC, ER, NO] = [scale, err, norm];
+      const rowsIn: number[] = [];
+      const uppers: number[] = [];
       scan(n, (c, first, count) => {
         const S = c.sums;
         for (let i = 0; i < count; i++) {
           const r = first + i;
-          const v = S[i]! * SC[r]! * t - (qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK);
+          const approx = S[i]! * SC[r]! * t;
+          const bound = qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK;
+          const v = approx - bound;
           if (kept < k) {
             let j = kept++;
             while (j > 0) {
@@ -287,7 +294,8 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
               j = parent;
             }
             H[j] = v;
-          } else if (v > H[0]!) {
+            if (kept === k) floor = H[0]!;
+          } else if (v > floor) {
             let j = 0;
             for (;;) {
               const l = 2 * j + 1;
@@ -298,24 +306,16 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
               j = m;
             }
             H[j] = v;
+            floor = H[0]!;
+          }
+          if (approx + bound >= floor) {
+            rowsIn.push(r);
+            uppers.push(approx + bound);
           }
         }
       });
-      const kth = H[0]!;
-      // Pass 2: the kernel's sums of the last chunk are still in place; earlier chunks are scanned again
-      // (one chunk holds 2.8M rows at 384 dims, so most indexes pay this only for their last chunk).
       const out: number[] = [];
-      const collect = (c: Chunk, first: number, count: number) => {
-        const S = c.sums;
-        for (let i = 0; i < count; i++) {
-          const r = first + i;
-          if (S[i]! * SC[r]! * t + (qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK) >= kth) out.push(r);
-        }
-      };
-      const lastFirst = Math.floor((n - 1) / chunkRows) * chunkRows;
-      if (lastFirst > 0) scan(lastFirst, collect);
-      const last = chunks[lastFirst / chunkRows]!;
-      collect(last, lastFirst, n - lastFirst);
+      for (let i = 0; i < rowsIn.length; i++) if (uppers[i]! >= floor) out.push(rowsIn[i]!);
       return Int32Array.from(out);
     },
     residentBytes() {
