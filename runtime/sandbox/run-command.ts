@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger.ts';
-import { bwrapArgs, findOnPath, probeBwrap } from './bwrap.ts';
+import { bwrapArgs, findDevGuardTools, findOnPath, guardedBwrapCommand, probeBwrap, type DevGuardTools } from './bwrap.ts';
 import { cgroupParent, createCommandCgroups, type CommandCgroups, type Controller } from './command-cgroup.ts';
 import { descendantTasks } from './sandbox-tasks.ts';
 import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, treeBounds, memoryLimitMessage, perProcessMemoryRefusal, processLimitMessage, prlimitArgs, FORK_REFUSED, type SandboxLimits } from './resource-limits.ts';
@@ -139,6 +139,9 @@ const PROCESS_COUNT_SLACK = 4;
 /** How often the workspace's disk use, entry count and depth are measured while a command runs. */
 const DISK_POLL_MS = 500;
 
+/** The WARN text logged when a root harness's bwrap cannot bind the device nodes read-only. */
+export const NO_DEV_GUARD_WARNING = 'unshare or mount (util-linux) not found: a command run as root under bwrap could change the mode of the host\'s /dev/null and other device nodes';
+
 /** The WARN text logged when prlimit is missing: memory, file-size and process bounds are not applied. */
 export const NO_PRLIMIT_WARNING = 'prlimit (util-linux) not found: commands run without the memory, file-size and process-count bounds';
 
@@ -212,7 +215,7 @@ function createScratch(): { dir: string; home: string; tmp: string; stage: strin
   return { dir, home, tmp, stage };
 }
 
-type Chosen = { kind: 'bwrap'; bwrap: string } | { kind: 'unshare'; tools: UnshareTools } | { kind: 'none' };
+type Chosen = { kind: 'bwrap'; bwrap: string; guard: DevGuardTools | null } | { kind: 'unshare'; tools: UnshareTools } | { kind: 'none' };
 
 /**
  * The tier to run in: auto tries bwrap, then unshare, then none (never none for a root harness); a
@@ -222,7 +225,12 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
   const mode = opts.sandbox ?? 'auto';
   if (mode === 'auto' || mode === 'bwrap') {
     const bwrap = await (opts.findBwrap ?? (() => probeBwrap(opts.hostPath)))();
-    if (bwrap) return { kind: 'bwrap', bwrap };
+    if (bwrap) {
+      // Only uid 0 owns the host's device nodes; a normal user's command cannot change them anyway.
+      const guard = (opts.asRoot ?? isRoot()) ? findDevGuardTools(opts.hostPath) : null;
+      if ((opts.asRoot ?? isRoot()) && !guard) warnOnce(opts.logger, 'bwrap', NO_DEV_GUARD_WARNING, mode, 'dev-guard');
+      return { kind: 'bwrap', bwrap, guard };
+    }
     if (mode === 'bwrap') throw new SandboxUnavailableError(opts.unavailableHint, 'bwrap');
   }
   if (mode === 'auto' || mode === 'unshare') {
@@ -240,7 +248,10 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
 
 /** The program and arguments that run `shell` in the chosen tier. */
 function commandLine(chosen: Chosen, shell: readonly string[], m: { workspace: string; writable: string[]; readable: string[]; hide: string[]; stage: string; home?: string; tmpMaxBytes: number }): [string, string[]] {
-  if (chosen.kind === 'bwrap') return [chosen.bwrap, bwrapArgs({ workspace: m.workspace, writable: m.writable, readable: m.readable, hide: m.hide, tmpMaxBytes: m.tmpMaxBytes }, shell)];
+  if (chosen.kind === 'bwrap') {
+    const args = bwrapArgs({ workspace: m.workspace, writable: m.writable, readable: m.readable, hide: m.hide, tmpMaxBytes: m.tmpMaxBytes }, shell);
+    return chosen.guard ? guardedBwrapCommand(chosen.guard, chosen.bwrap, args) : [chosen.bwrap, args];
+  }
   if (chosen.kind === 'unshare') return [chosen.tools.unshare, unshareArgs(m, chosen.tools, shell)];
   return [shell[0]!, shell.slice(1)];
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } fr
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY } from './bwrap.ts';
+import { DEV_NODES } from './dev-nodes.ts';
 import { defaultResourceLimits } from './resource-limits.ts';
 import { isWithin } from './workspace-path.ts';
 import { sandboxPath } from './sandbox-env.ts';
@@ -27,8 +28,6 @@ const NAMESPACES = ['--pid', '--fork', '--kill-child', '--mount-proc', '--mount'
  */
 const ALWAYS_HIDDEN = ['/root', '/home', '/tmp', '/var/tmp', '/dev', '/run'] as const;
 
-/** The device nodes bound back into the covered /dev (the set bwrap's `--dev` offers). */
-const DEV_NODES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'] as const;
 
 /** What a fresh /dev holds besides DEV_NODES: a private shm, the fd links, a private devpts where allowed. */
 function devExtras(stage: string, mount: string): string[] {
@@ -107,7 +106,8 @@ export function setupScript(m: UnshareMounts, tools: UnshareTools): string {
     ...(m.writable ?? []).map((path) => ({ path, writable: true })),
     ...(m.readable ?? []).map((path) => ({ path, writable: false })),
     ...ETC_ENTRIES.map((e) => ({ path: `/etc/${e}`, writable: false })),
-    ...DEV_NODES.map((d) => ({ path: `/dev/${d}`, writable: true })),
+    // Read-only binds: a root command could otherwise chmod the host's /dev/null (dev-nodes.ts).
+    ...DEV_NODES.map((d) => ({ path: `/dev/${d}`, writable: false })),
   ]
     // Not resolved: /etc/localtime is a link out of /etc, yet must appear at its own path.
     .filter((k) => existsSync(k.path))
