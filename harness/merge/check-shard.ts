@@ -46,8 +46,9 @@ function repKeys(input: MergeInput): RepKey[] {
 }
 
 /**
- * Refuses (exit 2, naming the DB, the table and each rep) a shard whose content no longer matches the
- * seal written when it finished, or whose rep rows are not exactly its planned jobs.
+ * Refuses (exit 2, naming the DB, the table and each rep) a shard whose content or pattern store no
+ * longer matches the seal written when it finished (under `key` when given), whose stored plan is not
+ * whole, or whose rep rows are not exactly the jobs its shard spec gives it.
  */
 export function checkShard(input: MergeInput, key: Buffer | null): void {
   checkSeal(input.db, input.path, input.runId, { key, patternsPath: patternStorePathOf(input) });

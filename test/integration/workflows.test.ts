@@ -266,6 +266,8 @@ describe('the nightly, run locally', () => {
     const night = JSON.parse(readFileSync(join(root, 'artifacts/nightly-report/nightly.json'), 'utf8')) as BenchReport;
     expect(night.status).toBe('complete');
     expect(night.provenance.merged_from).toEqual(['A,B 1/3', 'A,B 2/3', 'A,B 3/3', 'C,D 1/1']);
+    // No secret here (as on a fork): the shards and merges seal without a key, and the night's report says so.
+    expect(night.provenance.merge_seal).toBe('tamper-evident only (no METIS_SEAL_KEY)');
     // Pass R (the random router that ran) runs beside C and D on the merged store, and merges with the shards.
     expect(new Set(night.workloads.map((w) => w.pass))).toEqual(new Set(['A', 'B', 'C', 'R']));
     expect(night.protocol_metrics?.pass_r?.run).toBe(true);
