@@ -24,7 +24,7 @@ export function firstDifference(a: unknown, b: unknown, at = 'figures'): string 
 }
 
 /** Recomputes each stream's figures from its records; exit 1 when any differs from the written figures, 2 on an unreadable report. */
-export function analyzeStreamReport(path: string, io: CliIO, format: 'text' | 'markdown' = 'text'): number {
+export function analyzeStreamReport(path: string, io: CliIO, format: 'text' | 'markdown' = 'text', width: number | null = null): number {
   if (!existsSync(path)) throw new SetupError(`${path}: no such file; pass the JSON a \`bench run --workload cache-*\` wrote (its --json path, or the path it printed)`);
   let report: unknown;
   try {
@@ -43,7 +43,7 @@ export function analyzeStreamReport(path: string, io: CliIO, format: 'text' | 'm
   let mismatch = false;
   for (const [i, s] of report.streams.entries()) {
     const figures: StreamFigures = streamFigures(s.records.map(recordFromJson), s.figures.wrong_hit_penalty);
-    io.out(renderStreamTable({ name: s.name, set: s.set, embedder: s.embedder, delta: s.delta, gate: s.gate, cache: s.cache, warm: 0, ...(s.labels ? { labels: s.labels } : {}) }, figures, format));
+    io.out(renderStreamTable({ name: s.name, set: s.set, embedder: s.embedder, delta: s.delta, gate: s.gate, cache: s.cache, warm: 0, ...(s.labels ? { labels: s.labels } : {}) }, figures, format, width));
     const diff = firstDifference(s.figures, figures);
     if (diff) {
       mismatch = true;

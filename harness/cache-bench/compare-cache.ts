@@ -9,7 +9,9 @@ import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import type { CliIO } from '../cli/command.ts';
 import { EXIT, SetupError } from '../errors.ts';
 import { studentTQuantile } from '../metrics/student-t.ts';
-import { plainTable } from '../report/render-table.ts';
+import type { FitColumn } from '../report/fit-table.ts';
+import { exactMoneyText, fixedText, intervalText, signedMoneyText } from '../report/number-text.ts';
+import { renderSections } from '../report/text-sections.ts';
 import { loadQueryStream } from './load-stream.ts';
 import { DEFAULT_CACHE_EMBEDDER, selectsQueryStreams } from './run-stream-command.ts';
 import { runStream } from './run-stream.ts';
@@ -62,6 +64,35 @@ export interface CacheCompareOptions {
   embedder: string | null;
   penalty: number;
   json: string | null;
+  /** The width stdout fits (null or absent: no limit). */
+  width?: number | null;
+}
+
+/** The compare table's columns; the higher `drop`, the sooner a column is hidden to fit the width. */
+const COMPARE_COLUMNS: readonly FitColumn[] = [
+  { head: 'stream', drop: 0, wrap: true },
+  { head: 'queries', drop: 2, numeric: true },
+  { head: 'cache off $', drop: 1, numeric: true },
+  { head: 'cache on $', drop: 1, numeric: true },
+  { head: 'hits', drop: 2, numeric: true },
+  { head: 'wrong', drop: 0, numeric: true },
+  { head: 'net saved %', drop: 0, numeric: true },
+  { head: 'mean saving/query [95% CI]', drop: 0, wrap: true },
+];
+
+/** A row of the compare table: money written out (never `1.44e-5`), one minus sign, the interval kept whole. */
+export function compareCells(r: CacheCompareRow): string[] {
+  const m = (x: number) => signedMoneyText(x, 3);
+  return [
+    r.stream,
+    String(r.queries),
+    exactMoneyText(r.cost_off_usd),
+    exactMoneyText(r.cost_on_usd),
+    String(r.hits),
+    String(r.wrong_hits),
+    r.saved_pct === null ? 'n/a' : `${fixedText(r.saved_pct, 1)}%`,
+    `${m(r.mean_saving_usd)}${r.ci95 ? ` ${intervalText(m(r.ci95[0]), m(r.ci95[1]))}` : ''}`,
+  ];
 }
 
 export async function compareCacheArms(o: CacheCompareOptions, io: CliIO): Promise<number> {
@@ -89,12 +120,8 @@ export async function compareCacheArms(o: CacheCompareOptions, io: CliIO): Promi
       await embedder.close();
     }
   }
-  const t = plainTable(['stream', 'queries', 'cache off $', 'cache on $', 'hits', 'wrong', 'net saved % (penalty incl.)', 'mean saving/query $ [95% CI]']);
-  const f = (x: number) => x.toExponential(2);
-  for (const r of rows)
-    t.push([r.stream, String(r.queries), r.cost_off_usd, r.cost_on_usd, String(r.hits), String(r.wrong_hits), r.saved_pct === null ? 'n/a' : `${r.saved_pct.toFixed(1)}%`, `${f(r.mean_saving_usd)}${r.ci95 ? ` [${f(r.ci95[0])}, ${f(r.ci95[1])}]` : ''}`]);
-  io.out(`cache off vs cache on, paired by query (embedder ${o.embedder ?? DEFAULT_CACHE_EMBEDDER}; a wrong hit costs ${o.penalty}x its query; sim: reference answers, no model called)`);
-  io.out(t.toString());
+  const title = `cache off vs cache on, paired by query (embedder ${o.embedder ?? DEFAULT_CACHE_EMBEDDER}; a wrong hit costs ${o.penalty}x its query, in net saved %; sim: reference answers, no model called)`;
+  io.out(renderSections([{ title, columns: COMPARE_COLUMNS, rows: rows.map(compareCells) }], o.width ?? null));
   const out = resolve(io.cwd, o.json ?? join('reports', '.runs', `cache-compare-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify({ kind: 'cache_compare', provider: 'sim', rows }, null, 2)}\n`);

@@ -31,6 +31,10 @@ export interface StreamCommandOptions {
   calibration?: CalibrationMode;
   /** Embed queries behind the emulated context summary (semantic-cache-phase2.md §13). */
   contextual?: boolean;
+  /** The width stdout tables fit (null or absent: no limit). */
+  width?: number | null;
+  /** --quiet: no progress meter on stderr. */
+  quiet?: boolean;
 }
 
 /** True when every selected name is a query-stream workload (and there is at least one). */

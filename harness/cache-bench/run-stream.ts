@@ -61,6 +61,8 @@ export interface StreamRunOptions {
   contextual?: boolean;
   /** Ctrl-C: stop after the query in progress; the run says how far it got. */
   signal?: AbortSignal;
+  /** Called after each query of the stream (warm-up writes included): the progress meter's count. */
+  onQuery?(): void;
 }
 
 export interface StreamRun {
@@ -105,6 +107,7 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
   const records: QueryRecord[] = [];
   let interrupted = false;
   for (const [i, q] of stream.queries.entries()) {
+    if (i > 0) options.onQuery?.();
     if (i % YIELD_EVERY === 0) await new Promise((r) => setImmediate(r));
     if (options.signal?.aborted) {
       interrupted = true;
@@ -170,5 +173,6 @@ export async function runStream(stream: QueryStream, options: StreamRunOptions):
       ...(steps ? { steps } : {}),
     });
   }
+  if (!interrupted && stream.queries.length > 0) options.onQuery?.();
   return { records, providerCalls: provider.calls, embedderId: options.embedder.provider_id, cache, interrupted };
 }

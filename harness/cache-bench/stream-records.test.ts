@@ -54,7 +54,7 @@ describe('the false-hit rate over the must-miss queries', () => {
 describe('stream reports keep per-query records, and analyze recomputes every figure from them', () => {
   const run = async (extra: string[] = []) => {
     const json = join(tempDir(), 'streams.json');
-    const r = await bench(['run', '--workload', 'cache-adversarial', '--embedding-provider', 'local:hashing-384', '--cache-delta', '1', '--cache-gate', 'off', '--json', json, ...extra]);
+    const r = await bench(['run', '--workload', 'cache-adversarial', '--embedding-provider', 'local:hashing-384', '--cache-delta', '1', '--cache-gate', 'off', '--json', json, '--wide', ...extra]);
     return { ...r, json };
   };
   it('writes one record per query (id, class, tier, similarity, threshold, served, right or wrong, cost) and prints both false-hit rates with their denominators', async () => {

@@ -48,7 +48,7 @@ export function decimalArg(flag: string) {
 /** `--width N` / `--wide`, the flags of every command that prints tables. */
 export function addWidthOptions(cmd: Command): Command {
   return cmd
-    .option('--width <n>', 'fit tables to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40))
+    .option('--width <n>', 'fit tables to this many columns (default: the terminal, else $COLUMNS, else 100)', intArg('--width', 40))
     .option('--wide', 'print every column at full width, however wide', false);
 }
 

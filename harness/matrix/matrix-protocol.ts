@@ -35,6 +35,8 @@ export interface MatrixProtocolDeps {
   tmpDir?: string;
   /** Called after each store is seeded, and after each online store has learnt every task (for the caps figure). */
   onSeeded?(info: { fold: number; outcomes: number; fingerprints: number }): void;
+  /** Called as routing decisions are made (`n` of them since the last call): the progress meter's count. */
+  onRouted?(n: number): void;
 }
 
 /** Picks per operating point: picks[i][t] is the pool index chosen for task t at costWeights[i]. */
@@ -70,9 +72,13 @@ async function routeAll(d: MatrixProtocolDeps, router: MatrixRouter, test: reado
   for (let i = 0; i < d.costWeights.length; i++)
     for (const t of test) {
       picks[i]![t] = router.route(d.tasks[t]!, mode, `route:${tag}:${i}:${t}`, d.costWeights[i]!);
-      if (++routed % 1000 === 0) await d.drain?.();
+      if (++routed % 1000 === 0) {
+        await d.drain?.();
+        d.onRouted?.(1000);
+      }
     }
   await d.drain?.();
+  d.onRouted?.(routed % 1000);
 }
 
 const emptyPicks = (d: MatrixProtocolDeps): SweepPicks => d.costWeights.map(() => new Array<number>(d.tasks.length).fill(-1));
@@ -122,6 +128,7 @@ export async function runOnline(d: MatrixProtocolDeps, order: readonly number[],
         picks[i]![t] = m;
         if (t % 1000 === 0) await d.drain?.();
         await router.learn(task, mode, `online-learn:${i}:${t}`, m, outcome(d, t, m));
+        d.onRouted?.(1);
       }
       // What the store holds once every task has been learnt (the caps figure of the online setting).
       const size = store.size();

@@ -4,6 +4,9 @@ import { GridComponent, LegendComponent, type GridComponentOption, type LegendCo
 import { SVGRenderer } from 'echarts/renderers';
 import type { Estimate, MatrixReport, Setting } from '../../schemas/types/matrix-report.ts';
 import { pctText, ptsText, SETTING_TEXT, usdText } from './matrix-report.ts';
+import type { FitColumn } from '../report/fit-table.ts';
+import { fixedText, intervalText } from '../report/number-text.ts';
+import { renderSections, topShares, type TextSection } from '../report/text-sections.ts';
 
 /**
  * The matrix report rendered: stdout text, Markdown and self-contained HTML, each opening with the
@@ -17,52 +20,90 @@ type ChartOption = echarts.ComposeOption<LineSeriesOption | ScatterSeriesOption 
 const FONT = 'Arial, Helvetica, Liberation Sans, sans-serif';
 const SETTING_COLOR: Record<Setting['setting'], string> = { in_sample: '#8c959f', unseen_tasks: '#cf222e', new_workspace: '#8250df', online: '#bf8700' };
 
-const num = (e: Estimate, digits = 3) => (e.estimate === null ? 'n/a' : `${e.estimate.toFixed(digits)}${e.ci_low !== null && e.ci_high !== null ? ` [${e.ci_low.toFixed(digits)}, ${e.ci_high.toFixed(digits)}]` : ''}`);
-const mixText = (mix: Readonly<Record<string, number | undefined>>) =>
-  Object.entries(mix)
-    .filter((e): e is [string, number] => (e[1] ?? 0) > 0)
-    .map(([m, s]) => `${m} ${(100 * s).toFixed(0)}%`)
-    .join(', ');
+// A zero-width interval prints as "(no variation)", as the verdict grammar words it, never as [x, x].
+const num = (e: Estimate, digits = 3) =>
+  e.estimate === null
+    ? 'n/a'
+    : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? (e.ci_low === e.ci_high ? ' (no variation)' : ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}`) : ''}`;
+/** A model as people know it: its display name when the importer gave one (the JSON keeps the id). */
+const shown = (id: string, names: Readonly<Record<string, string>>) => names[id] ?? id;
+/** The non-zero shares of a mix, largest first: every model with `all`, else the top three and "+N more". */
+const mixText = (mix: Readonly<Record<string, number | undefined>>, names: Readonly<Record<string, string>> = {}, all = false) => {
+  const shares = Object.entries(mix).map(([m, s]) => ({ name: shown(m, names), share: s ?? 0 }));
+  return topShares(shares, all ? shares.length : 3);
+};
 
-/** The rows of every table, shared by the text and Markdown renderings. */
-function tables(r: MatrixReport): { title: string; head: string[]; rows: string[][] }[] {
-  const out: { title: string; head: string[]; rows: string[][] }[] = [];
+const col = (head: string, drop: number, extra: Partial<FitColumn> = {}): FitColumn => ({ head, drop, ...extra });
+const BASELINE_COLUMNS = [col('arm', 0, { wrap: true }), col('$/task', 0, { numeric: true }), col('solved', 0), col('on hull', 2)];
+const SETTING_COLUMNS = [
+  col('cost_weight', 0, { numeric: true }),
+  col('$/task', 0, { numeric: true }),
+  col('solved', 0),
+  col('vs hull', 0),
+  col('vs random at mix', 2),
+  col('PGR', 3),
+  col('oracle capture', 2),
+  col('mix', 1, { wrap: true }),
+];
+
+/** The rows of every table, shared by the text, Markdown and HTML renderings. */
+function tables(r: MatrixReport, names: Readonly<Record<string, string>> = {}, allShares = false): { title: string; columns: FitColumn[]; head: string[]; rows: string[][]; notes: string[] }[] {
+  const out: { title: string; columns: FitColumn[]; head: string[]; rows: string[][]; notes: string[] }[] = [];
+  const oracleArm = 'oracle (cheapest model that solves each task)';
   out.push({
     title: `Baselines on ${r.provenance.tasks} tasks, ${r.provenance.clusters} clusters (${r.provenance.matrix}; source ${r.provenance.source.name}, ${r.provenance.source.licence})`,
-    head: ['arm', '$/task', 'solved', 'on hull'],
+    columns: BASELINE_COLUMNS,
+    head: BASELINE_COLUMNS.map((c) => c.head),
     rows: [
-      ...r.models.map((m) => [m.model, usdText(m.cost_per_task_usd), pctText(m.solved_rate), m.on_hull ? 'yes' : 'no']),
-      ['oracle (cheapest model that solves each task)', usdText(r.oracle.cost_per_task_usd), pctText(r.oracle.solved_rate), mixText(r.oracle.mix)],
+      ...r.models.map((m) => [shown(m.model, names), usdText(m.cost_per_task_usd), pctText(m.solved_rate), m.on_hull ? 'yes' : 'no']),
+      [oracleArm, usdText(r.oracle.cost_per_task_usd), pctText(r.oracle.solved_rate), '-'],
     ],
+    // The oracle's mix can name every model of the matrix: a line of its own, not a column padding the table.
+    notes: [`  oracle's mix: ${mixText(r.oracle.mix, names, allShares) || 'none'}`],
   });
   for (const s of r.settings)
     out.push({
-      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)}; stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
-      head: ['cost_weight', '$/task', 'solved', 'vs hull', 'vs random at mix', 'PGR', 'oracle capture', 'mix'],
-      rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix)]),
+      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)} (over the cost_weights swept: another sweep gives another APGR); stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
+      columns: SETTING_COLUMNS,
+      head: SETTING_COLUMNS.map((c) => c.head),
+      rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix, names, allShares)]),
+      notes: [],
     });
   return out;
 }
 
-/** Plain text for stdout. */
-export function renderMatrixText(r: MatrixReport, paths: { json: string | null; db: string | null } = { json: null, db: null }): string {
-  const lines = [r.headline, ''];
-  for (const t of tables(r)) {
-    const widths = t.head.map((h, i) => Math.max(h.length, ...t.rows.map((row) => row[i]!.length)));
-    const fmt = (row: string[]) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
-    lines.push(t.title, fmt(t.head), widths.map((w) => '-'.repeat(w)).join('  '), ...t.rows.map(fmt), '');
-  }
-  lines.push('Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate.');
-  if (paths.db) lines.push(`DB: ${paths.db}`);
-  if (paths.json) lines.push(`JSON: ${paths.json}`);
-  return lines.join('\n');
+/** Text with every model id replaced by its display name (longest ids first, so no id is cut inside a longer one). */
+function withNames(text: string, names: Readonly<Record<string, string>>): string {
+  return Object.entries(names)
+    .sort((a, b) => b[0].length - a[0].length)
+    .reduce((t, [id, name]) => t.replaceAll(id, name), text);
+}
+
+/** How the stdout text is laid out: where the DB and JSON went, the width to fit (null: no limit) and models' display names. */
+export interface MatrixTextOptions {
+  json: string | null;
+  db: string | null;
+  width?: number | null;
+  names?: Readonly<Record<string, string>>;
+}
+
+/** Plain text for stdout, every line within `width` (tables fold as the agent report's do). */
+export function renderMatrixText(r: MatrixReport, o: MatrixTextOptions = { json: null, db: null }): string {
+  const width = o.width ?? null;
+  const sections: TextSection[] = [{ lines: [withNames(r.headline, o.names ?? {}), ''] }];
+  for (const t of tables(r, o.names, width === null)) sections.push({ title: t.title, columns: t.columns, rows: t.rows, notes: t.notes }, { lines: [''] });
+  const tail = ['Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate.'];
+  if (o.db) tail.push(`DB: ${o.db}`);
+  if (o.json) tail.push(`JSON: ${o.json}`);
+  sections.push({ lines: tail });
+  return renderSections(sections, width);
 }
 
 /** Markdown (decks, the GitHub step summary). */
 export function renderMatrixMarkdown(r: MatrixReport): string {
   const esc = (s: string) => s.replaceAll('|', '\\|');
   const lines = [`**${esc(r.headline)}**`, ''];
-  for (const t of tables(r)) lines.push(`*${esc(t.title)}*`, '', `| ${t.head.join(' | ')} |`, `| ${t.head.map(() => '---').join(' | ')} |`, ...t.rows.map((row) => `| ${row.map(esc).join(' | ')} |`), '');
+  for (const t of tables(r, {}, true)) lines.push(`*${esc(t.title)}*`, '', `| ${t.head.join(' | ')} |`, `| ${t.head.map(() => '---').join(' | ')} |`, ...t.rows.map((row) => `| ${row.map(esc).join(' | ')} |`), '', ...t.notes.map((n) => esc(n.trim())), ...(t.notes.length ? [''] : []));
   lines.push('Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate.');
   return lines.join('\n');
 }
@@ -112,8 +153,8 @@ export function renderMatrixChart(r: MatrixReport, size = { width: 900, height: 
 /** Self-contained HTML: the headline, the chart, the tables. */
 export function renderMatrixHtml(r: MatrixReport): string {
   const h = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  const body = tables(r)
-    .map((t) => `<h3>${h(t.title)}</h3><table><thead><tr>${t.head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${t.rows.map((row) => `<tr>${row.map((c) => `<td>${h(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>`)
+  const body = tables(r, {}, true)
+    .map((t) => `<h3>${h(t.title)}</h3><table><thead><tr>${t.head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${t.rows.map((row) => `<tr>${row.map((c) => `<td>${h(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>${t.notes.map((n) => `<p>${h(n.trim())}</p>`).join('')}`)
     .join('\n');
   return `<!doctype html><html><head><meta charset="utf-8"><title>${h(r.provenance.matrix)}: routing on recorded outcomes</title><style>body{font-family:${FONT};max-width:1000px;margin:2em auto;color:#1f2328}p.headline{font-size:1.2em;font-weight:bold}table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #d0d7de;padding:4px 8px;font-size:0.9em;text-align:left}</style></head><body>
 <p class="headline">${h(r.headline)}</p>

@@ -1,6 +1,6 @@
 // `bench run --workload <matrix>`: the matrix protocol on one recorded-outcome matrix; prints the
 // report, writes its DB and JSON. `bench analyze --db-path` and `bench report` read them back.
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
@@ -30,11 +30,38 @@ export function parseSettings(text: string | undefined): SettingName[] {
 }
 
 /** Runs the protocol and prints the report; 0 when it ran (a router that does not beat the hull is a finding, not a failure). */
-export async function runMatrixCommand(o: MatrixRunOptions, io: CliIO): Promise<number> {
-  // One line per step: io.progress writes what it is given, as is.
-  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress: (t) => io.progress(`${t}\n`) });
-  io.out(renderMatrixText(report, { json: jsonPath, db: dbPath }));
+export async function runMatrixCommand(o: MatrixRunOptions, io: CliIO, width: number | null = null, quiet = false): Promise<number> {
+  // One line per setting, and a meter of routing decisions in between (nothing with --quiet).
+  const progress = (t: string) => (quiet ? undefined : io.progress(t.endsWith('\n') || t.startsWith('\r') ? t : `${t}\n`));
+  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress, progressMode: quiet ? 'off' : io.isTTY ? 'tty' : 'lines' });
+  io.out(renderMatrixText(report, { json: jsonPath, db: dbPath, width, names: modelNames(report) }));
   return 0;
+}
+
+/**
+ * The display names the importer gave the matrix's models (`label` in its outcomes header), by id; empty when
+ * the file is gone or names none. Only the header line is read.
+ */
+export function modelNames(report: MatrixReport): Record<string, string> {
+  let head: string;
+  try {
+    const fd = openSync(report.provenance.matrix_path, 'r');
+    try {
+      const buf = Buffer.alloc(1 << 16);
+      head = buf.subarray(0, readSync(fd, buf, 0, buf.length, 0)).toString('utf8').split('\n')[0]!;
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return {};
+  }
+  try {
+    const models = (JSON.parse(head) as { models?: { id?: unknown; label?: unknown }[] }).models ?? [];
+    return Object.fromEntries(models.filter((m) => typeof m.id === 'string' && typeof m.label === 'string').map((m) => [m.id as string, m.label as string]));
+  } catch {
+    // A header longer than the buffer or not JSON: the ids are shown.
+    return {};
+  }
 }
 
 /** `bench analyze --db-path <matrix DB>`: every figure again from the DB alone. */
@@ -59,9 +86,9 @@ export function readMatrixReport(path: string): MatrixReport | null {
 }
 
 /** The report in one of `bench report`'s formats. */
-export function renderMatrixAs(report: MatrixReport, format: 'table' | 'md' | 'html' | 'json', paths: { json: string | null; db: string | null }): string {
+export function renderMatrixAs(report: MatrixReport, format: 'table' | 'md' | 'html' | 'json', paths: { json: string | null; db: string | null }, width: number | null = null): string {
   if (format === 'md') return renderMatrixMarkdown(report);
   if (format === 'html') return renderMatrixHtml(report);
   if (format === 'json') return JSON.stringify(report, null, 2);
-  return renderMatrixText(report, paths);
+  return renderMatrixText(report, { ...paths, width, names: modelNames(report) });
 }

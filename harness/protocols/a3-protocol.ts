@@ -31,6 +31,11 @@ export function createA3Protocol(options: A3Options = DEFAULT_A3_OPTIONS): RunPr
   return createPassProtocol('a3', A3_PASSES, {
     // What the run's provenance records of these options (a resume and the report read them back).
     provenance: { ...(options.holdout ? { holdout: options.holdout } : {}), ...(options.randomArm ? {} : { random_arm: false as const }) },
+    // C-oos re-runs Pass C; Pass R runs each of C's units again (when C completes and the run is not sharded).
+    laterJobs: (jobs, sharded) => {
+      const c = jobs.filter((j) => j.pass === 'C').length;
+      return (options.holdout ? c : 0) + (options.randomArm && !sharded ? c : 0);
+    },
     afterPass: (pass, ran, ctx) => {
       const errors = base.afterPass(pass, ran, ctx);
       // What A and B seeded, before Pass C learns: the holdout stores are built from it.
@@ -54,7 +59,7 @@ export function createA3Protocol(options: A3Options = DEFAULT_A3_OPTIONS): RunPr
       ctx.stopLearning(); // Pass R's turns must not reach the store (cluster tightness and later runs on this store)
       const { stopped } = await runRandomPass({
         runId: ctx.runId, runSeed: ctx.runSeed, workloads: ctx.workloads, temperature: ctx.temperature, strongShare: plan.strongShare, cheapModel: ctx.cheapModel, strongModel: ctx.strongModel,
-        units: plan.units, router: ctx.chainRouter, deps: ctx.deps, onRecord: ctx.onRecord,
+        units: plan.units, router: ctx.chainRouter, deps: { ...ctx.deps, onProgress: ctx.onProgress }, onRecord: ctx.onRecord,
       });
       await ctx.drain();
       return stopped;

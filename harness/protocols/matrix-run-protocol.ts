@@ -14,6 +14,8 @@ import { matrixBaselines } from '../matrix/operating-point.ts';
 import { outcomeTable, type OutcomeTable } from '../matrix/outcome-table.ts';
 import { matrixRouting, playSetting, protocolDeps, type MatrixRunOptions } from '../matrix/run-matrix.ts';
 import { runProtocol } from '../runner/run-suite.ts';
+import type { ProgressMode } from '../runner/progress.ts';
+import { createMeter } from '../runner/progress-meter.ts';
 import type { Protocol, ProtocolTypes, RunHost } from './run-protocol.ts';
 
 /** What every setting job of a matrix run shares. */
@@ -65,6 +67,14 @@ export function matrixProtocol(settings: readonly SettingName[]): Protocol<Matri
   };
 }
 
+/** Where a matrix run reads its environment and writes its progress (a meter of routing decisions when `progressMode` is not off). */
+export interface MatrixRunIO {
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+  progress(text: string): void;
+  progressMode?: ProgressMode;
+}
+
 /** A matrix run's outcome: its report and where its DB and JSON went. */
 export interface MatrixRunResult {
   report: MatrixReport;
@@ -73,7 +83,7 @@ export interface MatrixRunResult {
 }
 
 /** Where a matrix run is recorded: the settings' picks in memory, then the matrix DB (what `analyze` rebuilds from) and the JSON report. */
-export function matrixRunHost(o: MatrixRunOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>>; progress(text: string): void }): RunHost<MatrixProtocolTypes, MatrixRunResult> {
+export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<MatrixProtocolTypes, MatrixRunResult> {
   return {
     open: async (protocol) => {
       const started = new Date();
@@ -88,7 +98,10 @@ export function matrixRunHost(o: MatrixRunOptions, io: { cwd: string; env: Reado
       if (o.costWeights.length === 0 || o.costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be in [0, 1]; got ${o.costWeights.join(',')}`);
       const clusterCount = new Set(table.clusters).size;
       const r = matrixRouting(o, io.env, io.cwd);
-      const deps = protocolDeps(matrix, table, r, o.costWeights, o.seed);
+      const todo = protocol.plan({ settings: o.settings, clusters: clusterCount, folds: o.folds });
+      // One routing decision per task and cost_weight in every setting played: what the meter counts.
+      const meter = createMeter({ label: `matrix ${matrix.name}: routing decisions`, total: todo.filter((j) => !j.skip).length * table.taskIds.length * o.costWeights.length, mode: io.progressMode ?? 'off', write: io.progress });
+      const deps = { ...protocolDeps(matrix, table, r, o.costWeights, o.seed), onRouted: (n: number) => meter.tick(n) };
       const settings: SettingRun[] = [];
       const timings: Record<string, number> = {};
       let closed = false;
@@ -100,7 +113,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: { cwd: string; env: Reado
       return {
         ctx: { deps, folds: o.folds, seed: o.seed, matrixName: matrix.name, progress: io.progress },
         passes: protocol.passes,
-        todo: protocol.plan({ settings: o.settings, clusters: clusterCount, folds: o.folds }),
+        todo,
         concurrency: 1,
         commit: (job, result) => {
           if (result) {
@@ -114,6 +127,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: { cwd: string; env: Reado
         // The loader checked the file; a value the protocol cannot use is still the matrix's fault.
         failed: (e) => (e instanceof RangeError ? new SetupError(`${matrix.path}: ${e.message}`) : e),
         report: async () => {
+          meter.done();
           await closeEmbedder();
           const stamp = started.toISOString().replace(/[:.]/g, '-');
           const dbPath = o.dbPath ? resolve(io.cwd, o.dbPath) : join(io.cwd, 'reports', '.runs', `matrix-${stamp}.db`);
@@ -156,7 +170,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: { cwd: string; env: Reado
 }
 
 /** Runs the matrix protocol on one matrix workload, writes its DB and JSON report, and returns the report. */
-export function runMatrix(o: MatrixRunOptions, io: { cwd: string; env: Readonly<Record<string, string | undefined>>; progress(text: string): void }): Promise<MatrixRunResult> {
+export function runMatrix(o: MatrixRunOptions, io: MatrixRunIO): Promise<MatrixRunResult> {
   // As before the protocol moved here, a matrix run (recorded outcomes, seconds) does not stop between settings on Ctrl-C.
   return runProtocol(matrixProtocol(o.settings), matrixRunHost(o, io), {});
 }

@@ -64,6 +64,8 @@ export interface RunProtocol extends Protocol<AgentProtocolTypes> {
   /** What the protocol's own options add to the run's provenance (A3: holdout, random_arm). */
   readonly provenance: Partial<Provenance>;
   afterPass(pass: PassSpec, ran: number, ctx: ProtocolContext): string[];
+  /** How many reps `finish` will run beyond the plan (A3's C-oos and Pass R), so the progress total counts them. */
+  laterJobs?(jobs: readonly RunJob[], sharded: boolean): number;
 }
 
 /**

@@ -13,6 +13,7 @@ import type { StreamCommandOptions, StreamReportEntry } from '../cache-bench/run
 import { runCrossFitted } from '../cache-bench/cross-fit.ts';
 import { loadQueryStream } from '../cache-bench/load-stream.ts';
 import { renderStreamTable } from '../cache-bench/render-stream-table.ts';
+import { createMeter } from '../runner/progress-meter.ts';
 import { recordToJson } from '../cache-bench/query-records.ts';
 import { runStream } from '../cache-bench/run-stream.ts';
 import { streamFigures } from '../cache-bench/stream-metrics.ts';
@@ -74,7 +75,9 @@ async function replayStream(name: string, ctx: StreamContext): Promise<StreamRep
     const crossFit = o.calibration === 'cross-fit' && o.cache;
     const signal = io.interrupt ? { signal: io.interrupt } : {};
     const fitted = crossFit ? await runCrossFitted(stream, { embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual, ...signal }) : null;
-    const plain = fitted ? null : await runStream(stream, { cache: o.cache, embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual, ...signal });
+    const meter = createMeter({ label: `${name}: queries`, total: stream.queries.length, mode: o.quiet ? 'off' : io.isTTY ? 'tty' : 'lines', write: io.progress });
+    const plain = fitted ? null : await runStream(stream, { cache: o.cache, embedder, prices, gate: o.gate, seed: o.seed, tuner, contextual, ...signal, onQuery: () => meter.tick() });
+    meter.done();
     const records = fitted ? fitted.records : plain!.records;
     const interrupted = fitted ? fitted.interrupted : plain!.interrupted;
     if (interrupted) io.out(`interrupted (Ctrl-C) after ${records.length} of ${stream.queries.filter((q) => !q.warm).length} asked queries: the figures below cover those only`);
@@ -83,7 +86,7 @@ async function replayStream(name: string, ctx: StreamContext): Promise<StreamRep
     const calibration = fitted
       ? `cross-fit: asked queries split in 2 folds by a hash of their id (${fitted.foldSizes.join(' + ')}); each fold served by a tuner warmed only by a calibration replay of the other fold (${fitted.calibrationLabels.join(' / ')} labelled would-be hits), cache content the same in every replay; calibration calls are not in the costs`
       : undefined;
-    io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}), contextual: contextual && o.cache }, figures));
+    io.out(renderStreamTable({ name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, warm, ...(sourced ? { labels } : {}), ...(calibration ? { calibration } : {}), contextual: contextual && o.cache }, figures, 'text', o.width ?? null));
     io.out('');
     return {
       ...(interrupted ? { status: 'interrupted' as const } : {}), name, set: stream.set, embedder: embedderId, delta, gate: o.gate, cache: o.cache, ...(sourced ? { labels } : {}), ...(crossFit ? { calibration: 'cross-fit' as const } : {}), ...(contextual && o.cache ? { contextual_embedding: 'emulated' as const } : {}), figures, records: records.map(recordToJson) };

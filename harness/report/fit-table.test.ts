@@ -54,11 +54,11 @@ describe('fitTable', () => {
 });
 
 describe('terminalWidth', () => {
-  it('prefers --wide, then --width, then the terminal, then $COLUMNS, else 120', () => {
+  it('prefers --wide, then --width, then the terminal, then $COLUMNS, else 100', () => {
     expect(terminalWidth({ wide: true, columns: 80 })).toBeNull();
     expect(terminalWidth({ width: 90, columns: 80 })).toBe(90);
     expect(terminalWidth({ columns: 80, env: { COLUMNS: '100' } })).toBe(80);
     expect(terminalWidth({ env: { COLUMNS: '100' } })).toBe(100);
-    expect(terminalWidth({ env: {} })).toBe(120);
+    expect(terminalWidth({ env: {} })).toBe(100);
   });
 });

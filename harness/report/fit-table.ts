@@ -79,13 +79,42 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   const fixed = naturals.reduce((s, w, j) => s + (cols[j]!.wrap ? 0 : w + 1), 1);
   const wrapping = cols.filter((c) => c.wrap).length;
   if (wrapping > 0 && width - fixed >= wrapping * (PAD + 4)) {
-    const each = Math.floor((width - fixed) / wrapping) - 1;
-    const folded = cells.map((r) => r.map((c, j) => (cols[j]!.wrap ? foldCell(c, each - PAD) : c)));
-    const text = render(cols, folded);
+    // Share the room out: a column narrower than its share keeps its natural width and leaves the rest to the others.
+    const room = new Map<number, number>();
+    let left = width - fixed;
+    let open = cols.map((c, j) => j).filter((j) => cols[j]!.wrap);
+    for (;;) {
+      const share = Math.floor(left / open.length) - 1;
+      const narrow = open.filter((j) => naturals[j]! <= share);
+      if (narrow.length === 0 || narrow.length === open.length) {
+        for (const j of open) room.set(j, narrow.length === open.length ? naturals[j]! : share);
+        break;
+      }
+      for (const j of narrow) {
+        room.set(j, naturals[j]!);
+        left -= naturals[j]! + 1;
+      }
+      open = open.filter((j) => !narrow.includes(j));
+    }
+    const folded = cells.map((r) => r.map((c, j) => (cols[j]!.wrap ? foldCell(c, room.get(j)! - PAD) : c)));
+    // A long head folds with its column's cells, or it would hold the column at its own width.
+    const text = render(cols.map((c, j) => (c.wrap ? { ...c, head: foldCell(c.head, room.get(j)! - PAD) } : c)), folded);
     if (maxLineWidth(text) <= width) return { text, hidden };
   }
   const even = Math.max(PAD + 1, Math.floor((width - 1) / cols.length) - 1);
-  return { text: render(cols, cells.map((r) => r.map((c) => foldCell(c, even - PAD)))), hidden };
+  return { text: render(cols.map((c) => ({ ...c, head: foldCell(c.head, even - PAD) })), cells.map((r) => r.map((c) => foldCell(c, even - PAD)))), hidden };
+}
+
+/** Joins the pieces of a bracketed group (`[24.0, 39.3]`, `[95% CI]`) into one, so a fold never breaks inside it. */
+function keepBrackets(parts: readonly string[]): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (const p of parts) {
+    if (depth > 0) out[out.length - 1] += p;
+    else out.push(p);
+    for (const ch of p) depth = Math.max(0, depth + (ch === '[' ? 1 : ch === ']' ? -1 : 0));
+  }
+  return out;
 }
 
 /** Folds a cell onto lines of at most `width` characters, breaking after hyphens and at spaces where it can. */
@@ -94,7 +123,7 @@ export function foldCell(text: string, width: number): string {
   const lines: string[] = [];
   for (const raw of text.split('\n')) {
     let line = '';
-    for (const part of raw.split(/(?<=-)|(?<= )/)) {
+    for (const part of keepBrackets(raw.split(/(?<=-)|(?<= )/))) {
       if (line && [...line].length + [...part].length > w) {
         lines.push(line.trimEnd());
         line = '';
@@ -110,11 +139,11 @@ export function foldCell(text: string, width: number): string {
   return lines.join('\n');
 }
 
-/** The width stdout tables should fit: `--width`/`--wide` first, then the terminal, then $COLUMNS, else 120. */
+/** The width stdout tables should fit: `--width`/`--wide` first, then the terminal, then $COLUMNS, else 100. */
 export function terminalWidth(options: { wide?: boolean; width?: number | null; columns?: number | undefined; env?: Readonly<Record<string, string | undefined>> }): number | null {
   if (options.wide) return null;
   if (options.width) return options.width;
   if (options.columns && options.columns > 0) return options.columns;
   const env = Number(options.env?.COLUMNS);
-  return Number.isInteger(env) && env > 0 ? env : 120;
+  return Number.isInteger(env) && env > 0 ? env : 100;
 }

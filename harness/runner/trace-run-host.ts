@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { removeTree } from '../../runtime/sandbox/index.ts';
 import { dirname, resolve } from 'node:path';
 import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
@@ -39,7 +40,7 @@ import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
 import { takeRunLease, type RunLease } from '../runs/run-lease.ts';
 import { reconcileRunInputs, runInputs } from '../runs/run-inputs.ts';
-import { sealRun, unsealRun } from '../runs/run-seal.ts';
+import { sealKeyFrom, sealRun, unsealRun } from '../runs/run-seal.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 import { withRunCache } from '../cache-bench/cached-reps.ts';
 import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
@@ -228,7 +229,8 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     }
     const committed = jobsStore.committed(runId);
     let finished = [...committed.values()].length;
-    sweepDeadWorkDirs();
+    // Leftovers of runs whose process is gone: removed, or a warning; never this run's failure.
+    setupWarnings.push(...sweepDeadWorkDirs().warnings);
     const workDir = createRunWorkDir(runId);
 
     const hostPath = io.env.PATH;
@@ -244,8 +246,9 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     const progress = createProgress(opts.progressMode ?? opts.showProgress, io.progress);
     // What this invocation runs: this DB's jobs that have no committed rep (all of them on a fresh run).
     const todo = myJobs.filter((j) => !committed.has(jobKey(j)));
-    const total = myJobs.length;
-    let done = total - todo.length;
+    // Reps the protocol runs after the plan (Pass R, C-oos) are in the total: the count never reads done before they ran.
+    const total = myJobs.length + (protocol.laterJobs?.(myJobs, Boolean(shard)) ?? 0);
+    let done = myJobs.length - todo.length;
     const providerFor = opts.cache ? withRunCache(providers.forRep, prices, { bus }) : providers.forRep;
     const judges = new Map<string, JudgeAvailability>();
     const judgeFor = (w: Workload) => {
@@ -285,6 +288,8 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
       onRecord: (record) => {
         runs.saveWorkloadRun(record);
         otlp?.repDone(record);
+        done += 1;
+        progress.groupDone({ pass: record.pass, workload: record.workload, reps: 1, meanScore: record.score, spendUsd: spend.spent(), done, total });
         return record.stopped_early === true;
       },
       drain: () => bus.drain(),
@@ -305,7 +310,12 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
       loop.stop();
       if (tmpBefore === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmpBefore;
-      rmSync(workDir, { recursive: true, force: true });
+      try {
+        removeTree(workDir);
+      } catch (e) {
+        // The next run's sweep tries again once this process is gone.
+        setupWarnings.push(`could not remove this run's work dir ${workDir}: ${(e as Error).message}`);
+      }
     };
     return {
       ctx,
@@ -349,9 +359,6 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
         const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...otlpWarnings];
         held.assertHeld();
         runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
-        // Its rows and events as finalised, for bench merge to check (harness/runs/run-seal.ts).
-        store.flush();
-        sealRun(store.database, runId, clock.nowUs());
         // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
         if (!stopped) dropAllCheckpoints(patternsDbPath);
         const report = buildReport({
@@ -361,6 +368,9 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
           ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
         });
         patterns.close();
+        // Its rows, events and pattern store as finalised (the store closed: nothing writes it after), for bench merge to check (harness/runs/run-seal.ts).
+        store.flush();
+        sealRun(store.database, runId, clock.nowUs(), { key: sealKeyFrom(io.env), patternsPath: patternsDbPath });
         if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);
         mkdirSync(dirname(jsonPath), { recursive: true });
         writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

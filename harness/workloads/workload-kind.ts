@@ -10,9 +10,13 @@ export type WorkloadKind = 'agent' | 'matrix';
 /** The kind a directory's workload.yaml declares; `agent` when it has no `kind` (or cannot be read: the agent loader then reports why). */
 export function workloadKind(dir: string): WorkloadKind {
   try {
+    const file = join(dir, 'workload.yaml');
     // An oversized file is not parsed here: the loader refuses it by its size, naming the limit.
-    if (statSync(join(dir, 'workload.yaml')).size > defaultInputLimits().limits.workload_file.max_bytes) return 'agent';
-    const doc = parse(readFileSync(join(dir, 'workload.yaml'), 'utf8')) as { kind?: unknown } | null;
+    if (statSync(file).size > defaultInputLimits().limits.workload_file.max_bytes) return 'agent';
+    const text = readFileSync(file, 'utf8');
+    // A file that never spells `kind` has no kind key: agent, without parsing (bench list reads every workload).
+    if (!text.includes('kind')) return 'agent';
+    const doc = parse(text) as { kind?: unknown } | null;
     return doc?.kind === 'matrix' ? 'matrix' : 'agent';
   } catch {
     return 'agent';

@@ -116,6 +116,30 @@ describe('Ctrl-C as a real signal to a bench process', () => {
   });
 });
 
+describe('SIGTERM (a CI timeout, kill, a container stop) as Ctrl-C', () => {
+  it('SIGTERM during a provider call that never answers: the process exits 1 within 2 s and writes the partial report', { timeout: 300_000 }, async () => {
+    const server = await startFakeAnthropic(() => ({ kind: 'hang' }));
+    try {
+      const db = join(tempDir(), 'sigterm.db');
+      const child = spawn(process.execPath, [join(REPO_ROOT, 'bin/bench.mjs'), 'run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'fix-a-bug-small', '--db-path', db], {
+        cwd: REPO_ROOT,
+        env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: 'sk-test-not-a-key' },
+        stdio: 'ignore',
+      });
+      const exited = new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
+      await server.received(1);
+      const t0 = Date.now();
+      child.kill('SIGTERM');
+      const code = await exited;
+      expect(Date.now() - t0).toBeLessThan(2000);
+      expect(code).toBe(1);
+      expect(read(db).status).toBe('incomplete');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('--resume --retry-errors', () => {
   it('runs again only the reps that ended in a provider error; the others are kept as they were', { timeout: 300_000 }, async () => {
     const server = await startFakeAnthropic();

@@ -6,7 +6,7 @@ import type { CommandSpec } from '../command.ts';
 import { addForceOption, addWidthOptions, freshOutputPath, tableWidth } from '../parse-args.ts';
 import { RunJobs } from '../../runs/run-jobs.ts';
 import { isMatrixRunDb } from '../../matrix/matrix-run-db.ts';
-import { analyzeMatrixDb } from '../../matrix/run-matrix-command.ts';
+import { analyzeMatrixDb, modelNames } from '../../matrix/run-matrix-command.ts';
 import { renderMatrixText } from '../../matrix/render-matrix.ts';
 import { jobKey } from '../../runner/shard.ts';
 import { analyzeStreamReport } from '../../cache-bench/analyze-stream-report.ts';
@@ -14,8 +14,6 @@ import { SetupError } from '../../errors.ts';
 
 /** `analyze --skip-execute`: every report number again from an existing trace DB, no model call. */
 export const analyzeCommandSpec: CommandSpec = {
-  name: 'analyze',
-  description: 'Recompute a run\'s report from an existing trace DB, with no model calls (analyze = bench analyze).',
   configure(cmd) {
     cmd
       .option('--db-path <path>', 'the existing trace DB of a bench run (agent workloads)')
@@ -31,17 +29,18 @@ export const analyzeCommandSpec: CommandSpec = {
   async run(cmd, _args, io) {
     const o = cmd.opts<{ dbPath?: string; streamReport?: string; markdown: boolean; run?: string; json?: string; patternsDbPath?: string; width?: number; wide?: boolean; force: boolean }>();
     if (o.streamReport && o.dbPath) throw new SetupError('analyze: give --db-path (a trace DB) or --stream-report (a cache stream report), not both');
-    if (o.streamReport) return analyzeStreamReport(resolve(io.cwd, o.streamReport), io, o.markdown ? 'markdown' : 'text');
+    if (o.streamReport) return analyzeStreamReport(resolve(io.cwd, o.streamReport), io, o.markdown ? 'markdown' : 'text', tableWidth(o, io));
     if (!o.dbPath) throw new SetupError('analyze: --db-path <trace DB> is required (or --stream-report <file> for a cache stream run)');
     const path = resolve(io.cwd, o.dbPath);
     if (isMatrixRunDb(path)) {
       const report = analyzeMatrixDb(path, o.run);
       if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
-      io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path }));
+      io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path, width: tableWidth(o, io), names: modelNames(report) }));
       return 0;
     }
     const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
-    const db = openTraceDbReadOnly(path);
+    // reportFromDb checks the values of the run it reports; the DB's other runs (a hundred nights) are not read.
+    const db = openTraceDbReadOnly(path, { values: 'per-run' });
     try {
       const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env });
       if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

@@ -52,8 +52,6 @@ function printMatrix(io: CliIO, outDir: string, s: MatrixSummary): void {
 
 /** `bench import SOURCE ...`: turns public recorded-outcome data into a matrix workload. */
 export const importCommandSpec: CommandSpec = {
-  name: 'import',
-  description: 'Import recorded outcomes (RouteLLM CSVs, the SWE-bench leaderboard) as a matrix workload (kind: matrix); exit 2 on any bad input, with nothing written.',
   configure(cmd) {
     cmd
       .argument('<source>', 'routellm | swebench-leaderboard')

@@ -46,8 +46,6 @@ async function slideImages(report: BenchReport): Promise<Record<string, string>>
 
 /** `bench report [RUN]`: a finished run rendered as a table, Markdown, self-contained HTML with charts, or JSON (spec §9). */
 export const reportCommandSpec: CommandSpec = {
-  name: 'report',
-  description: 'Render a finished run for a slide deck or a CI summary: table, Markdown, self-contained HTML with charts, or JSON.',
   configure(cmd) {
     cmd
       .argument('[run]', 'run id, report JSON path, or trace DB path (default: the latest report in --runs-dir)')
@@ -64,7 +62,7 @@ export const reportCommandSpec: CommandSpec = {
     // A matrix run (its JSON or its DB) has its own report shape and renderings.
     const matrix = run ? readMatrixReport(resolve(io.cwd, run)) : null;
     if (matrix) {
-      const text = renderMatrixAs(matrix, o.format, { json: null, db: matrix.provenance.db_path });
+      const text = renderMatrixAs(matrix, o.format, { json: null, db: matrix.provenance.db_path }, o.out ? null : tableWidth(o, io));
       if (o.out) writeFileSync(resolve(io.cwd, o.out), `${text}\n`);
       else io.out(text);
       return 0;

@@ -44,8 +44,6 @@ export function renderSignal(results: readonly SignalResult[], width: number | n
 
 /** `bench signal`: the benchmark.md §4.2 smoke — N reps per arm at temperature 0, the gaps, the verdict; `--write` records it. */
 export const signalCommandSpec: CommandSpec = {
-  name: 'signal',
-  description: `Measure workloads' cheap-vs-strong gap on the gated score and the solved rate (4 reps each at temperature 0); high when the score gap is >= ${HIGH_SIGNAL_GAP}.`,
   configure(cmd: Command) {
     cmd
       .option('--workload <name>', 'a workload to measure (repeatable)', collect, [])
@@ -64,7 +62,7 @@ export const signalCommandSpec: CommandSpec = {
       .option('--seed <n>', "the simulated provider's randomness", intArg('--seed', 0), 0)
       .option('--db-path <path>', 'trace DB to create; default reports/.runs/bench-<UTC-ts>.db')
       .option('--json <path>', 'where to write the signal JSON; default beside the DB')
-      .option('--width <n>', 'fold output to this many columns (default: the terminal, else $COLUMNS, else 120)', intArg('--width', 40));
+      .option('--width <n>', 'fold output to this many columns (default: the terminal, else $COLUMNS, else 100)', intArg('--width', 40));
     addForceOption(cmd);
   },
   async run(cmd, _args, io) {

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { refuseExisting } from '../refuse-existing.ts';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { PACKAGE_VERSION } from '../package-version.ts';
@@ -25,18 +26,22 @@ export function inspectLogName(created: string, runId: string, pass: string): st
  * shipped EvalLog schema first, and a log that fails is an internal error naming the file and the first
  * failing paths (nothing is written for it).
  */
-export function exportInspect(db: Database, opts: { dbPath: string; runId: string | null; includeContent: boolean; outDir: string }): WrittenLog[] {
+export function exportInspect(db: Database, opts: { dbPath: string; runId: string | null; includeContent: boolean; outDir: string; force: boolean }): WrittenLog[] {
   const validate = inspectEvalLogValidator();
-  const written: WrittenLog[] = [];
-  mkdirSync(opts.outDir, { recursive: true });
+  const logs: { path: string; log: Record<string, unknown>; runId: string; pass: string }[] = [];
   for (const run of readRunTraces(db, opts.dbPath, opts.runId)) {
     for (const pass of passesOf(run)) {
       const log = inspectEvalLog(run, pass, { includeContent: opts.includeContent, packageVersion: PACKAGE_VERSION });
       const path = join(opts.outDir, inspectLogName(String((log.eval as { created: string }).created), run.runId, pass));
       if (!validate(log)) throw new Error(`internal error: the Inspect log for ${run.runId} pass ${pass} (${path}) breaks schemas/third-party/inspect EvalLog: ${inspectErrors(validate.errors).join('; ')}`);
-      writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
-      written.push({ path, runId: run.runId, pass, samples: (log.samples as unknown[]).length });
+      logs.push({ path, log, runId: run.runId, pass });
     }
   }
-  return written;
+  // Every name is known before the first write: an existing log is refused whole, never half-replaced.
+  if (!opts.force) for (const l of logs) refuseExisting(l.path, '--out DIR');
+  mkdirSync(opts.outDir, { recursive: true });
+  return logs.map(({ path, log, runId, pass }) => {
+    writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
+    return { path, runId, pass, samples: (log.samples as unknown[]).length };
+  });
 }
