@@ -2,12 +2,14 @@
 // `bench report` stay under 2 s on a DB holding 100 nightly runs. Prints JSON, with analyze beside its
 // floor: the same run's per-workload aggregation in one raw SQL query, in process and as a process.
 //
-//   npx tsx scripts/perf/nightly-growth.ts [--source NIGHT.db] [--runs 100] [--keep DIR]
+//   npx tsx scripts/perf/nightly-growth.ts [--source NIGHT.db] [--runs 100] [--keep DIR] [--history DB]
+//
+// --history: time an existing history DB (one a --keep run left) instead of building one from the night.
 //
 // Without --source it first makes one night the way the nightly does (A3, 3 seed passes, every workload,
 // simulated provider; a few minutes). The history DB is that night's rows copied --runs times, every id
 // suffixed per copy, so each copy is a distinct run with its own sessions and events.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +55,12 @@ async function timed(argv: string[], cwd: string): Promise<{ ms: number; code: n
   return { ms: performance.now() - t0, code };
 }
 
+/** Runs `node ARGS` from `cwd`; exit 0 or 1 (a report with failed assertions) is a finished analysis. */
+function processOk([what, args]: [string, string[]], cwd: string): void {
+  const r = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  if (r.status !== 0 && r.status !== 1) throw new Error(`${what} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const size = (p: string) => (existsSync(p) ? statSync(p).size + (existsSync(`${p}-wal`) ? statSync(`${p}-wal`).size : 0) : 0);
 
@@ -75,8 +83,9 @@ try {
   const patternRows = pdb ? { fingerprints: (pdb.prepare('SELECT count(*) AS n FROM fingerprints').get() as { n: number }).n, outcomes: (pdb.prepare('SELECT count(*) AS n FROM outcomes').get() as { n: number }).n } : null;
   pdb?.close();
 
-  const history = join(root, 'history.db');
-  copyRuns(source, history, runs);
+  const given = flag('--history');
+  const history = given ?? join(root, 'history.db');
+  if (!given) copyRuns(source, history, runs);
   const latest = (new Database(history, { readonly: true }).prepare('SELECT run_id FROM bench_runs ORDER BY created_at_us DESC LIMIT 1').get() as { run_id: string }).run_id;
   const analyze: number[] = [];
   const report: number[] = [];
@@ -100,8 +109,8 @@ try {
       }),
     );
     // The same two as processes: what a user waits for, start-up included on both sides.
-    analyzeCli.push(wall(() => execFileSync(process.execPath, [join(REPO, 'bin', 'analyze.mjs'), '--skip-execute', '--db-path', history, '--json', join(root, 'cli.json'), '--force'], { cwd: root, stdio: 'ignore' })));
-    rawSqlProcess.push(wall(() => execFileSync(process.execPath, ['--input-type=module', '-e', RAW_SQL_PROCESS, history, latest, RAW_SQL], { cwd: REPO, stdio: 'ignore' })));
+    analyzeCli.push(wall(() => processOk(['analyze', [join(REPO, 'bin', 'analyze.mjs'), '--skip-execute', '--db-path', history, '--json', join(root, 'cli.json'), '--force']], root)));
+    rawSqlProcess.push(wall(() => processOk(['raw SQL', ['--input-type=module', '-e', RAW_SQL_PROCESS, history, latest, RAW_SQL]], REPO)));
   }
   const result = {
     what: 'nightly growth: one night (A3, 3 seed passes, every workload, sim) copied into one trace DB',
