@@ -22,7 +22,14 @@ try {
 } catch (e) {
   if (!values['if-possible']) throw e;
   rmSync(join(outdir, STAMP_FILE), { force: true });
-  console.warn(`warning: could not compile the CLI into ${relative(ROOT, outdir) || '.'}/ (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); bench runs from the TypeScript sources through tsx, which starts slower. Fix the build and run: npm run build`);
+  console.warn(`warning: could not compile the CLI into ${relative(ROOT, outdir) || '.'}/ (${firstProblem(e)}); bench runs from the TypeScript sources through tsx, which starts slower. Fix the build and run: npm run build`);
+}
+
+/** esbuild's first error as file:line: text, else the error's first line. */
+function firstProblem(e) {
+  const first = e?.errors?.[0];
+  if (first?.location) return `${first.location.file}:${first.location.line}: ${first.text}`;
+  return e instanceof Error ? e.message.split('\n')[0] : String(e);
 }
 
 /** Builds harness/cli/main.ts and its command chunks into `dir`, then writes the stamp of its inputs. */

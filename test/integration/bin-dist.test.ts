@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { distIsFresh } from '../../bin/launch.mjs';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 
 const run = promisify(execFile);
@@ -60,9 +61,8 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
   it('prints what the sources print, and finds its data files beside the sources', async () => {
     const built = await node(join(REPO_ROOT, 'scripts', 'build-dist.mjs'), ['--outdir', out], { cwd: REPO_ROOT });
     expect(built.code, built.stderr).toBe(0);
-    const stamp = JSON.parse((await import('node:fs')).readFileSync(join(out, 'stamp.json'), 'utf8')) as { inputs: Record<string, [number, number]> };
+    const stamp = JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { inputs: Record<string, [number, number]> };
     expect(Object.keys(stamp.inputs)).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs']));
-    const { distIsFresh } = (await import(new URL('../../bin/launch.mjs', import.meta.url).href)) as { distIsFresh(dist: URL, root: URL): boolean };
     expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`))).toBe(true);
     // One script runs the compiled main, as bin/ does with dist/main.js.
     const probe = join(out, 'probe.mjs');

@@ -1,0 +1,10 @@
+// Types of launch.mjs for the TypeScript that imports it (perf scripts, tests).
+
+/** Name of the file in dist/ that records which source files (size, mtime) the build read. */
+export const STAMP_FILE: string;
+
+/** True when `distDir` holds a finished build whose every input still has the size and mtime the build saw. */
+export function distIsFresh(distDir: URL, rootDir: URL): boolean;
+
+/** The CLI's `main`, from dist/ when it is fresh, else from harness/cli/main.ts through tsx. */
+export function loadMain(env?: Record<string, string | undefined>): Promise<{ main(argv: string[]): Promise<number> }>;
