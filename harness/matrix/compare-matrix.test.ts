@@ -61,7 +61,7 @@ describe('compareMatrixRuns: two arms on the same tasks, folds and seed, paired 
     expect(p0.hull_gap_diff_pts.estimate).toBeCloseTo(reportGap(smart) - reportGap(allCheap), 10);
     // Every cluster gains the same 2 of 5 tasks, so the interval is the point itself.
     // Every cluster moved alike: a zero-width interval, so no claim that v2 solved more.
-    expect(p0.claims.solved).toBe('v2 solved +40.0 pts against v1, no variation: no claim');
+    expect(p0.claims.solved).toBe('v2 solved +40.0 pts (no variation: no claim) against v1');
     expect(p0.claims.cost).toMatch(/^v2 no variation: no claim \(savings −360%, an interval of zero width\) against v1/);
     // cw 0.1: the same picks: nothing to tell apart at this point.
     expect(p1.tasks_routed_differently).toBe(0);

@@ -53,7 +53,7 @@ describe('verdict grammar', () => {
     // The case: six paired units with identical outcomes were declared non-inferior.
     expect(solvedRateClaim({ estimate: 0, low: 0, high: 0 }, { units: 6 })).toBe('no variation: no claim (0 pts, an interval of zero width from 6 paired units; margin 5 pts)');
     expect(savingsClaim({ estimate: 67, low: 67, high: 67 })).toBe('no variation: no claim (savings 67%, an interval of zero width)');
-    expect(aboveClaim({ estimate: 0, low: 0, high: 0 }, 'random at its mix')).toBe('0 pts against random at its mix, no variation: no claim');
+    expect(aboveClaim({ estimate: 0, low: 0, high: 0 }, 'random at its mix')).toBe('0 pts (no variation: no claim) against random at its mix');
     expect(savingsClaim({ estimate: 30, low: null, high: null })).toBe('no saving shown (30% (no interval: fewer than 2 workloads))');
     expect(solvedRateClaim({ estimate: 0, low: null, high: null }, { units: 3 })).toMatch(/^inconclusive \(margin 5 pts\)/);
   });

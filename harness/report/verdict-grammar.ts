@@ -166,7 +166,7 @@ export function solvedRateClaim(d: IntervalFigure, o: SolvedRateClaimOptions): s
 export function aboveClaim(d: IntervalFigure, reference: string, digits = 0): string {
   const pts = (x: number) => signedPts(x, digits);
   const figure = `${pts(d.estimate)} pts ${intervalText(d, pts)}`;
-  if (noVariation(d)) return `${pts(d.estimate)} pts against ${reference}, ${NO_VARIATION_NO_CLAIM}`;
+  if (noVariation(d)) return `${pts(d.estimate)} pts (${NO_VARIATION_NO_CLAIM}) against ${reference}`;
   if (!decisive(d)) return `${figure} against ${reference}`;
   if (d.low > 0) return `${figure} above ${reference}`;
   if (d.high < 0) return `${figure}: below ${reference}`;
