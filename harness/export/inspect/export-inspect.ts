@@ -1,5 +1,5 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { PACKAGE_VERSION } from '../package-version.ts';
 import { readRunTraces } from '../run-trace.ts';
@@ -28,6 +28,7 @@ export function inspectLogName(created: string, runId: string, pass: string): st
 export function exportInspect(db: Database, opts: { dbPath: string; runId: string | null; includeContent: boolean; outDir: string }): WrittenLog[] {
   const validate = inspectEvalLogValidator();
   const written: WrittenLog[] = [];
+  const listing: Record<string, unknown> = {};
   mkdirSync(opts.outDir, { recursive: true });
   for (const run of readRunTraces(db, opts.dbPath, opts.runId)) {
     for (const pass of passesOf(run)) {
@@ -36,7 +37,32 @@ export function exportInspect(db: Database, opts: { dbPath: string; runId: strin
       if (!validate(log)) throw new Error(`internal error: the Inspect log for ${run.runId} pass ${pass} (${path}) breaks schemas/third-party/inspect EvalLog: ${inspectErrors(validate.errors).join('; ')}`);
       writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
       written.push({ path, runId: run.runId, pass, samples: (log.samples as unknown[]).length });
+      listing[basename(path)] = logHeader(log);
     }
   }
+  // Inspect's viewer, served over plain HTTP from the folder, lists the logs from this file: each log's header by file name.
+  // Logs already in the folder (an earlier export) stay listed.
+  const listingPath = join(opts.outDir, LISTING_FILE);
+  writeFileSync(listingPath, `${JSON.stringify({ ...readListing(listingPath), ...listing }, null, 1)}\n`);
   return written;
+}
+
+/** The file Inspect's log viewer reads to list the logs of a folder. */
+export const LISTING_FILE = 'listing.json';
+
+/** A log without its samples (and their reductions): what a listing holds of it. */
+function logHeader(log: Record<string, unknown>): Record<string, unknown> {
+  const { samples: _samples, reductions: _reductions, ...header } = log;
+  return header;
+}
+
+/** The listing already in the folder, or none when it is missing or unreadable (it is rewritten whole). */
+function readListing(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
