@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'reports/**', 'workloads/**', 'coverage/**', 'scratch/**'] },
+  { ignores: ['node_modules/**', 'reports/**', 'workloads/**', 'coverage/**', 'scratch/**', 'dist/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -21,7 +21,7 @@ export default tseslint.config(
   },
   {
     files: ['bin/**/*.mjs', 'scripts/**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   {
     // bench view's page script runs in the browser.

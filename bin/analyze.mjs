@@ -1,7 +1,6 @@
 #!/usr/bin/env node
 // `analyze ...` is `bench analyze ...`.
-import { register } from 'tsx/esm/api';
+import { loadMain } from './launch.mjs';
 
-register();
-const { main } = await import('../harness/cli/main.ts');
+const { main } = await loadMain();
 process.exitCode = await main(['analyze', ...process.argv.slice(2)]);

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx so there is no build step to forget.
-import { register } from 'tsx/esm/api';
+// Compiled JavaScript from dist/ when it is fresh, else the TypeScript sources through tsx (launch.mjs).
+import { loadMain } from './launch.mjs';
 
-register();
-const { main } = await import('../harness/cli/main.ts');
+const { main } = await loadMain();
 process.exitCode = await main(process.argv.slice(2));

@@ -94,7 +94,7 @@ describe('runStream end to end (hashing embedder)', () => {
     const run = await runStream(stream, { cache: true, embedder: createHashingProvider(384), prices: loadPriceTable() });
     const f = streamFigures(run.records);
     expect(f.must_miss_classes_hit).toEqual([]);
-    expect(f.tiers[0]!.hits).toBe(43);
+    expect(f.tiers[0]!.hits).toBe(57);
     expect(f.tiers[2]!.wrong_hits).toBe(0);
   }, 120_000);
   it('the agent stream is never served, even with the bound and the gate off', async () => {

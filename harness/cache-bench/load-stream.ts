@@ -5,6 +5,7 @@ import { validatorFor } from '../../runtime/core/schemas.ts';
 import { loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import type { CacheStreamFile, Query } from '../../schemas/types/cache-stream.ts';
 import { SetupError } from '../errors.ts';
+import { checkInputSize } from '../input-limits.ts';
 import { resolveStreamDocuments, type StreamDocuments } from './stream-documents.ts';
 import { loadAuditedMerges, type StreamLabels } from './audited-labels.ts';
 
@@ -70,6 +71,7 @@ export function loadQueryStream(dir: string, labels: StreamLabels = 'gptcache'):
   const abs = resolve(dir);
   const file = join(abs, STREAM_FILE);
   if (!existsSync(file)) throw new SetupError(`${file}: no ${STREAM_FILE} in ${abs}`);
+  checkInputSize(file, 'stream_file');
   let data: CacheStreamFile;
   try {
     data = loadYamlValidated(file, validatorFor<CacheStreamFile>('cache-stream.schema.json'));
@@ -82,6 +84,7 @@ export function loadQueryStream(dir: string, labels: StreamLabels = 'gptcache'):
   if (data.source) {
     const src = join(abs, data.source.file);
     if (!existsSync(src)) throw new SetupError(`${file}: source.file ${data.source.file} does not exist beside it`);
+    checkInputSize(src, 'stream_source');
     let parsed: unknown;
     try {
       parsed = JSON.parse(readFileSync(src, 'utf8'));
@@ -93,6 +96,7 @@ export function loadQueryStream(dir: string, labels: StreamLabels = 'gptcache'):
       if (!data.source.audited_labels) throw new SetupError(`${file}: --cache-labels audited needs source.audited_labels; this stream has none`);
       const auditFile = join(abs, data.source.audited_labels);
       if (!existsSync(auditFile)) throw new SetupError(`${file}: source.audited_labels ${data.source.audited_labels} does not exist beside it`);
+      checkInputSize(auditFile, 'stream_file');
       gptCacheQueries(src, parsed); // validates the pairs before the merges index into them
       merges = loadAuditedMerges(auditFile, parsed as GptCachePair[]);
     }

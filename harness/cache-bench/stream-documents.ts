@@ -10,11 +10,12 @@ export type StreamDocuments = ReadonlyMap<string, Document>;
 
 export const documentRef = (d: Pick<Document, 'id' | 'version'>) => `${d.id}@${d.version}`;
 
-/** Checks the stream's documents and every query's refs to them; `file` is read again for line numbers. */
+/** Checks the stream's documents and every query's refs to them; `file` is read again for the line of a problem. */
 export function resolveStreamDocuments(file: string, data: CacheStreamFile): StreamDocuments {
-  const lines = new LineCounter();
-  const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines });
+  // Parsed again only to name the line of a problem, so a good stream is parsed once.
   const at = (path: (string | number)[]) => {
+    const lines = new LineCounter();
+    const doc = parseDocument(readFileSync(file, 'utf8'), { lineCounter: lines });
     const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
     return node?.range ? `${file}:${lines.linePos(node.range[0]).line}` : file;
   };

@@ -13,10 +13,8 @@ export interface CliIO {
   interrupt?: AbortSignal;
 }
 
-/** A CLI command as a declaration: its flags, and a `run` that parses them and calls the library. */
+/** A CLI command as a declaration: its flags, and a `run` that parses them and calls the library (its name and description are in command-catalog.ts). */
 export interface CommandSpec {
-  name: string;
-  description: string;
   configure(cmd: Command): void;
   run(cmd: Command, args: unknown[], io: CliIO): Promise<number>;
 }

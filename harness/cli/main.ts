@@ -1,32 +1,37 @@
-import { Command, CommanderError } from 'commander';
-import { DataFileError } from '../../runtime/core/yaml-document.ts';
+import { Command, CommanderError, Help } from 'commander';
 import { EXIT, SetupError } from '../errors.ts';
-import { TraceStoreError } from '../../runtime/trace/index.ts';
-import { runCommandSpec } from './commands/run.ts';
-import { listCommandSpec } from './commands/list.ts';
-import { validateCommandSpec } from './commands/validate.ts';
-import { analyzeCommandSpec } from './commands/analyze.ts';
-import { signalCommandSpec } from './commands/signal.ts';
-import { reportCommandSpec } from './commands/report.ts';
-import { compareCommandSpec } from './commands/compare.ts';
-import { mergeCommandSpec } from './commands/merge.ts';
-import { viewCommandSpec } from './commands/view.ts';
-import { planCommandSpec } from './commands/plan.ts';
-import { exportCommandSpec } from './commands/export.ts';
-import { importCommandSpec } from './commands/import.ts';
-import type { CommandSpec, CliIO } from './command.ts';
-
-const COMMANDS: CommandSpec[] = [runCommandSpec, listCommandSpec, validateCommandSpec, analyzeCommandSpec, reportCommandSpec, compareCommandSpec, signalCommandSpec, viewCommandSpec, mergeCommandSpec, exportCommandSpec, importCommandSpec, planCommandSpec];
+import { catalogEntry, COMMAND_CATALOG, requestedCommand } from './command-catalog.ts';
+import type { CliIO } from './command.ts';
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
-function exitCodeFor(e: unknown, io: CliIO): number {
+async function exitCodeFor(e: unknown, io: CliIO): Promise<number> {
   // A TraceStoreError names the DB file and what to do (another schema version, corrupt pages): no stack.
-  if (e instanceof SetupError || e instanceof DataFileError || e instanceof TraceStoreError) {
-    io.err(`error: ${e.message}`);
+  if (e instanceof SetupError || (await isDataOrTraceError(e))) {
+    io.err(`error: ${(e as Error).message}`);
     return EXIT.setup;
   }
   io.err(`error: ${(e as Error)?.stack ?? String(e)}`);
   return EXIT.setup;
+}
+
+/**
+ * A data-file or trace-store error. Their modules load only on this path, so start-up does not pay for
+ * YAML and the trace store; a command that threw one has loaded them already (same classes).
+ */
+async function isDataOrTraceError(e: unknown): Promise<boolean> {
+  const [{ DataFileError }, { TraceStoreError }] = await Promise.all([import('../../runtime/core/yaml-document.ts'), import('../../runtime/trace/index.ts')]);
+  return e instanceof DataFileError || e instanceof TraceStoreError;
+}
+
+/** `bench --help` lists every command from the catalog, so the commands not asked for stay unloaded. */
+function catalogHelp(): Partial<Help> {
+  const plain = new Help();
+  return {
+    subcommandTerm: (cmd) => {
+      const entry = catalogEntry(cmd.name());
+      return entry ? `${entry.name} ${entry.usage}` : plain.subcommandTerm(cmd);
+    },
+  };
 }
 
 /** Entry point of `bench`; returns the process exit code. */
@@ -35,16 +40,21 @@ export async function main(argv: string[], io: CliIO = defaultIO()): Promise<num
     .description('Metis bench: run LLM-agent workloads through the Metis runtime and report cost savings and quality.')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .configureHelp(catalogHelp())
     .showHelpAfterError('(run with --help for usage)');
   let code: number = EXIT.ok;
-  for (const spec of COMMANDS) {
-    const cmd = program.command(spec.name).description(spec.description).exitOverride();
-    spec.configure(cmd);
-    cmd.action(async (...args: unknown[]) => {
-      code = await spec.run(cmd, args, io);
-    });
-  }
   try {
+    const wanted = requestedCommand(argv);
+    for (const entry of COMMAND_CATALOG) {
+      const cmd = program.command(entry.name).description(entry.description).exitOverride();
+      // Only the command named on the line is loaded and given its flags; the others are names in the list.
+      if (entry !== wanted) continue;
+      const spec = await entry.load();
+      spec.configure(cmd);
+      cmd.action(async (...args: unknown[]) => {
+        code = await spec.run(cmd, args, io);
+      });
+    }
     await program.parseAsync(argv, { from: 'user' });
     return code;
   } catch (e) {

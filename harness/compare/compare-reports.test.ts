@@ -7,6 +7,7 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
 import { loadReport } from '../report/find-report.ts';
 import { compareReports } from './compare-reports.ts';
+import { renderCompareTable } from './render-compare.ts';
 
 const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
 const input = (report: BenchReport, label = 'X') => ({ report, path: null, label });
@@ -46,11 +47,13 @@ describe('compareReports', () => {
   it('covers the A3 metrics: per-pass savings, slot 4, measured arms and cluster tightness, with values from the reports', () => {
     const a3 = fixture('a3');
     const b = fixture('a3');
-    b.protocol_metrics!.slot4.fire_rate = 0.5;
+    // Six of B's sixteen fired routed turns no longer fire: 16/20 → 10/20 on the shared turns.
+    b.protocol_metrics!.routed_turns.filter((t) => t.pattern_verdict === 'chose').slice(0, 6).forEach((t) => (t.pattern_verdict = 'not_applicable'));
     const artifact = compareReports(input(a3), input(b));
-    expect(find(artifact, 'savings_pct', 'pass C')).toMatchObject({ a: '13.975637710399439251', unit: 'pct' });
+    // Every unit is shared, so the shared-unit figures are the reports' own (to float precision).
+    expect(Number(find(artifact, 'savings_pct', 'pass C').a)).toBeCloseTo(13.97563771039944, 9);
     expect(find(artifact, 'slot4_fire_rate', 'pass C')).toMatchObject({ a: '0.8', b: '0.5', delta: '-0.3' });
-    expect(find(artifact, 'savings_vs_measured_strong_pct', 'pass C')).toMatchObject({ a: '14.008015130748891587' });
+    expect(Number(find(artifact, 'savings_vs_measured_strong_pct', 'pass C').a)).toBeCloseTo(14.00801513074889, 9);
     expect(find(artifact, 'performance_gap_recovered', 'pass C')).toMatchObject({ ci: null, ci_reason: expect.stringMatching(/no paired interval/) });
     expect(find(artifact, 'cluster_intra', 'v1').a).toBe(String(a3.protocol_metrics!.cluster_tightness.v1!.intra));
     expect(find(artifact, 'cluster_intra', 'v2')).toMatchObject({ a: null, b: null, delta: null, ci_reason: 'A has no cluster_intra' });
@@ -60,8 +63,47 @@ describe('compareReports', () => {
   it('money deltas are exact Decimal differences', () => {
     const a = fixture('a3');
     const b = fixture('a3');
-    b.aggregate.savings.actual_repriced_usd = new Decimal(a.aggregate.savings.actual_repriced_usd).plus('0.1').toString();
+    const rep = b.workloads[0]!.reps[0]!;
+    rep.savings.actual_repriced_usd = new Decimal(rep.savings.actual_repriced_usd).plus('0.1').toString();
     expect(find(compareReports(input(a), input(b)), 'actual_cost_usd').delta).toBe('0.1');
+  });
+
+  it('A, B, delta and interval are all taken over the shared units: the delta lies inside its own interval, the unshared counted apart', () => {
+    // The issue's case: B ran more reps (and dearer ones) than A; the whole-report cost difference fell outside the shared-unit interval.
+    const a = withScores([0.5, 0.6]);
+    const b = withScores([0.55, 0.62, 0.9, 0.9]);
+    b.workloads.forEach((w, i) => w.reps.forEach((r, j) => (r.savings.actual_repriced_usd = new Decimal(r.savings.actual_repriced_usd).plus(j >= 2 ? '1' : `0.00${i + j + 1}`).toString())));
+    a.workloads.forEach((w) => (w.k = 2));
+    b.workloads.forEach((w) => (w.k = 4));
+    const artifact = compareReports(input(a), input(b));
+    expect(artifact.shared_units).toEqual({ shared: 6, only_a: 0, only_b: 6 });
+    const cost = find(artifact, 'actual_cost_usd');
+    const sum = (r: BenchReport) => r.workloads.flatMap((w) => w.reps.slice(0, 2)).reduce((s, x) => s.plus(x.savings.actual_repriced_usd), new Decimal(0));
+    expect(cost.a).toBe(sum(a).toString());
+    expect(cost.b).toBe(sum(b).toString());
+    expect(cost.delta).toBe(sum(b).minus(sum(a)).toString());
+    for (const r of artifact.rows.filter((x) => x.ci && x.delta !== null)) {
+      expect(Number(r.delta), `${r.metric} ${r.scope}`).toBeGreaterThanOrEqual(r.ci!.low - 1e-9);
+      expect(Number(r.delta), `${r.metric} ${r.scope}`).toBeLessThanOrEqual(r.ci!.high + 1e-9);
+    }
+    // The whole reports' quality differs by far more than the shared units' (B's extra reps scored 0.9).
+    expect(Number(find(artifact, 'quality_mean').delta)).toBeCloseTo((0.55 + 0.62 - 0.5 - 0.6) / 2, 9);
+    // pass@k at k=2 against k=4: said so, and no difference claimed.
+    expect(find(artifact, 'pass_at_k')).toMatchObject({ delta: null, ci: null, ci_reason: expect.stringContaining('pass@k at different k (A k=2, B k=4)') });
+    const text = renderCompareTable(artifact, { json: null, width: null });
+    expect(text).toContain('over the 6 (pass, workload, rep) units both reports hold; left out of them: 6 only in B.');
+    expect(text).toContain('pass_at_k (aggregate): pass@k at different k (A k=2, B k=4): not comparable, no difference is claimed');
+  });
+
+  it('"cannot distinguish A and B" is never followed by a claim about the pair', () => {
+    // The issue's case: identical routing, then "non-inferior (within 5 pts): 0 pts (no variation)".
+    const a = fixture('a3');
+    const artifact = compareReports(input(a, 'A'), input(fixture('a3'), 'B'));
+    expect(artifact.routing?.identical).toBe(true);
+    for (const c of artifact.claims!) expect(c.text).toMatch(/B against A: no claim \(the comparison cannot distinguish A and B here\)\.$/);
+    const text = renderCompareTable(artifact, { json: null, width: 120 });
+    const after = text.slice(text.indexOf('cannot distinguish'));
+    expect(after).not.toMatch(/non-inferior|saved|cost more|fewer tasks|no saving shown/);
   });
 
   it('a known shift (every score +0.2 in B) gives a delta of 0.2 and a paired interval of exactly [0.2, 0.2]', () => {
@@ -102,7 +144,8 @@ describe('compareReports', () => {
 
   it('single against A3: the A3-only metrics are n/a on the single side', () => {
     const artifact = compareReports(input(fixture('single')), input(fixture('a3')));
-    expect(find(artifact, 'slot4_inversion_rate', 'pass C')).toMatchObject({ a: null, b: '0.8', delta: null, ci: null, ci_reason: 'A has no slot4_inversion_rate' });
+    // The two share no routed turn, so neither side has a figure on shared units.
+    expect(find(artifact, 'slot4_inversion_rate', 'pass C')).toMatchObject({ a: null, b: null, delta: null, ci: null, ci_reason: 'A has no slot4_inversion_rate on units both reports hold' });
   });
 
   it('carries the simulated banner and validates against schemas/compare.schema.json', () => {

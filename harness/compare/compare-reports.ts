@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { Arm, CompareArtifact, CompareRow, Interval } from '../../schemas/types/compare.ts';
-import type { BenchReport, PassSummary } from '../../schemas/types/report.ts';
+import type { BenchReport } from '../../schemas/types/report.ts';
 import { intervalOf, pairedDifferenceParts, pairedSavingsParts, unitCorrelation, type ClusteredEstimate, type FigureKind, type FigureRange, type PairedUnit, type UnitValue } from '../metrics/index.ts';
 import { DEFAULT_MARGIN_PTS, savingsClaim, solvedRateClaim } from '../report/verdict-grammar.ts';
 import { passUnits, routedTurnUnits, workloadUnits, type Unit } from './rep-samples.ts';
@@ -51,10 +51,33 @@ export interface RowSpec {
   a: Value;
   b: Value;
   paired: PairedFigure | string;
+  /** Why the row states no difference although both sides have a figure (pass@k at different k). */
+  no_delta?: string;
 }
 
 const spec = (metric: string, scope: string, unit: RowUnit, a: Value, b: Value, paired: PairedFigure | string): RowSpec => ({ metric, scope, unit, a, b, paired });
 const fig = (p: { units: PairedUnit[]; unmatched: number }, kind: FigureKind, scale = 1, range?: FigureRange): PairedFigure => ({ ...p, kind, scale, ...(range ? { range } : {}) });
+
+/** One side's figure over the shared units, exact in Decimal: Σnum/Σden for a ratio (null when Σden is 0), Σnum for a total. */
+function sideOf(values: readonly UnitValue[], kind: FigureKind, shape: (x: Decimal) => Decimal = (x) => x): string | null {
+  if (values.length === 0) return null;
+  const num = values.reduce((s, v) => s.plus(v.num), new Decimal(0));
+  if (kind === 'total') return shape(num).toString();
+  const den = values.reduce((s, v) => s.plus(v.den), new Decimal(0));
+  return den.isZero() ? null : shape(num.div(den)).toString();
+}
+
+/**
+ * A row whose A, B and difference are all taken over the units both reports hold, like its interval: a figure
+ * of a whole report beside an interval of the shared units can lie outside it. `shape` maps the side's
+ * ratio to the figure (savings: 100 · (1 − Σactual / Σbaseline)).
+ */
+function sharedSpec(metric: string, scope: string, unit: RowUnit, paired: PairedFigure, shape?: (x: Decimal) => Decimal): RowSpec {
+  const side = (pick: (u: PairedUnit) => UnitValue) => sideOf(paired.units.map(pick), paired.kind, shape);
+  return spec(metric, scope, unit, side((u) => u.a), side((u) => u.b), paired);
+}
+
+const savingsShape = (r: Decimal) => new Decimal(100).times(new Decimal(1).minus(r));
 
 function text(v: Value): string | null {
   return v === null ? null : new Decimal(v).toString();
@@ -65,7 +88,7 @@ export function rowOf(s: RowSpec, interval: Ci | string): CompareRow {
   const { metric, scope, unit, a, b } = s;
   const av = text(a);
   const bv = text(b);
-  const missing = av === null || bv === null ? `${av === null ? 'A' : 'B'} has no ${metric}` : null;
+  const missing = av === null || bv === null ? `${av === null ? 'A' : 'B'} has no ${metric}${typeof s.paired === 'string' || s.paired.units.length > 0 ? '' : ' on units both reports hold'}` : (s.no_delta ?? null);
   const ci = typeof interval === 'string' ? { ci: null, ci_reason: interval } : interval;
   return {
     metric,
@@ -73,7 +96,7 @@ export function rowOf(s: RowSpec, interval: Ci | string): CompareRow {
     unit,
     a: av,
     b: bv,
-    delta: av !== null && bv !== null ? new Decimal(bv).minus(av).toString() : null,
+    delta: av !== null && bv !== null && !s.no_delta ? new Decimal(bv).minus(av).toString() : null,
     ci: missing ? null : ci.ci,
     ci_reason: missing ?? ci.ci_reason,
   };
@@ -108,33 +131,36 @@ function interval(p: PairedFigure, confidence: number): Ci {
   return ciOf(d, p.units, p.unmatched, confidence);
 }
 
-function meanPassAtK(report: BenchReport, pass: string | null): number | null {
-  const xs = report.workloads.filter((w) => pass === null || w.pass === pass).map((w) => w.pass_at_k).filter((x): x is number => x !== null);
-  return xs.length === 0 ? null : xs.reduce((s, x) => s + x, 0) / xs.length;
+/** The k of each side's pass@k over the workloads both hold, when the two sides used different k; null when they agree. */
+export function passAtKMismatch(a: BenchReport, b: BenchReport, pass: string | null): string | null {
+  const ks = (r: BenchReport) => new Map(r.workloads.filter((w) => pass === null || w.pass === pass).map((w) => [`${w.pass}\u0000${w.workload}`, w.k]));
+  const ka = ks(a);
+  const kb = ks(b);
+  const shared = [...ka.keys()].filter((k) => kb.has(k));
+  if (shared.every((k) => ka.get(k) === kb.get(k))) return null;
+  const list = (m: Map<string, number>) => [...new Set(shared.map((k) => m.get(k)!))].sort((x, y) => x - y).join(', ');
+  return `pass@k at different k (A k=${list(ka)}, B k=${list(kb)}): not comparable, no difference is claimed`;
 }
 
-/** savings, cost, quality, solved rate and pass@k over the runs of one pass (all passes when `pass` is null). */
+/** savings, cost, quality, solved rate and pass@k over the runs of one pass (all passes when `pass` is null), each on the shared units. */
 function runRows(a: BenchReport, b: BenchReport, pass: string | null): RowSpec[] {
   const scope = pass === null ? 'aggregate' : `pass ${pass}`;
-  const summary = (r: BenchReport): PassSummary | null => r.protocol_metrics?.passes.find((p) => p.pass === pass) ?? null;
-  const figures = (r: BenchReport) => {
-    if (pass === null) return { savings: r.aggregate.savings.savings_pct, cost: r.aggregate.savings.actual_repriced_usd, quality: r.aggregate.quality_mean, solved: r.aggregate.solved_rate };
-    const s = summary(r);
-    return { savings: s?.savings.savings_pct ?? null, cost: s?.actual_cost_usd ?? null, quality: s?.quality_mean ?? null, solved: s?.solved_rate ?? null };
-  };
-  const fa = figures(a);
-  const fb = figures(b);
   const ua = passUnits(a, pass);
   const ub = passUnits(b, pass);
   const wa = workloadUnits(a, pass);
   const wb = workloadUnits(b, pass);
+  // Money stays exact: A's and B's cost are Decimal sums of the reports' own figures over the shared units.
+  const keys = [...ua.keys()].filter((k) => ub.has(k));
+  const usdSum = (m: typeof ua) => (keys.length ? keys.reduce((s, k) => s.plus(m.get(k)!.value.actualUsd), new Decimal(0)).toString() : null);
+  const mismatch = passAtKMismatch(a, b, pass);
+  const passAtK = sharedSpec('pass_at_k', scope, 'rate', fig(pair(wa, wb, (x) => ({ num: x ?? 0, den: x === null ? 0 : 1 })), 'ratio', 1, RATE_DIFF));
   return [
     // savings = 100 · (1 − Σactual / Σbaseline): the ratio's difference, scaled by −100.
-    spec('savings_pct', scope, 'pct', fa.savings, fb.savings, fig(pair(ua, ub, (u) => ({ num: u.actual, den: u.baseline })), 'ratio', -100)),
-    spec('actual_cost_usd', scope, 'usd', fa.cost, fb.cost, fig(pair(ua, ub, (u) => ({ num: u.actual, den: 1 })), 'total')),
-    spec('quality_mean', scope, 'score', fa.quality, fb.quality, fig(pair(ua, ub, (u) => ({ num: u.score ?? 0, den: u.score === null ? 0 : 1 })), 'ratio')),
-    spec('solved_rate', scope, 'rate', fa.solved, fb.solved, fig(pair(ua, ub, (u) => ({ num: u.solved, den: 1 })), 'ratio', 1, RATE_DIFF)),
-    spec('pass_at_k', scope, 'rate', meanPassAtK(a, pass), meanPassAtK(b, pass), fig(pair(wa, wb, (x) => ({ num: x ?? 0, den: x === null ? 0 : 1 })), 'ratio', 1, RATE_DIFF)),
+    sharedSpec('savings_pct', scope, 'pct', fig(pair(ua, ub, (u) => ({ num: u.actual, den: u.baseline })), 'ratio', -100), savingsShape),
+    spec('actual_cost_usd', scope, 'usd', usdSum(ua), usdSum(ub), fig(pair(ua, ub, (u) => ({ num: u.actual, den: 1 })), 'total')),
+    sharedSpec('quality_mean', scope, 'score', fig(pair(ua, ub, (u) => ({ num: u.score ?? 0, den: u.score === null ? 0 : 1 })), 'ratio')),
+    sharedSpec('solved_rate', scope, 'rate', fig(pair(ua, ub, (u) => ({ num: u.solved, den: 1 })), 'ratio', 1, RATE_DIFF)),
+    mismatch ? { ...passAtK, paired: mismatch, no_delta: mismatch } : passAtK,
   ];
 }
 
@@ -148,10 +174,10 @@ function routedRows(a: BenchReport, b: BenchReport): RowSpec[] {
   // B → C savings per (workload, rep): Pass C's cost over Pass B's, 100 · (1 − ΣC / ΣB).
   const measured = fig(pair(measuredUnits(a), measuredUnits(b), (u) => u), 'ratio', -100);
   return [
-    spec('slot4_fire_rate', 'pass C', 'rate', pa?.slot4.fire_rate ?? null, pb?.slot4.fire_rate ?? null, share((t) => t.fired)),
-    spec('slot4_inversion_rate', 'pass C', 'rate', pa?.slot4.inversion_rate ?? null, pb?.slot4.inversion_rate ?? null, share((t) => t.inverted)),
-    spec('strong_call_rate', 'pass C', 'rate', pa?.strong_call_rate ?? null, pb?.strong_call_rate ?? null, share((t) => t.onStrong)),
-    spec('savings_vs_measured_strong_pct', 'pass C', 'pct', pa?.savings_vs_measured_strong_pct ?? null, pb?.savings_vs_measured_strong_pct ?? null, measured),
+    sharedSpec('slot4_fire_rate', 'pass C', 'rate', share((t) => t.fired)),
+    sharedSpec('slot4_inversion_rate', 'pass C', 'rate', share((t) => t.inverted)),
+    sharedSpec('strong_call_rate', 'pass C', 'rate', share((t) => t.onStrong)),
+    sharedSpec('savings_vs_measured_strong_pct', 'pass C', 'pct', measured, savingsShape),
     spec('performance_gap_recovered', 'pass C', 'score', pa?.performance_gap_recovered ?? null, pb?.performance_gap_recovered ?? null, 'a ratio of differences between three passes; no paired interval'),
   ];
 }
@@ -234,6 +260,14 @@ export function costPairs(a: BenchReport, b: BenchReport, pass: string | null): 
   return pair(passUnits(a, pass), passUnits(b, pass), (u) => ({ num: u.actual, den: 1 })).units;
 }
 
+/** The (pass, workload, rep) units both reports hold, and those only one side holds. */
+export function sharedUnits(a: BenchReport, b: BenchReport): NonNullable<CompareArtifact['shared_units']> {
+  const ua = passUnits(a, null);
+  const ub = passUnits(b, null);
+  const shared = [...ua.keys()].filter((k) => ub.has(k)).length;
+  return { shared, only_a: ua.size - shared, only_b: ub.size - shared };
+}
+
 /** The scopes compare states a savings claim for: the whole run, and the routed pass routing is judged on. */
 export function claimScopes(routingPass: string | null): { scope: string; pass: string | null }[] {
   return [{ scope: 'aggregate', pass: null }, ...(routingPass ? [{ scope: `pass ${routingPass}`, pass: routingPass }] : [])];
@@ -245,22 +279,32 @@ export function solvedRowFor(rows: readonly CompareRow[], routingPass: string | 
   return solved.find((r) => routingPass !== null && r.scope === `pass ${routingPass}` && r.ci) ?? solved.find((r) => r.scope === 'pass C' && r.ci) ?? solved.find((r) => r.scope === 'aggregate') ?? null;
 }
 
+/** What a claim says instead when the comparison cannot distinguish the arms: nothing about the pair. */
+export const INDISTINGUISHABLE_NO_CLAIM = 'no claim (the comparison cannot distinguish A and B here)';
+
 /**
  * The claims compare prints, worded by the verdict grammar: B's savings against A on cost per scope
  * ("saved" only when the whole interval is above 0) and B's solved rate against A as non-inferiority at the margin.
+ * When the arms routed identically (`indistinguishable`) every claim says so instead: having said "cannot
+ * distinguish", compare never goes on to call one arm non-inferior to, or cheaper than, the other.
  */
-export function buildClaims(savings: readonly { scope: string; estimate: ClusteredEstimate }[], solved: CompareRow | null, marginPts: number): NonNullable<CompareArtifact['claims']> {
+export function buildClaims(
+  savings: readonly { scope: string; estimate: ClusteredEstimate }[],
+  solved: CompareRow | null,
+  marginPts: number,
+  indistinguishable = false,
+): NonNullable<CompareArtifact['claims']> {
   const claims: NonNullable<CompareArtifact['claims']> = [];
   for (const s of savings) {
     const e = s.estimate;
     if (e.estimate === null) continue;
-    const text = `cost (${s.scope}), B against A: ${savingsClaim({ estimate: e.estimate, low: e.ci_low, high: e.ci_high })}.`;
+    const text = `cost (${s.scope}), B against A: ${indistinguishable ? INDISTINGUISHABLE_NO_CLAIM : savingsClaim({ estimate: e.estimate, low: e.ci_low, high: e.ci_high })}.`;
     claims.push({ figure: 'savings_pct', scope: s.scope, estimate: e.estimate, ci_low: e.ci_low, ci_high: e.ci_high, units: e.units, text });
   }
   if (solved && solved.delta !== null) {
     const d = { estimate: 100 * Number(solved.delta), low: solved.ci ? 100 * solved.ci.low : null, high: solved.ci ? 100 * solved.ci.high : null };
     const units = solved.ci?.units ?? 0;
-    const text = `solved rate (${solved.scope}), B against A: ${solvedRateClaim(d, { marginPts, units })}.`;
+    const text = `solved rate (${solved.scope}), B against A: ${indistinguishable ? INDISTINGUISHABLE_NO_CLAIM : solvedRateClaim(d, { marginPts, units })}.`;
     claims.push({ figure: 'solved_rate_diff_pts', scope: solved.scope, estimate: d.estimate, ci_low: d.low, ci_high: d.high, units, margin_pts: marginPts, text });
   }
   return claims;
@@ -289,8 +333,9 @@ export function compareReports(a: CompareInput, b: CompareInput, options: Compar
     b: arm(b),
     statistics: { method: COMPARE_METHOD, confidence, cluster: 'workload' },
     rows,
+    shared_units: sharedUnits(ra, rb),
     tightness_verdict: tightnessVerdict(ra, rb),
     routing,
-    claims: buildClaims(savings, solvedRowFor(rows, routing?.pass ?? null), options.marginPts ?? DEFAULT_MARGIN_PTS),
+    claims: buildClaims(savings, solvedRowFor(rows, routing?.pass ?? null), options.marginPts ?? DEFAULT_MARGIN_PTS, routing?.identical ?? false),
   };
 }

@@ -92,7 +92,8 @@ describe('bench compare on two multi-run summaries (issue 23 item 4)', () => {
     const c = artifact.claims!.find((x) => x.figure === 'savings_pct' && x.scope === 'pass C')!;
     expect(c.ci_low!).toBeLessThan(0);
     expect(c.text).toMatch(/^cost \(pass C\), B against A: (no saving shown|cost more) \(/);
-    expect(artifact.claims!.find((x) => x.figure === 'solved_rate_diff_pts')!.text).toBe('solved rate (pass C), B against A: non-inferior (within 5 pts): 0 pts (no variation).');
+    // Every seed solved the same units under both arms: a zero-width interval, so no claim (not "non-inferior").
+    expect(artifact.claims!.find((x) => x.figure === 'solved_rate_diff_pts')!.text).toBe('solved rate (pass C), B against A: no variation: no claim (0 pts, an interval of zero width from 18 paired units; margin 5 pts).');
     for (let width = 60; width <= 160; width += 9) expect(maxLineWidth(renderCompareTable(artifact, { json: '/tmp/some/long/path/compare.json', width }))).toBeLessThanOrEqual(width);
   });
 

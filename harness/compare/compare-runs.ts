@@ -11,6 +11,7 @@ import { DEFAULT_MARGIN_PTS } from '../report/verdict-grammar.ts';
 import {
   arm,
   buildClaims,
+  sharedUnits,
   ciOf,
   claimScopes,
   COMPARE_METHOD,
@@ -194,9 +195,12 @@ export function compareRuns(a: RunsInput, b: RunsInput, options: CompareOptions 
     b: { ...arm(first.b), label: b.label, report_path: b.path },
     statistics: { method: `${COMPARE_METHOD}; ${COMPARE_RUNS_METHOD}`, confidence, cluster: 'workload' },
     rows,
+    shared_units: pairs
+      .map((p) => sharedUnits(p.a.report, p.b.report))
+      .reduce((s, u) => ({ shared: s.shared + u.shared, only_a: s.only_a + u.only_a, only_b: s.only_b + u.only_b }), { shared: 0, only_a: 0, only_b: 0 }),
     tightness_verdict: tightness,
     routing,
     runs: { paired: seeds.length, seeds, a_summary: a.path, b_summary: b.path, method: COMPARE_RUNS_METHOD },
-    claims: buildClaims(savings, solvedRowFor(rows, routing?.pass ?? null), options.marginPts ?? DEFAULT_MARGIN_PTS),
+    claims: buildClaims(savings, solvedRowFor(rows, routing?.pass ?? null), options.marginPts ?? DEFAULT_MARGIN_PTS, routing?.identical ?? false),
   };
 }

@@ -40,7 +40,7 @@ export function ciCell(r: CompareRow): string {
 
 /** The artifact's claims; an artifact written before they were recorded gets its solved-rate claim from the rows. */
 function claimsOf(artifact: CompareArtifact): NonNullable<CompareArtifact['claims']> {
-  return artifact.claims ?? buildClaims([], solvedRowFor(artifact.rows, artifact.routing?.pass ?? null), DEFAULT_MARGIN_PTS);
+  return artifact.claims ?? buildClaims([], solvedRowFor(artifact.rows, artifact.routing?.pass ?? null), DEFAULT_MARGIN_PTS, artifact.routing?.identical ?? false);
 }
 
 /** B against A on solved rate, in the verdict grammar: non-inferiority at the margin, or why it cannot say. */
@@ -50,16 +50,16 @@ export function compareSolvedVerdict(artifact: CompareArtifact): string | null {
 
 /** Units and workloads behind an interval, and the arms' correlation on them (what pairing buys). */
 function unitsCell(r: CompareRow): string {
-  if (!r.ci) return '';
+  if (!r.ci) return r.ci_reason?.includes('no paired interval') || r.ci_reason?.includes('no per-unit samples') ? 'whole report' : '';
   const runs = r.ci.two_level ? ` / ${r.ci.two_level.runs} runs` : '';
   return `${r.ci.units} / ${r.ci.clusters}${runs}${r.ci.correlation === null ? '' : `  r=${r.ci.correlation.toFixed(2)}`}`;
 }
 
-/** The verdict line of pattern-store.md §16.10 test 5. */
+/** The verdict line of the fingerprint tightness test (v2 must tighten clusters and separate them more than v1). */
 export function verdictLine(artifact: CompareArtifact): string {
   const v = artifact.tightness_verdict;
   const figures = v.v1 && v.v2 ? ` v1 intra ${num(v.v1.intra)} inter ${num(v.v1.inter)}; v2 intra ${num(v.v2.intra)} inter ${num(v.v2.inter)};` : '';
-  return `§16.10 test 5 (v2 intra >= v1 + ${v.required_intra_gain}, inter <= v1 - ${v.required_inter_drop}): ${v.verdict.toUpperCase()} —${figures} ${v.reason}`;
+  return `tightness test (v2 intra >= v1 + ${v.required_intra_gain}, inter <= v1 − ${v.required_inter_drop}): ${v.verdict.toUpperCase()} —${figures} ${v.reason}`;
 }
 
 /** `bench compare` stdout: banner, the two arms, one table (metric | A | B | delta | 95% CI), the test-5 verdict. */
@@ -81,6 +81,15 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
       ),
     );
   if (paths.json) out.push(`json: ${paths.json}`);
+  const shared = artifact.shared_units;
+  if (shared) {
+    const apart = [shared.only_a ? `${shared.only_a} only in A` : null, shared.only_b ? `${shared.only_b} only in B` : null].filter(Boolean);
+    const text =
+      shared.shared === 0
+        ? `units: the reports share no (pass, workload, rep) unit (${apart.join(', ')}), so no paired row has figures; each report's own are in bench report.`
+        : `units: A, B, delta and interval of each paired row are taken over the ${shared.shared} (pass, workload, rep) units both reports hold${apart.length ? `; left out of them: ${apart.join(', ')}` : ' (every unit of both)'}.`;
+    out.push(...wrap(text));
+  }
   out.push('');
   const side = (name: string, label: string) => (label === name ? name : `${name} (${label})`);
   const columns: FitColumn[] = [
@@ -101,6 +110,9 @@ export function renderCompareTable(artifact: CompareArtifact, paths: { json: str
     const t = fitTable(columns, rows, width);
     out.push(t.text);
     if (t.hidden.length) out.push(`  (hidden to fit ${width} columns: ${t.hidden.join(', ')}; --wide shows every column)`);
+    // A row that states no difference says why under the table (pass@k at different k).
+    const apart = [...new Set(artifact.rows.filter((r) => r.delta === null && r.a !== null && r.b !== null && r.ci_reason).map((r) => `${r.metric} (${r.scope}): ${r.ci_reason}`))];
+    out.push(...apart.flatMap((x) => wrap(x)));
   }
   // What the intervals allow, in the verdict grammar: savings first, then solved rate against the margin.
   const claims = claimsOf(artifact);

@@ -17,6 +17,8 @@ export interface RepFacts {
   solved: number;
   actual: number;
   baseline: number;
+  /** The actual cost as the report's Decimal text, so a sum over units stays exact. */
+  actualUsd: string;
 }
 
 /** What one routed turn of Pass C did. */
@@ -36,7 +38,7 @@ export function passUnits(report: BenchReport, pass: string | null): Map<string,
     for (const r of w.reps)
       out.set(key(w.pass, w.workload, r.rep), {
         cluster: w.workload,
-        value: { score: r.score, solved: r.solved ? 1 : 0, actual: new Decimal(r.savings.actual_repriced_usd).toNumber(), baseline: new Decimal(r.savings.baseline_repriced_usd).toNumber() },
+        value: { score: r.score, solved: r.solved ? 1 : 0, actual: new Decimal(r.savings.actual_repriced_usd).toNumber(), baseline: new Decimal(r.savings.baseline_repriced_usd).toNumber(), actualUsd: r.savings.actual_repriced_usd },
       });
   }
   return out;

@@ -59,9 +59,10 @@ describe('compareMatrixRuns: two arms on the same tasks, folds and seed, paired 
     expect(p0.a.hull_gap_pts).toBeCloseTo(reportGap(allCheap), 10);
     expect(p0.b.hull_gap_pts).toBeCloseTo(reportGap(smart), 10);
     expect(p0.hull_gap_diff_pts.estimate).toBeCloseTo(reportGap(smart) - reportGap(allCheap), 10);
-    // Every cluster gains the same 2 of 5 tasks, so the interval is the point itself: above A.
-    expect(p0.claims.solved).toBe('v2 solved +40.0 pts (no variation) above v1');
-    expect(p0.claims.cost).toMatch(/^v2 cost more \(savings −360% /);
+    // Every cluster gains the same 2 of 5 tasks, so the interval is the point itself.
+    // Every cluster moved alike: a zero-width interval, so no claim that v2 solved more.
+    expect(p0.claims.solved).toBe('v2 solved +40.0 pts against v1, no variation: no claim');
+    expect(p0.claims.cost).toMatch(/^v2 no variation: no claim \(savings −360%, an interval of zero width\) against v1/);
     // cw 0.1: the same picks: nothing to tell apart at this point.
     expect(p1.tasks_routed_differently).toBe(0);
     expect(p1.solved_rate_diff_pts).toMatchObject({ estimate: 0, ci_low: 0, ci_high: 0 });

@@ -141,7 +141,7 @@ export function renderMatrixCompare(c: MatrixCompareArtifact, jsonPath: string |
       `Cluster tightness on the matrix's own clusters (${t.tasks_sampled} tasks, up to ${t.per_cluster} per cluster; v2 = ${t.embedding_provider}, α ${t.alpha}; workload partition off):`,
       `  v1 intra ${f(t.v1.intra)}, inter ${f(t.v1.inter)}, separation ${f(t.v1.separation)}`,
       `  v2 intra ${f(t.v2.intra)}, inter ${f(t.v2.inter)}, separation ${f(t.v2.separation)}`,
-      `  §16.10 test 5: ${t.verdict.toUpperCase()} — ${t.reason}`,
+      `  tightness test: ${t.verdict.toUpperCase()} — ${t.reason}`,
     );
   }
   if (jsonPath) lines.push('', `JSON: ${jsonPath}`);

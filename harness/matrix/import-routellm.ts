@@ -1,5 +1,6 @@
 // `bench import routellm`: RouteLLM's evaluation CSVs (lm-sys/RouteLLM routellm/evals) as a matrix workload.
 // Correctness comes from the CSVs; cost from token counts at each model's list price in the price table.
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,9 +10,10 @@ import { createTiktokenCounter, type TokenCounter } from '../../runtime/provider
 import type { MatrixCellEntry, MatrixTaskLine } from '../../schemas/types/outcome-matrix.ts';
 import type { RoutellmModels } from '../../schemas/types/routellm-models.ts';
 import { SetupError } from '../errors.ts';
-import { CsvSyntaxError, parseCsv, type CsvRecord } from './csv-records.ts';
-import type { OutcomeMatrix } from './outcome-matrix.ts';
-import { checkOutDir, writeMatrixWorkload } from './write-matrix-workload.ts';
+import { checkInputSize, type InputKind } from '../input-limits.ts';
+import { CsvSyntaxError, csvRecordsOf, type CsvRecord } from './csv-records.ts';
+import type { MatrixSummary } from './matrix-summary.ts';
+import { checkOutDir, openMatrixWorkload } from './write-matrix-workload.ts';
 
 /** The CSV column -> canonical model id map the importer uses. */
 export const ROUTELLM_MODELS_PATH = fileURLToPath(new URL('../data/routellm-models.json', import.meta.url));
@@ -35,6 +37,10 @@ export interface RoutellmImportOptions {
   sourceCommit?: string;
   priceTable?: PriceTable;
   tokenCounter?: TokenCounter;
+  /** Hears progress lines (at most one a second); `bench import` passes stderr. */
+  progress?: (text: string) => void;
+  /** The clock the progress rate is kept by (tests pass their own). */
+  now?: () => number;
 }
 
 /** What one CSV contributed. */
@@ -50,7 +56,8 @@ export interface RoutellmFileSummary {
 /** The result of an import: the matrix as written and what was read and left out. */
 export interface RoutellmImportResult {
   outDir: string;
-  matrix: OutcomeMatrix;
+  /** Per-model figures of the matrix as written (the matrix itself is not kept: an import may not fit in memory). */
+  summary: MatrixSummary;
   files: RoutellmFileSummary[];
   contaminatedDropped: number;
   notes: string[];
@@ -64,7 +71,8 @@ export function loadRoutellmModels(path = ROUTELLM_MODELS_PATH): Map<string, str
   return new Map(Object.entries(data.models).flatMap(([col, id]) => (id ? [[col, id] as const] : [])));
 }
 
-function readText(file: string, what: string): string {
+function readText(file: string, what: string, kind: InputKind): string {
+  checkInputSize(file, kind);
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -84,7 +92,7 @@ export function routellmDataset(file: string): { dataset: 'mmlu'; subject: strin
 /** The `eval_prompt`s of a contaminated_prompts.jsonl: the evaluation prompts RouteLLM found in its router training data. */
 export function readContaminated(file: string): Set<string> {
   const out = new Set<string>();
-  readText(file, 'the contaminated prompts').split('\n').forEach((line, i) => {
+  readText(file, 'the contaminated prompts', 'import_jsonl').split('\n').forEach((line, i) => {
     if (line.trim() === '') return;
     let row: unknown;
     try {
@@ -155,6 +163,8 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
   const csvs = opts.csvs.map((c) => resolve(c));
   const twice = csvs.find((c, i) => csvs.indexOf(c) !== i);
   if (twice) throw new SetupError(`${twice}: given twice (pass each CSV once)`);
+  // Every size is checked before any file is read, so an oversized last file is refused at once.
+  const sizes = csvs.map((c) => checkInputSize(c, 'import_csv') ?? 0);
   const models = loadRoutellmModels();
   const ids = [...models.values()];
   const priceTable = opts.priceTable ?? loadPriceTable();
@@ -164,85 +174,137 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
   const notes: string[] = [];
   const contaminatedByDir = new Map<string, Set<string>>();
   const files: RoutellmFileSummary[] = [];
-  const tasks: (MatrixTaskLine & { inputTokens: number; dataset: 'mmlu' | 'gsm8k' })[] = [];
+  const writer = openMatrixWorkload(outDir);
+  try {
+    const totalBytes = sizes.reduce((a, b) => a + b, 0);
+    const report = progressReporter(opts.progress, opts.now ?? Date.now, totalBytes);
+    // Kept per task, in order: what GSM8K's length clusters need, not the task.
+    const gsmTokens: number[] = [];
+    const gsmIndex: number[] = [];
+    let taskCount = 0;
+    let mmluCount = 0;
+    const subjects = new Set<string>();
+    // Each prompt seen, by a 64-bit digest, to its first line and outcomes: a prompt given again with other outcomes is refused.
+    const seenPrompts = new Map<string, { file: number; line: number; scores: string }>();
+    let bytesBefore = 0;
+    for (const [fileIndex, file] of csvs.entries()) {
+      const kind = routellmDataset(file);
+      const dir = dirname(file);
+      if (!contaminatedByDir.has(dir)) {
+        const path = join(dir, CONTAMINATED_FILE);
+        if (existsSync(path)) contaminatedByDir.set(dir, readContaminated(path));
+        else {
+          contaminatedByDir.set(dir, new Set());
+          notes.push(`no ${CONTAMINATED_FILE} beside ${file}: no prompt of that directory was left out as contaminated`);
+        }
+      }
+      const contaminated = contaminatedByDir.get(dir)!;
+      const summary: RoutellmFileSummary = { file, dataset: kind.dataset, rows: 0, contaminated: 0 };
+      let header: CsvRecord | null = null;
+      let cols: ReturnType<typeof columnsOf> | null = null;
+      try {
+        for await (const rec of csvRecordsOf(file, (n) => report(bytesBefore + n, taskCount))) {
+          if (!header) {
+            header = rec;
+            cols = columnsOf(file, header, models, kind.dataset === 'gsm8k');
+            continue;
+          }
+          if (rec.fields.length === 1 && rec.fields[0] === '') continue;
+          const row = summary.rows;
+          summary.rows += 1;
+          if (rec.fields.length !== header.fields.length)
+            throw new SetupError(`${file}:${rec.line}: ${rec.fields.length} fields but the header has ${header.fields.length} (quote any field that holds a comma or newline)`);
+          const prompt = rec.fields[cols!.prompt]!;
+          if (prompt.trim() === '') throw new SetupError(`${file}:${rec.line}: empty prompt (every row needs the prompt the models answered)`);
+          const scores = cols!.model.map((ci) => scoreOf(file, rec, header!.fields[ci]!, rec.fields[ci]!));
+          const key = createHash('sha256').update(prompt).digest().toString('latin1', 0, 8);
+          const first = seenPrompts.get(key);
+          if (first === undefined) seenPrompts.set(key, { file: fileIndex, line: rec.line, scores: scores.join('') });
+          else if (first.scores !== scores.join(''))
+            throw new SetupError(
+              `${file}:${rec.line}: this prompt is also on ${first.file === fileIndex ? 'line ' : `${csvs[first.file]}:`}${first.line} with other outcomes (${first.scores} there, ${scores.join('')} here, per model column) ` +
+                '(one task, one recorded outcome per model: remove one of the rows, or fix the one that is wrong)',
+            );
+          // RouteLLM's evaluation leaves these out (found in its router training data); so does the matrix.
+          if (contaminated.has(prompt)) {
+            summary.contaminated += 1;
+            continue;
+          }
+          const inputTokens = counter.count(prompt);
+          const cells: MatrixCellEntry[] = cols!.model.map((_ci, k) => ({
+            score: scores[k]!,
+            in: inputTokens,
+            out: kind.dataset === 'mmlu' ? MMLU_OUTPUT_TOKENS : counter.count(rec.fields[cols!.response[k]!]!),
+          }));
+          const id = kind.dataset === 'mmlu' ? `${kind.subject}-${String(row).padStart(4, '0')}` : `gsm8k-${String(row).padStart(4, '0')}`;
+          await writer.task({ id, cluster: kind.dataset === 'mmlu' ? kind.subject : 'gsm8k', text: prompt, cells });
+          if (kind.dataset === 'gsm8k') {
+            gsmTokens.push(inputTokens);
+            gsmIndex.push(taskCount);
+          } else {
+            mmluCount += 1;
+            subjects.add(kind.subject);
+          }
+          taskCount += 1;
+        }
+      } catch (e) {
+        if (e instanceof CsvSyntaxError)
+          throw new SetupError(`${file}:${e.line}: ${e.problem} (${e.fix ?? 'the file must be comma-separated with double-quoted fields, as RouteLLM writes it'})`);
+        if (e instanceof SetupError) throw e;
+        throw new SetupError(`${file}: cannot read the CSV: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (check the path and its permissions)`);
+      }
+      if (!header) throw new SetupError(`${file}:1: empty CSV (expected a header: prompt, then one column per model)`);
+      if (summary.rows === 0) throw new SetupError(`${file}:2: no data rows after the header (is it the right file?)`);
+      files.push(summary);
+      bytesBefore += sizes[fileIndex]!;
+    }
+    report(totalBytes, taskCount, true);
 
-  for (const file of csvs) {
-    const kind = routellmDataset(file);
-    const dir = dirname(file);
-    if (!contaminatedByDir.has(dir)) {
-      const path = join(dir, CONTAMINATED_FILE);
-      if (existsSync(path)) contaminatedByDir.set(dir, readContaminated(path));
-      else {
-        contaminatedByDir.set(dir, new Set());
-        notes.push(`no ${CONTAMINATED_FILE} beside ${file}: no prompt of that directory was left out as contaminated`);
-      }
-    }
-    const contaminated = contaminatedByDir.get(dir)!;
-    let records: CsvRecord[];
-    try {
-      records = parseCsv(readText(file, 'the CSV'));
-    } catch (e) {
-      if (e instanceof CsvSyntaxError) throw new SetupError(`${file}:${e.line}: ${e.problem} (the file must be comma-separated with double-quoted fields, as RouteLLM writes it)`);
-      throw e;
-    }
-    const header = records[0];
-    if (!header) throw new SetupError(`${file}:1: empty CSV (expected a header: prompt, then one column per model)`);
-    const cols = columnsOf(file, header, models, kind.dataset === 'gsm8k');
-    const summary: RoutellmFileSummary = { file, dataset: kind.dataset, rows: 0, contaminated: 0 };
-    records.slice(1).forEach((rec) => {
-      if (rec.fields.length === 1 && rec.fields[0] === '') return;
-      const row = summary.rows;
-      summary.rows += 1;
-      if (rec.fields.length !== header.fields.length)
-        throw new SetupError(`${file}:${rec.line}: ${rec.fields.length} fields but the header has ${header.fields.length} (quote any field that holds a comma or newline)`);
-      const prompt = rec.fields[cols.prompt]!;
-      if (prompt.trim() === '') throw new SetupError(`${file}:${rec.line}: empty prompt (every row needs the prompt the models answered)`);
-      // RouteLLM's evaluation leaves these out (found in its router training data); so does the matrix.
-      if (contaminated.has(prompt)) {
-        summary.contaminated += 1;
-        return;
-      }
-      const inputTokens = counter.count(prompt);
-      const cells: MatrixCellEntry[] = cols.model.map((ci, k) => ({
-        score: scoreOf(file, rec, header.fields[ci]!, rec.fields[ci]!),
-        in: inputTokens,
-        out: kind.dataset === 'mmlu' ? MMLU_OUTPUT_TOKENS : counter.count(rec.fields[cols.response[k]!]!),
-      }));
-      const id = kind.dataset === 'mmlu' ? `${kind.subject}-${String(row).padStart(4, '0')}` : `gsm8k-${String(row).padStart(4, '0')}`;
-      tasks.push({ id, cluster: kind.dataset === 'mmlu' ? kind.subject : 'gsm8k', text: prompt, cells, inputTokens, dataset: kind.dataset });
-    });
-    if (summary.rows === 0) throw new SetupError(`${file}:2: no data rows after the header (is it the right file?)`);
-    files.push(summary);
+    const licence = readText(findLicence(csvs, opts.licence), 'the licence', 'import_licence');
+    // GSM8K clusters by length need every GSM8K task's length: tasks are relabelled as they are copied into place.
+    const clusterOf = new Map<number, string>();
+    const gsm = gsmTokens.length;
+    if (gsm >= 2 * GSM8K_LENGTH_CLUSTERS) {
+      // Ids in row order, so ties break as they did when the ids were the tasks' own.
+      const clusters = lengthClusters(gsmTokens.map((t, k) => ({ id: String(gsmIndex[k]!).padStart(12, '0'), inputTokens: t })), GSM8K_LENGTH_CLUSTERS);
+      for (const [k, c] of clusters) clusterOf.set(Number(k), c);
+    } else if (gsm > 0) notes.push(`only ${gsm} GSM8K tasks: one cluster 'gsm8k' (length clusters need ${2 * GSM8K_LENGTH_CLUSTERS} or more)`);
+
+    const contaminatedDropped = files.reduce((s, f) => s + f.contaminated, 0);
+    const datasets = [...new Set(files.map((f) => f.dataset))];
+    const parts = datasets.map((d) => (d === 'mmlu' ? `MMLU (${mmluCount} prompts, ${subjects.size} subjects as clusters)` : `GSM8K (${gsm} prompts, clustered by prompt length)`));
+    const url = `${ROUTELLM_REPO}/tree/${opts.sourceCommit ?? 'main'}/routellm/evals`;
+    const modelList = [...models.entries()].map(([col, id]) => `${col} (${id})`).join(' and ');
+    const description =
+      `Recorded outcomes of ${modelList} on ${parts.join(' and ')}, from RouteLLM's evaluation data; ` +
+      `${contaminatedDropped} contaminated prompt(s) left out as RouteLLM does. Cost: o200k_base token counts at each model's list price (price table ${priceTable.version}).`;
+    const readme = routellmReadme({ url, files, contaminatedDropped, modelList, sourceCommit: opts.sourceCommit });
+    const summary = await writer.finish(
+      {
+        spec: { description, source: { name: `RouteLLM evaluation responses (${datasets.map((d) => d.toUpperCase()).join(', ')})`, licence: 'Apache-2.0', url, credit: ROUTELLM_CREDIT } },
+        header: { outcome_matrix: 1, models: ids.map((id) => ({ id, price_source: 'price-table' as const })) },
+        extra: { LICENSE: licence, 'README.md': readme },
+      },
+      { priceTable, ...(clusterOf.size ? { relabel: (t: MatrixTaskLine, i: number) => (clusterOf.has(i) ? { ...t, cluster: clusterOf.get(i)! } : t) } : {}) },
+    );
+    return { outDir, summary, files, contaminatedDropped, notes };
+  } catch (e) {
+    await writer.abort();
+    throw e;
   }
+}
 
-  const licence = readText(findLicence(csvs, opts.licence), 'the licence');
-  const gsm = tasks.filter((t) => t.dataset === 'gsm8k');
-  if (gsm.length >= 2 * GSM8K_LENGTH_CLUSTERS) {
-    const clusters = lengthClusters(gsm, GSM8K_LENGTH_CLUSTERS);
-    for (const t of gsm) t.cluster = clusters.get(t.id)!;
-  } else if (gsm.length > 0) notes.push(`only ${gsm.length} GSM8K tasks: one cluster 'gsm8k' (length clusters need ${2 * GSM8K_LENGTH_CLUSTERS} or more)`);
-
-  const contaminatedDropped = files.reduce((s, f) => s + f.contaminated, 0);
-  const datasets = [...new Set(files.map((f) => f.dataset))];
-  const subjects = new Set(tasks.filter((t) => t.dataset === 'mmlu').map((t) => t.cluster)).size;
-  const parts = datasets.map((d) => (d === 'mmlu' ? `MMLU (${tasks.filter((t) => t.dataset === 'mmlu').length} prompts, ${subjects} subjects as clusters)` : `GSM8K (${gsm.length} prompts, clustered by prompt length)`));
-  const url = `${ROUTELLM_REPO}/tree/${opts.sourceCommit ?? 'main'}/routellm/evals`;
-  const modelList = [...models.entries()].map(([col, id]) => `${col} (${id})`).join(' and ');
-  const description =
-    `Recorded outcomes of ${modelList} on ${parts.join(' and ')}, from RouteLLM's evaluation data; ` +
-    `${contaminatedDropped} contaminated prompt(s) left out as RouteLLM does. Cost: o200k_base token counts at each model's list price (price table ${priceTable.version}).`;
-  const readme = routellmReadme({ url, files, contaminatedDropped, modelList, sourceCommit: opts.sourceCommit });
-  const matrix = await writeMatrixWorkload(
-    outDir,
-    {
-      spec: { description, source: { name: `RouteLLM evaluation responses (${datasets.map((d) => d.toUpperCase()).join(', ')})`, licence: 'Apache-2.0', url, credit: ROUTELLM_CREDIT } },
-      header: { outcome_matrix: 1, models: ids.map((id) => ({ id, price_source: 'price-table' as const })) },
-      tasks: tasks.map(({ id, cluster, text, cells }) => ({ id, cluster, text, cells })),
-      extra: { LICENSE: licence, 'README.md': readme },
-    },
-    priceTable,
-  );
-  return { outDir, matrix, files, contaminatedDropped, notes };
+/** Reports progress through `sink` at most once a second (and once at the end): bytes read of the total, tasks so far. */
+function progressReporter(sink: ((text: string) => void) | undefined, now: () => number, total: number): (bytes: number, tasks: number, last?: boolean) => void {
+  let lastAt = now();
+  const mib = (n: number) => (n / 1048576).toFixed(1);
+  return (bytes, tasks, last = false) => {
+    if (!sink) return;
+    const t = now();
+    if (!last && t - lastAt < 1000) return;
+    lastAt = t;
+    sink(`import: read ${mib(bytes)} of ${mib(total)} MiB (${total ? Math.floor((100 * bytes) / total) : 100}%), ${tasks} tasks\n`);
+  };
 }
 
 function routellmReadme(o: { url: string; files: RoutellmFileSummary[]; contaminatedDropped: number; modelList: string; sourceCommit: string | undefined }): string {

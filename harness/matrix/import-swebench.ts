@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { MatrixCellEntry, MatrixModelEntry, MatrixTaskLine } from '../../schemas/types/outcome-matrix.ts';
 import { SetupError } from '../errors.ts';
+import { checkInputSize, defaultInputLimits, type InputKind } from '../input-limits.ts';
+import { firstInvalidUtf8Offset, lineAndColumnOfByte } from '../workloads/utf8.ts';
 import type { OutcomeMatrix } from './outcome-matrix.ts';
 import { checkOutDir, writeMatrixWorkload } from './write-matrix-workload.ts';
 
@@ -42,12 +44,21 @@ interface Problem {
   text: string;
 }
 
-function readText(file: string, what: string): string {
+function readText(file: string, what: string, kind: InputKind): string {
+  checkInputSize(file, kind);
+  let bytes: Buffer;
   try {
-    return readFileSync(file, 'utf8');
+    bytes = readFileSync(file);
   } catch (e) {
     throw new SetupError(`${file}: cannot read ${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message} (check the path and its permissions)`);
   }
+  // Decoding would turn bad bytes into U+FFFD without a word.
+  const bad = firstInvalidUtf8Offset(bytes);
+  if (bad !== null) {
+    const { line, column } = lineAndColumnOfByte(bytes, bad);
+    throw new SetupError(`${file}:${line}:${column}: not valid UTF-8 (byte offset ${bad}, byte 0x${bytes[bad]!.toString(16).padStart(2, '0')}); save the file as UTF-8 (e.g. iconv -f latin1 -t utf-8)`);
+  }
+  return bytes.toString('utf8');
 }
 
 /** The 1-based line of a character offset. */
@@ -73,7 +84,7 @@ function parseJsonFile(file: string, text: string): unknown {
 export function readProblems(file: string): Problem[] {
   const seen = new Map<string, number>();
   const out: Problem[] = [];
-  readText(file, 'the problems file')
+  readText(file, 'the problems file', 'import_jsonl')
     .split('\n')
     .forEach((line, i) => {
       if (line.trim() === '') return;
@@ -111,7 +122,9 @@ export async function importSwebenchLeaderboard(opts: SwebenchImportOptions): Pr
   const lbFile = resolve(opts.leaderboards);
   const problemsFile = resolve(opts.problems);
   const wanted = opts.leaderboard ?? 'bash-only';
-  const data = parseJsonFile(lbFile, readText(lbFile, 'the leaderboards file'));
+  checkInputSize(lbFile, 'import_json');
+  checkInputSize(problemsFile, 'import_jsonl');
+  const data = parseJsonFile(lbFile, readText(lbFile, 'the leaderboards file', 'import_json'));
   const boards = isObj(data) ? data.leaderboards : undefined;
   if (!Array.isArray(boards)) throw new SetupError(`${lbFile}: no "leaderboards" array at the top level (expected {"leaderboards":[{"name":...,"results":[...]}]}, swebench.com's data/leaderboards.json)`);
   const bi = boards.findIndex((b) => isObj(b) && b.name === wanted);
@@ -121,6 +134,7 @@ export async function importSwebenchLeaderboard(opts: SwebenchImportOptions): Pr
   const problems = readProblems(problemsFile);
   const known = new Set(problems.map((p) => p.id));
   const exclude = new Set(opts.exclude ?? []);
+  const bounds = defaultInputLimits().import_values;
 
   const models: MatrixModelEntry[] = [];
   const columns: Map<string, MatrixCellEntry>[] = [];
@@ -148,8 +162,12 @@ export async function importSwebenchLeaderboard(opts: SwebenchImportOptions): Pr
       if (!known.has(iid)) throw new SetupError(`${at}: unknown instance (not in ${problemsFile}; pass the problems file of the full benchmark, e.g. SWE-bench Verified's 500)`);
       if (!isObj(d) || typeof d.resolved !== 'boolean') throw new SetupError(`${at}: "resolved" must be true or false`);
       if (typeof d.cost !== 'number' || !Number.isFinite(d.cost) || d.cost < 0) throw new SetupError(`${at}: "cost" must be a non-negative number of USD (got ${JSON.stringify(d.cost)})`);
+      if (d.cost > bounds.max_cost_usd)
+        throw new SetupError(`${at}: "cost" ${d.cost} USD is above import_values.max_cost_usd (${bounds.max_cost_usd}) in harness/data/input-limits.json (a corrupt entry: fix or --exclude it; raise the bound there only for a genuine run)`);
       if (d.api_calls !== undefined && (typeof d.api_calls !== 'number' || !Number.isInteger(d.api_calls) || d.api_calls < 0))
         throw new SetupError(`${at}: "api_calls" must be a whole number >= 0 (got ${JSON.stringify(d.api_calls)})`);
+      if (d.api_calls !== undefined && d.api_calls > bounds.max_api_calls)
+        throw new SetupError(`${at}: "api_calls" ${d.api_calls} is above import_values.max_api_calls (${bounds.max_api_calls}) in harness/data/input-limits.json (a corrupt entry: fix or --exclude it; raise the bound there only for a genuine run)`);
       if (d.resolved) solved += 1;
       cells.set(iid, { score: d.resolved ? 1 : 0, usd: String(d.cost), ...(d.api_calls !== undefined ? { calls: d.api_calls } : {}) });
     }

@@ -1,5 +1,4 @@
 // The matrix workloads under a workloads directory, for `bench list`.
-import { matrixSummary } from './matrix-summary.ts';
 import type { OutcomeMatrix } from './outcome-matrix.ts';
 
 /** One row of `bench list` for a matrix workload. */
@@ -15,9 +14,10 @@ export interface MatrixListRow {
 }
 
 /** The list row of a loaded matrix. */
-export function matrixListRow(m: OutcomeMatrix, description: string): MatrixListRow {
-  const s = matrixSummary(m);
-  return { kind: 'matrix', name: m.name, tasks: s.tasks, models: m.models.map((x) => x.id), clusters: s.clusters, licence: m.source.licence, source: m.source.name, description: description.trim() };
+export function matrixListRow(m: Pick<OutcomeMatrix, 'name' | 'models' | 'tasks' | 'source'>, description: string): MatrixListRow {
+  // Sizes only: the per-model means of matrixSummary would sum every cell for figures the list never shows.
+  const clusters = new Set(m.tasks.map((t) => t.cluster)).size;
+  return { kind: 'matrix', name: m.name, tasks: m.tasks.length, models: m.models.map((x) => x.id), clusters, licence: m.source.licence, source: m.source.name, description: description.trim() };
 }
 
 /** The matrices as aligned columns, each description folded underneath by `fold`. */

@@ -4,6 +4,7 @@ import type { Estimate, MatrixReport, OperatingPoint, Setting } from '../../sche
 import { apgr, matrixBaselines, operatingFigures, type MatrixBaselines } from './operating-point.ts';
 import type { OutcomeTable } from './outcome-table.ts';
 import { moneyText } from '../report/number-text.ts';
+import { decisive, type IntervalFigure } from '../report/verdict-grammar.ts';
 import type { SweepPicks } from './matrix-protocol.ts';
 
 /** The protocol settings a matrix run reports. */
@@ -70,11 +71,14 @@ export function ptsText(e: Estimate, digits = 1): string {
   return e.estimate === null ? 'n/a' : `${s(e.estimate)} pts${e.ci_low !== null && e.ci_high !== null ? ` [${s(e.ci_low)}, ${s(e.ci_high)}]` : ''}`;
 }
 
+const figureOf = (e: Estimate): IntervalFigure => ({ estimate: e.estimate ?? 0, low: e.ci_low, high: e.ci_high });
+
 /** The point a setting is judged by: the largest hull gap among those whose interval excludes 0 from above, else the largest gap. */
 export function judgedPoint(points: readonly OperatingPoint[]): { index: number; beats: boolean } | null {
   if (points.length === 0) return null;
   const gap = (p: OperatingPoint) => p.hull_gap_pts.estimate ?? -Infinity;
-  const above = points.map((p, i) => ({ p, i })).filter(({ p }) => (p.hull_gap_pts.ci_low ?? -Infinity) > 0);
+  // A zero-width interval (no variation) claims nothing, above 0 or not: the verdict grammar's rule.
+  const above = points.map((p, i) => ({ p, i })).filter(({ p }) => decisive(figureOf(p.hull_gap_pts)) && p.hull_gap_pts.ci_low! > 0);
   const pool = above.length ? above : points.map((p, i) => ({ p, i }));
   const best = pool.reduce((a, b) => (gap(b.p) > gap(a.p) ? b : a));
   return { index: best.i, beats: above.length > 0 };

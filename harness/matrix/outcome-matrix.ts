@@ -12,6 +12,7 @@ import { costOf, loadPriceTable, type PriceTable } from '../../runtime/pricing/i
 import type { MatrixHeader, MatrixModelEntry, MatrixTaskLine, OutcomeMatrixLine } from '../../schemas/types/outcome-matrix.ts';
 import type { MatrixWorkload as MatrixWorkloadSpec } from '../../schemas/types/matrix-workload.ts';
 import { SetupError } from '../errors.ts';
+import { checkInputSize } from '../input-limits.ts';
 
 export type { MatrixWorkloadSpec };
 
@@ -88,6 +89,7 @@ export function loadMatrixWorkloadSpec(dir: string): MatrixWorkload {
   const abs = resolve(dir);
   const file = join(abs, WORKLOAD_FILE);
   if (!existsSync(file)) throw new SetupError(`${file}: no ${WORKLOAD_FILE} in ${abs}`);
+  checkInputSize(file, 'workload_file');
   let spec: MatrixWorkloadSpec;
   try {
     spec = loadYamlValidated<MatrixWorkloadSpec>(file, validatorFor<MatrixWorkloadSpec>('matrix-workload.schema.json'));
@@ -192,13 +194,35 @@ function toCell(
  * has no workload.yaml: its name is the file name and its source unknown until `loadOutcomeMatrix` sets them.
  */
 export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOptions = {}): Promise<OutcomeMatrix> {
+  const tasks: MatrixTask[] = [];
+  const cells: MatrixCell[][] = [];
+  const r = await foldOutcomeMatrixFile(file, options, (task, row) => {
+    tasks.push(task);
+    cells.push(row);
+  });
+  return { name: basename(r.path), path: r.path, source: { name: basename(r.path), licence: 'unknown' }, models: r.models, tasks, cells, pricingVersion: r.pricingVersion };
+}
+
+/** What a fold over an outcomes file learnt besides its tasks. */
+export interface OutcomeMatrixFold {
+  path: string;
+  models: MatrixModel[];
+  pricingVersion: string | null;
+  tasks: number;
+}
+
+/**
+ * Reads and checks an outcomes file as `loadOutcomeMatrixFile` does, handing each task and its cells to
+ * `onTask` instead of keeping them: memory holds the task ids (to refuse a repeat), not the matrix.
+ */
+export async function foldOutcomeMatrixFile(file: string, options: LoadMatrixOptions, onTask: (task: MatrixTask, cells: MatrixCell[]) => void): Promise<OutcomeMatrixFold> {
   const path = resolve(file);
   if (!existsSync(path)) throw new SetupError(`${path}: outcomes file not found (check the path, or outcomes: in workload.yaml)`);
+  checkInputSize(path, 'matrix_outcomes');
   const v = validators();
   let models: MatrixModel[] | null = null;
   let priceTable: PriceTable | null = null;
-  const tasks: MatrixTask[] = [];
-  const cells: MatrixCell[][] = [];
+  let count = 0;
   const seen = new Map<string, number>();
   const costMemo = new Map<string, Decimal>();
   let lineNo = 0;
@@ -260,8 +284,8 @@ export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOpt
       const out: MatrixCell[] = row.cells.map((c, i) => toCell(c, models![i]!, priceTable, costMemo, at, () => `task '${row.id}' cell ${i + 1} (model ${models![i]!.id})`));
       const task: MatrixTask = { id: row.id, text: row.text, cluster: row.cluster };
       if (row.meta !== undefined) task.meta = row.meta as Record<string, unknown>;
-      tasks.push(task);
-      cells.push(out);
+      onTask(task, out);
+      count += 1;
     }
   } catch (e) {
     if (e instanceof SetupError) throw e;
@@ -271,6 +295,6 @@ export async function loadOutcomeMatrixFile(file: string, options: LoadMatrixOpt
     input.destroy();
   }
   if (models === null) throw lineError(path, 1, 'empty outcomes file: no header line', 'start the file with {"outcome_matrix":1,"models":[...]} then one task per line');
-  if (tasks.length === 0) throw lineError(path, lineNo + 1, 'no task lines after the header', 'add one JSON object per task after line 1');
-  return { name: basename(path), path, source: { name: basename(path), licence: 'unknown' }, models, tasks, cells, pricingVersion: priceTable?.version ?? null };
+  if (count === 0) throw lineError(path, lineNo + 1, 'no task lines after the header', 'add one JSON object per task after line 1');
+  return { path, models, pricingVersion: priceTable?.version ?? null, tasks: count };
 }

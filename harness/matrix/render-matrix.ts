@@ -20,7 +20,11 @@ type ChartOption = echarts.ComposeOption<LineSeriesOption | ScatterSeriesOption 
 const FONT = 'Arial, Helvetica, Liberation Sans, sans-serif';
 const SETTING_COLOR: Record<Setting['setting'], string> = { in_sample: '#8c959f', unseen_tasks: '#cf222e', new_workspace: '#8250df', online: '#bf8700' };
 
-const num = (e: Estimate, digits = 3) => (e.estimate === null ? 'n/a' : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}` : ''}`);
+// A zero-width interval prints as "(no variation)", as the verdict grammar words it, never as [x, x].
+const num = (e: Estimate, digits = 3) =>
+  e.estimate === null
+    ? 'n/a'
+    : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? (e.ci_low === e.ci_high ? ' (no variation)' : ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}`) : ''}`;
 /** A model as people know it: its display name when the importer gave one (the JSON keeps the id). */
 const shown = (id: string, names: Readonly<Record<string, string>>) => names[id] ?? id;
 /** The non-zero shares of a mix, largest first: every model with `all`, else the top three and "+N more". */
@@ -59,7 +63,7 @@ function tables(r: MatrixReport, names: Readonly<Record<string, string>> = {}, a
   });
   for (const s of r.settings)
     out.push({
-      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)}; stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
+      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)} (over the cost_weights swept: another sweep gives another APGR); stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
       columns: SETTING_COLUMNS,
       head: SETTING_COLUMNS.map((c) => c.head),
       rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix, names, allShares)]),

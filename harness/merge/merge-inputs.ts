@@ -14,7 +14,7 @@ export interface MergeInput {
   db: Database.Database;
   runId: string;
   provenance: Provenance;
-  /** Every job of the whole run (the same list on every shard), with whether this DB ran it. */
+  /** Every job of the whole run (the same list on every shard), with the DB's own in_this_db flag (not trusted by merge). */
   plan: (RunJob & { mine: boolean })[];
   passes: string[];
   shard: { index: number; count: number };
@@ -48,8 +48,8 @@ export function readMergeInput(path: string): MergeInput {
   if (status === 'running') throw fail(`run ${runId} is interrupted (never finished); finish it with bench run --resume ${path}, then merge`);
   if (status === 'incomplete') throw fail(`run ${runId} is incomplete (stopped by --max-cost or Ctrl-C); finish it with bench run --resume ${path}, then merge`);
   const row = db.prepare('SELECT created_at_us FROM bench_runs WHERE run_id = ?').get(runId) as { created_at_us: number };
-  const mine = new Set(plan.filter((j) => j.mine).map((j) => j.pass));
-  const passes = provenance.passes ?? (provenance.merged_from ? passesOf(provenance.protocol).map((p) => p.name).filter((p) => mine.has(p)) : passesOf(provenance.protocol).map((p) => p.name));
+  // What it ran, from its provenance (a merged DB records the passes it covers when not all): never from its in_this_db flags.
+  const passes = provenance.passes ?? passesOf(provenance.protocol).map((p) => p.name);
   return { path, db, runId, provenance, plan, passes, shard: provenance.shard ?? { index: 1, count: 1 }, warnings: runs.warnings(runId), recordingErrors: runs.recordingErrors(runId), createdAtUs: row.created_at_us, inputs: storedInputs(db, runId) };
 }
 

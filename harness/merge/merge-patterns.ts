@@ -3,6 +3,7 @@ import Database from 'better-sqlite3';
 import { createIdFactory } from '../../runtime/core/ids.ts';
 import { welfordAdd, type RunningMean } from '../../runtime/patterns/welford.ts';
 import { SetupError } from '../errors.ts';
+import { BadTraceValueError } from '../runs/check-run-values.ts';
 import { jobKey } from '../runner/shard.ts';
 import type { MergeInput } from './merge-inputs.ts';
 
@@ -57,6 +58,36 @@ export function patternStorePathOf(input: MergeInput): string | null {
   return recorded && existsSync(recorded) ? recorded : null;
 }
 
+/** A finite number in [lo, hi] (hi omitted: no upper bound). */
+const within = (v: unknown, lo: number, hi = Infinity) => typeof v === 'number' && Number.isFinite(v) && v >= lo && v <= hi;
+
+/**
+ * Refuses (exit 2, naming the store, table, row and field) a value no run writes into a pattern store:
+ * a count that is not whole, a score or confidence outside [0, 1], a negative spend or latency. A store
+ * edited and resealed by someone without METIS_SEAL_KEY passes the seal, not this.
+ */
+function assertStoreValues(s: StoreRows): void {
+  const bad = (table: string, row: string, field: string, v: unknown, what: string) => new BadTraceValueError(s.path, table, row, field, `${String(v)} is ${what}`);
+  for (const o of s.outcomes) {
+    const row = `${o.fingerprint_id}/${o.primary_model}`;
+    for (const f of ['sample_size', 'success_score_count', 'last_updated_at_us'] as const) if (!Number.isInteger(o[f]) || o[f] < 0) throw bad('outcomes', row, f, o[f], 'not a whole number >= 0');
+    if (!within(o.success_score_mean, 0, 1)) throw bad('outcomes', row, 'success_score_mean', o.success_score_mean, 'outside [0, 1]');
+    if (o.sum_cost_usd_micros < 0n) throw bad('outcomes', row, 'sum_cost_usd_micros', o.sum_cost_usd_micros, 'a negative spend');
+    if (!within(o.sum_latency_ms, 0)) throw bad('outcomes', row, 'sum_latency_ms', o.sum_latency_ms, 'not a finite number >= 0');
+  }
+  for (const h of s.history) {
+    for (const f of ['score', 'confidence'] as const) if (h[f] !== null && !within(h[f], 0, 1)) throw bad('outcome_score_history', h.turn_id, f, h[f], 'outside [0, 1]');
+    if (h.folded !== 0 && h.folded !== 1) throw bad('outcome_score_history', h.turn_id, 'folded', h.folded, 'neither 0 nor 1');
+  }
+}
+
+/** An outcome's spend in whole micro-dollars: a REAL or TEXT there (a hand edit) has no exact value and is refused. */
+function wholeMicros(path: string, o: Record<string, unknown>): bigint {
+  const v = o.sum_cost_usd_micros;
+  if (typeof v !== 'bigint') throw new BadTraceValueError(path, 'outcomes', `${String(o.fingerprint_id)}/${String(o.primary_model)}`, 'sum_cost_usd_micros', `${String(v)} is not a whole number of micro-dollars`);
+  return v;
+}
+
 function readStore(path: string): StoreRows {
   const db = new Database(path, { readonly: true, fileMustExist: true });
   db.defaultSafeIntegers(false);
@@ -64,15 +95,23 @@ function readStore(path: string): StoreRows {
     const has = (t: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(t) !== undefined;
     if (!has('fingerprints') || !has('outcomes') || !has('outcome_score_history')) throw new SetupError(`${path}: not a pattern store (no fingerprints/outcomes/outcome_score_history tables)`);
     const outcomes = db.prepare('SELECT * FROM outcomes').safeIntegers(true).all() as Record<string, unknown>[];
-    return {
+    const store: StoreRows = {
       path,
       schema: db.prepare("SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type = 'index', rowid").all() as StoreRows['schema'],
       meta: has('store_meta') ? (db.prepare('SELECT key, value FROM store_meta').all() as StoreRows['meta']) : [],
       fingerprints: db.prepare('SELECT * FROM fingerprints').all() as FpRow[],
-      outcomes: outcomes.map((o) => ({ ...(o as unknown as OutcomeRow), sample_size: Number(o.sample_size), success_score_count: Number(o.success_score_count), last_updated_at_us: Number(o.last_updated_at_us), sum_cost_usd_micros: BigInt(o.sum_cost_usd_micros as bigint) })),
+      outcomes: outcomes.map((o) => ({
+        ...(o as unknown as OutcomeRow),
+        sample_size: Number(o.sample_size),
+        success_score_count: Number(o.success_score_count),
+        last_updated_at_us: Number(o.last_updated_at_us),
+        sum_cost_usd_micros: wholeMicros(path, o),
+      })),
       history: db.prepare('SELECT * FROM outcome_score_history').all() as HistoryRow[],
       embeddingCache: has('embedding_cache') ? (db.prepare('SELECT * FROM embedding_cache').all() as Record<string, unknown>[]) : [],
     };
+    assertStoreValues(store);
+    return store;
   } finally {
     db.close();
   }

@@ -5,7 +5,7 @@ import { RunStore } from '../runs/run-store.ts';
 import { TRACE_SCHEMA_VERSION } from '../../runtime/trace/index.ts';
 import { SetupError } from '../errors.ts';
 import { reconcileRunInputs } from '../runs/run-inputs.ts';
-import { sealRun } from '../runs/run-seal.ts';
+import { sealRun, type SealOptions } from '../runs/run-seal.ts';
 import type { MergeInput } from './merge-inputs.ts';
 
 /** Tables the merge writes itself rather than copying row for row (the lease is never carried over). */
@@ -20,7 +20,7 @@ function columns(db: Database.Database, schema: string, table: string): string[]
  * run writes), creating tables and indexes as the input defines them; rows already present (same
  * primary key) are kept once. Then writes one bench_runs row for the merged run and its job plan.
  */
-export function mergeTrace(out: Database.Database, inputs: readonly MergeInput[], covered: readonly string[], provenance: Provenance): void {
+export function mergeTrace(out: Database.Database, inputs: readonly MergeInput[], covered: readonly string[], provenance: Provenance, seal: SealOptions): void {
   // Rows are copied table by table; the inputs already satisfied their foreign keys.
   out.pragma('foreign_keys = OFF');
   for (const input of inputs) {
@@ -61,5 +61,5 @@ export function mergeTrace(out: Database.Database, inputs: readonly MergeInput[]
   // The inputs' workload digests are equal (checked): the merged run records them once, then is sealed as a finished run.
   if (first.inputs) reconcileRunInputs(out, first.runId, first.inputs, { dbPath: out.name, resume: false, acceptChanged: false });
   out.pragma(`user_version = ${TRACE_SCHEMA_VERSION}`);
-  sealRun(out, first.runId, Date.now() * 1000);
+  sealRun(out, first.runId, Date.now() * 1000, seal);
 }

@@ -27,7 +27,7 @@ describe('units needed to decide non-inferiority', () => {
     expect(unitsNeededForNonInferiority({ observedDiff: 0, margin: 5, n: 100, halfWidth: 3.92, df: 14 }).sdPerUnit).toBeLessThan(20);
   });
 
-  it('the nearer boundary decides: a drop of −11 is decided against 0, not against the margin', () => {
+  it('the farther boundary decides: a drop of −11 is decided against 0 (11 away), not against the margin (6 away)', () => {
     expect(decisiveHalfWidth(-11, 5)).toBe(11);
     expect(decisiveHalfWidth(-1, 5)).toBe(4);
     expect(decisiveHalfWidth(-2.5, 5)).toBe(2.5);

@@ -4,7 +4,8 @@ import { studentTQuantile } from './student-t.ts';
  * Sample size for the non-inferiority verdict (issue 23 item 6). A paired difference d (routed − strong,
  * in points) with margin M is decided when its interval excludes −M ("non-inferior") or excludes 0 from
  * above ("solved fewer"). An interval of half-width h around d decides when h < max(d + M, −d): the
- * distance from d to the nearer decision boundary. With a per-unit standard deviation σ (the standard
+ * distance from d to the farther of the two boundaries, since the verdict on that side (non-inferior when d
+ * is above −M/2, solved fewer below) is the one the interval can reach. With a per-unit standard deviation σ (the standard
  * error times √n, so any clustering is already in it), n units give SE = σ/√n, and deciding with the
  * stated power needs (z_{(1+c)/2} + z_power) · σ/√n ≤ max(d + M, −d).
  */

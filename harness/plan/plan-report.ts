@@ -89,7 +89,7 @@ export function renderPlan(plan: Plan, pilot: Pilot, req: PlanRequest): string[]
     ...table(plan.width.rows),
     '',
     `Target: decide non-inferiority at ${f1(req.marginPts)} pts with ${Math.round(100 * req.power)}% power if the true difference is the pilot's ${c.mean >= 0 ? '+' : '−'}${f1(Math.abs(c.mean))} pts`,
-    `  (an interval decides when its half-width is under ${f1(plan.nonInferiority.halfWidth)} pts, the distance to the nearer of −${f1(req.marginPts)} and 0; half-width below includes the power quantile):`,
+    `  (an interval around the pilot difference decides once its half-width is under ${f1(plan.nonInferiority.halfWidth)} pts, the distance to the farther of −${f1(req.marginPts)} and 0: the verdict on that side, non-inferior above −${f1(req.marginPts)} or solved fewer below 0, is the one it can reach; the half-widths below include the power quantile):`,
     ...table(plan.nonInferiority.rows),
     '',
     '  * more workloads than the pilot suite has: the suite needs new workloads of the same kind.',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import type { Cheat, CheatSet } from '../../schemas/types/cheat-set.ts';
+import { checkInputSize } from '../input-limits.ts';
 
 export type { Cheat, CheatAction, CheatSet } from '../../schemas/types/cheat-set.ts';
 
@@ -15,6 +16,7 @@ export const WORKLOAD_CHEATS_FILE = 'cheats.yaml';
 
 /** Loads one cheat-set file, schema-checked; problems are DataFileErrors naming file:line:col. */
 export function loadCheatSet(file: string): CheatSet {
+  checkInputSize(file, 'cheat_set');
   return loadYamlValidated<CheatSet>(file, validatorFor<CheatSet>('cheat-set.schema.json'));
 }
 

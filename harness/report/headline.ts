@@ -1,6 +1,8 @@
+import { Decimal } from 'decimal.js';
 import type { BenchReport, Estimate, Headline, Rep, VsRandom, WorkloadResult } from '../../schemas/types/report.ts';
 import { clusteredFigure, pairedDifference, pairedSavingsPct, unitCorrelation, unitsNeededForNonInferiority, type ClusteredEstimate, type PairedUnit } from '../metrics/index.ts';
-import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, savingsClaim, solvedRateClaim, solvedRateClause, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
+import { usd } from './format.ts';
+import { aboveClaim, DEFAULT_MARGIN_PTS, intervalText, plainPct, savingsClaim, solvedRateClaim, solvedRateClause, type IntervalFigure, type UnitsNeeded } from './verdict-grammar.ts';
 
 // A solved rate lies in [0, 1]; its interval is clipped there.
 const RATE = [0, 1] as const;
@@ -33,6 +35,8 @@ const fixed = (x: number, digits: number) => (Object.is(Math.round(x * 10 ** dig
 
 /** What the headline's wording needs beyond the figures: how many units would decide an inconclusive claim. */
 export interface HeadlineWordingOptions {
+  /** What the run spent (Decimal text, USD), led with by the single protocol's headline. */
+  spentUsd?: string;
   /** Replaces the normal approximation (the power module of `bench plan` plugs in here). */
   unitsNeeded?: UnitsNeeded;
   /** The cheap model, named when the router never left it. */
@@ -79,20 +83,16 @@ export function powerUnitsNeeded(clusters: number): UnitsNeeded {
   };
 }
 
-/** The headline in words: savings as the interval allows, the solved rate as non-inferiority at the margin, then routing against random. */
+/** The headline in words (the single protocol's: `repricedVerdict`): savings as the interval allows, the solved rate as non-inferiority at the margin, then routing against random. */
 export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineWordingOptions = {}): string {
   const s = h.savings_pct;
   const arm = h.kind === 'routed_vs_measured_strong' ? `${h.routed_pass === 'D' ? 'delegation' : 'routing'} (Pass ${h.routed_pass})` : `${short(h.routed_model)}`;
   const ref = h.kind === 'routed_vs_measured_strong' ? `always-${short(h.strong_model)} (Pass ${h.strong_pass}, measured)` : `${short(h.strong_model)} re-priced on the same tokens`;
   // One run's interval sees workload and rep noise only: the learned state (whether slot 4 fired at all) is shared by every unit of the run.
   const scope = `on ${h.units} paired (workload, rep) units over ${h.clusters} workload${h.clusters === 1 ? '' : 's'}${h.kind === 'routed_vs_measured_strong' ? ", conditional on this run's learned state" : ''}`;
-  const saving = s.estimate === null ? 'no savings figure (the reference cost is zero)' : savingsClaim(figure(s));
   const d = h.solved_rate_diff_pts;
-  const routed = h.solved_rate.routed.estimate;
-  if (d === null || d.estimate === null) {
-    const rate = routed === null ? 'no solved rate' : `a solved rate of ${fixed(100 * routed, 0)}% ${intervalText(figure(h.solved_rate.routed), (x) => fixed(100 * x, 0))}`;
-    return `${arm} vs ${ref}, ${scope}: ${saving}, with ${rate}; re-pricing assumes ${short(h.strong_model)} would have used the same tokens, and no strong arm was measured, so this says nothing about quality at the strong model.`;
-  }
+  if (h.kind === 'actual_vs_repriced_baseline' || d === null || d.estimate === null) return repricedVerdict(h, options);
+  const saving = s.estimate === null ? 'no savings figure (the reference cost is zero)' : savingsClaim(figure(s));
   const quality = solvedRateClaim(figure(d), { marginPts: h.margin_pts ?? DEFAULT_MARGIN_PTS, units: h.units, unitsNeeded: options.unitsNeeded ?? powerUnitsNeeded(h.clusters) });
   const degenerate = degenerateRoutingNote({ ...h, ...(options.cheapModel ? { cheap_model: options.cheapModel } : {}) });
   const random = h.vs_random ? vsRandomSentence(h.vs_random) : null;
@@ -100,7 +100,26 @@ export function headlineVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineW
 }
 
 /**
- * The report's headline (issue 11 item 3): the routed Pass C against the measured strong Pass B on the
+ * The single protocol's headline: what was measured first (solved rate, spend), then the re-priced figure
+ * named for what it is, a price effect (the same tokens at the baseline's prices), never a saving: nothing
+ * was routed and no strong arm ran. It names the command that does measure routing.
+ */
+export function repricedVerdict(h: Omit<Headline, 'verdict'>, options: HeadlineWordingOptions = {}): string {
+  const model = short(h.routed_model);
+  const scope = `on ${h.units} (workload, rep) unit${h.units === 1 ? '' : 's'} over ${h.clusters} workload${h.clusters === 1 ? '' : 's'}`;
+  const routed = h.solved_rate.routed.estimate;
+  const solved = routed === null ? 'no solved rate' : `solved ${fixed(100 * routed, 0)}% ${intervalText(figure(h.solved_rate.routed), (x) => fixed(100 * x, 0))}`;
+  const spent = options.spentUsd === undefined ? '' : `, spent $${usd(options.spentUsd)}`;
+  const s = h.savings_pct;
+  const effect =
+    s.estimate === null
+      ? 'No price effect figure (the re-priced cost is zero)'
+      : `Price effect ${plainPct(s.estimate)}% ${intervalText(figure(s), plainPct)}: the same tokens re-priced at ${short(h.strong_model)}'s prices`;
+  return `${model}, ${scope}: ${solved}${spent}. ${effect}; not a saving: nothing was routed and no strong arm was measured, so it says nothing about quality at ${short(h.strong_model)}. To measure routing: \`bench run --protocol a3\`.`;
+}
+
+/**
+ * The report's headline: the routed Pass C against the measured strong Pass B on the
  * same (workload, rep) units for A3; for the single protocol, the run against its re-priced baseline.
  * Null when neither applies (a signal run, or an arm without reps).
  */
@@ -188,6 +207,7 @@ function routedAgainstStrong(report: Pick<BenchReport, 'provenance' | 'workloads
 function againstRepriced(report: Pick<BenchReport, 'provenance' | 'workloads'>, wording: HeadlineWordingOptions): Headline | null {
   const p = report.provenance;
   const conf = HEADLINE_CONFIDENCE;
+  const spent = report.workloads.reduce((sum, w) => w.reps.reduce((t, r) => t.plus(r.savings.actual_repriced_usd), sum), new Decimal(0)).toString();
   const units = report.workloads.flatMap((w) =>
     w.reps.map((r) => ({ cluster: w.workload, a: { num: Number(r.savings.baseline_repriced_usd), den: 1 }, b: { num: Number(r.savings.actual_repriced_usd), den: 1 }, solved: r.solved ? 1 : 0 })),
   );
@@ -213,5 +233,5 @@ function againstRepriced(report: Pick<BenchReport, 'provenance' | 'workloads'>, 
     vs_random: null,
     pass_d: null,
   };
-  return { ...h, verdict: headlineVerdict(h, wording) };
+  return { ...h, verdict: headlineVerdict(h, { ...wording, spentUsd: spent }) };
 }

@@ -77,6 +77,20 @@ describe('renderReportTable', () => {
     expect(text).toContain(`${w.workload}, pass ${w.pass}, rep ${w.reps[0]!.rep + 1}: turn 2 made 2 tool calls; at least 3 expected (min_tool_calls)`);
   });
 
+  it('a run stopped before its first rep says no assertion was evaluated, never "all held"', () => {
+    const r = fixture('single');
+    r.status = 'interrupted';
+    for (const w of r.workloads) w.reps = [];
+    const text = renderReportTable(r, { json: null, width: null });
+    expect(text).toContain('Assertions: no assertion was evaluated (no rep ran).');
+    expect(text).not.toMatch(/all held|assertions held/i);
+    expect(renderReportMarkdown(r)).toContain('No assertion was evaluated (no rep ran).');
+    const full = fixture('single');
+    full.workloads.forEach((w) => w.reps.forEach((x) => x.assertions.forEach((a) => (a.passed = true))));
+    const n = full.workloads.reduce((s, w) => s + w.reps.reduce((m, x) => m + x.assertions.length, 0), 0);
+    expect(renderReportTable(full, { json: null, width: null })).toContain(`Assertions: all ${n} assertions held, over ${full.workloads.reduce((s, w) => s + w.reps.length, 0)} reps.`);
+  });
+
   it('prints the mean alone for a single rep (no ±0.000 spread)', () => {
     const single = fixture('single');
     single.workloads[0]!.quality_std = null;

@@ -4,7 +4,7 @@ import { commitCell, num, pct, qualityCell, rate, repLabel, solvedCell, usd } fr
 import { fitLines } from './fit-lines.ts';
 import { DEFAULT_WIDTH, fitTable, type FitColumn } from './fit-table.ts';
 import { legendLines, wrapWords } from './legend.ts';
-import { headlineRows, passRLine, unforcedCell, workloadRow } from './report-sections.ts';
+import { assertionsSummary, headlineRows, passRLine, unforcedCell, workloadRow } from './report-sections.ts';
 import { ORACLE_ARM_HEAD, ORACLE_ROUTER_HEAD, oracleArmRows, oracleNote, oracleRouterRows } from './oracle-section.ts';
 
 /** The table style of every stdout rendering (run, report, compare). */
@@ -136,7 +136,7 @@ export function renderReportTable(report: BenchReport, options: TableRenderOptio
   if (errored.length) out.push('', `Reps that ended in an error (${errored.length}):`, ...errored);
 
   const failed = report.workloads.flatMap((w) => w.reps.flatMap((r) => r.assertions.filter((x) => !x.passed).map((x) => `  ${repLabel(w.workload, w.pass, r.rep)}: ${x.scope} ${x.detail} (${x.name})`)));
-  out.push('', failed.length === 0 ? 'Assertions: all held.' : `Assertions failed (${failed.length}):`, ...failed);
+  out.push('', failed.length === 0 ? `Assertions: ${assertionsSummary(report)!.replace(/^./, (c) => c.toLowerCase())}` : `Assertions failed (${failed.length}):`, ...failed);
   for (const w of report.warnings) out.push(`warning: ${w}`);
   out.push('', 'Recompute every number from the trace DB alone:', `  npx analyze --skip-execute --db-path ${p.db_path}`);
   // The verdict again at the end, where a terminal leaves the reader.

@@ -15,8 +15,11 @@ import { assertTraceValues } from '../runs/check-run-values.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { buildReport } from './build-report.ts';
 
-/** Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError. */
-export function openTraceDbReadOnly(path: string): Database.Database {
+/**
+ * Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError.
+ * `values: 'per-run'` leaves the value check to the reader of one run (reportFromDb checks the run it reports).
+ */
+export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'per-run' } = {}): Database.Database {
   if (!existsSync(path)) throw new SetupError(`${path}: no such trace DB`);
   let db: Database.Database;
   try {
@@ -32,7 +35,7 @@ export function openTraceDbReadOnly(path: string): Database.Database {
     assertReadableTraceDb(db, path);
     // Values no run can have written (negative tokens, scores outside [0, 1], truncated JSON) are refused here,
     // so analyze, view and merge never print figures built on them.
-    assertTraceValues(db, path);
+    if (options.values !== 'per-run') assertTraceValues(db, path);
   } catch (e) {
     db.close();
     if (e instanceof TraceStoreError) throw new SetupError(e.message);
@@ -64,6 +67,8 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
   const ids = runIdsOf(db, path);
   const runId = options.run ?? ids.at(-1)!;
   if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
+  // The values of the run reported, whatever the DB's other runs hold (a reader that opened it per-run relies on this).
+  assertTraceValues(db, path, { run: runId });
   const provenance = runs.provenance(runId);
   const patternsPath = options.patternsDbPath ?? provenance?.patterns_db_path ?? null;
   const choice = {

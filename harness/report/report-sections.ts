@@ -31,7 +31,8 @@ export function headlineRows(h: Headline): [string, string][] {
   const routed = measured ? `routed (Pass ${h.routed_pass})` : h.routed_model;
   const strong = measured ? `${h.strong_model} (Pass ${h.strong_pass})` : `${h.strong_model} re-priced`;
   const rows: [string, string][] = [
-    [`savings of ${routed} vs ${strong}, % [95% CI]`, estimateCell(h.savings_pct, fixed1)],
+    // The single protocol's figure is the price effect of re-pricing the same tokens; only a measured strong arm gives savings.
+    [measured ? `savings of ${routed} vs ${strong}, % [95% CI]` : `price effect vs ${strong}, % [95% CI]`, estimateCell(h.savings_pct, fixed1)],
     [`solved rate, ${routed} [95% CI]`, estimateCell(h.solved_rate.routed, (x) => rate(x))],
   ];
   if (h.solved_rate.strong) rows.push([`solved rate, ${strong} [95% CI]`, estimateCell(h.solved_rate.strong, (x) => rate(x))]);
@@ -210,6 +211,18 @@ function a3(m: ProtocolMetrics): ReportSection {
   return { id: 'a3', title: 'A3 protocol', blocks };
 }
 
+/**
+ * What the assertions showed, in one sentence: "all N held", or "no assertion was evaluated" when none ran
+ * (a run stopped before its first rep must not read as a run whose claims all held). Null when some failed.
+ */
+export function assertionsSummary(report: BenchReport): string | null {
+  const reps = report.workloads.reduce((n, w) => n + w.reps.length, 0);
+  const evaluated = report.workloads.reduce((n, w) => n + w.reps.reduce((m, r) => m + r.assertions.length, 0), 0);
+  if (failedAssertions(report).length > 0) return null;
+  if (evaluated === 0) return `No assertion was evaluated (${reps === 0 ? 'no rep ran' : `${reps} rep${reps === 1 ? '' : 's'} ran, none with an assertion`}).`;
+  return `All ${evaluated} assertion${evaluated === 1 ? '' : 's'} held, over ${reps} rep${reps === 1 ? '' : 's'}.`;
+}
+
 function failedAssertions(report: BenchReport): string[] {
   return report.workloads.flatMap((w) =>
     w.reps.flatMap((r) => r.assertions.filter((a) => !a.passed).map((a) => `${repLabel(w.workload, w.pass, r.rep)}: ${a.scope} ${a.detail} (${a.name})`)),
@@ -226,7 +239,7 @@ export function buildReportDocument(report: BenchReport): ReportDocument {
   sections.push({
     id: 'assertions',
     title: failed.length === 0 ? 'Assertions' : `Failed assertions (${failed.length})`,
-    blocks: [failed.length === 0 ? { kind: 'text', text: 'All assertions held.' } : { kind: 'list', items: failed }],
+    blocks: [failed.length === 0 ? { kind: 'text', text: assertionsSummary(report)! } : { kind: 'list', items: failed }],
   });
   if (report.warnings.length > 0) sections.push({ id: 'warnings', title: 'Warnings', blocks: [{ kind: 'list', items: report.warnings }] });
   sections.push({

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aboveClaim, nonInferiorityKind, normalUnitsNeeded, savingsClaim, signedPts, solvedRateClaim, solvedRateClause, type IntervalFigure } from './verdict-grammar.ts';
+import { aboveClaim, nonInferiorityKind, normalUnitsNeeded, savingsClaim, signedPts, solvedRateClaim, solvedRateClause, unitsStillNeeded, type IntervalFigure } from './verdict-grammar.ts';
 
 /** An interval with its estimate inside, in [−100, 100]. */
 const interval = fc
@@ -12,13 +12,13 @@ const interval = fc
   });
 const margin = fc.integer({ min: 1, max: 20 });
 
-describe('verdict grammar (issue 23 item 1)', () => {
+describe('verdict grammar', () => {
   it('a solved-rate clause names the solved rate once: never "solved rate solved fewer tasks"', () => {
     expect(solvedRateClause(solvedRateClaim({ estimate: -16, low: -23, high: -9 }, { units: 135 }))).toBe('solved fewer tasks: −16 [−23, −9] pts');
     fc.assert(
       fc.property(interval, margin, (d, m) => {
         const clause = solvedRateClause(solvedRateClaim(d, { marginPts: m, units: 45 }));
-        expect(clause).toMatch(/^solved (rate (non-inferior|inconclusive)|fewer tasks)/);
+        expect(clause).toMatch(/^solved (rate (non-inferior|inconclusive|, no variation: no claim)|fewer tasks)/);
         expect(clause).not.toMatch(/solved rate solved/);
       }),
     );
@@ -30,20 +30,30 @@ describe('verdict grammar (issue 23 item 1)', () => {
     expect(savingsClaim({ estimate: -12, low: -20, high: -4 })).toBe('cost more (savings −12% [−20, −4])');
     expect(solvedRateClaim({ estimate: -1, low: -4, high: 2 }, { units: 45 })).toBe('non-inferior (within 5 pts): −1 [−4, +2] pts');
     expect(solvedRateClaim({ estimate: -11, low: -24, high: -2 }, { units: 45 })).toBe('solved fewer tasks: −11 [−24, −2] pts');
-    // n · (half-width / distance to the nearer boundary)²: 45 · (13 / 11)² = 62.85 → 63.
+    // n · (half-width / distance to the farther boundary)²: 45 · (13 / 11)² = 62.85 → 63 in all, 18 more than the 45 in hand.
     expect(solvedRateClaim({ estimate: -11, low: -24, high: 2 }, { units: 45 })).toBe(
-      'inconclusive: somewhere between −24 and +2 pts; 63 paired units would be needed to decide (non-inferiority margin 5 pts)',
+      'inconclusive: somewhere between −24 and +2 pts; 18 more paired units would be needed to decide (63 in all) (non-inferiority margin 5 pts)',
     );
   });
 
   it('states the declared margin, and the units-needed function is pluggable', () => {
     expect(solvedRateClaim({ estimate: -7, low: -9, high: -1 }, { units: 45, marginPts: 10 })).toBe('non-inferior (within 10 pts), though it solved fewer tasks: −7 [−9, −1] pts');
-    expect(solvedRateClaim({ estimate: -3, low: -12, high: 6 }, { units: 45, unitsNeeded: () => 999 })).toContain('999 paired units would be needed to decide');
-    expect(solvedRateClaim({ estimate: -3, low: -12, high: 6 }, { units: 45, unitsNeeded: () => null })).toContain('the paired units needed to decide are unknown');
+    expect(solvedRateClaim({ estimate: -3, low: -12, high: 6 }, { units: 45, unitsNeeded: () => 999 })).toContain('954 more paired units would be needed to decide (999 in all)');
+    expect(solvedRateClaim({ estimate: -3, low: -12, high: 6 }, { units: 45, unitsNeeded: () => null })).toContain('the design cannot decide: no estimate of the paired units needed');
   });
 
-  it('a single-point interval reads "no variation", and a missing one says why', () => {
-    expect(solvedRateClaim({ estimate: 0, low: 0, high: 0 }, { units: 6 })).toBe('non-inferior (within 5 pts): 0 pts (no variation)');
+  it('the units-needed figure is the number still to collect: "2 … would be needed" is never said with 2 in hand', () => {
+    // The issue's case: two paired units in hand, and the power answer is 2 in all.
+    expect(unitsStillNeeded(2, 2)).toMatch(/^the design cannot decide by adding units/);
+    expect(unitsStillNeeded(3, 2)).toBe('1 more paired unit would be needed to decide (3 in all)');
+    expect(solvedRateClaim({ estimate: -3, low: -12, high: 6 }, { units: 2, unitsNeeded: () => 2 })).not.toMatch(/\b2 (more )?paired units would be needed/);
+  });
+
+  it('a zero-width interval says "no variation: no claim", and a missing one says why', () => {
+    // The issue's case: six paired units with identical outcomes were declared non-inferior.
+    expect(solvedRateClaim({ estimate: 0, low: 0, high: 0 }, { units: 6 })).toBe('no variation: no claim (0 pts, an interval of zero width from 6 paired units; margin 5 pts)');
+    expect(savingsClaim({ estimate: 67, low: 67, high: 67 })).toBe('no variation: no claim (savings 67%, an interval of zero width)');
+    expect(aboveClaim({ estimate: 0, low: 0, high: 0 }, 'random at its mix')).toBe('0 pts against random at its mix, no variation: no claim');
     expect(savingsClaim({ estimate: 30, low: null, high: null })).toBe('no saving shown (30% (no interval: fewer than 2 workloads))');
     expect(solvedRateClaim({ estimate: 0, low: null, high: null }, { units: 3 })).toMatch(/^inconclusive \(margin 5 pts\)/);
   });
@@ -52,9 +62,10 @@ describe('verdict grammar (issue 23 item 1)', () => {
     fc.assert(
       fc.property(interval, (s) => {
         const t = savingsClaim(s);
-        expect(t.startsWith('saved ')).toBe(s.low! > 0);
-        expect(t.startsWith('cost more')).toBe(s.high! < 0);
-        expect(t.startsWith('no saving shown')).toBe(s.low! <= 0 && s.high! >= 0);
+        const width = s.high! > s.low!;
+        expect(t.startsWith('saved ')).toBe(width && s.low! > 0);
+        expect(t.startsWith('cost more')).toBe(width && s.high! < 0);
+        expect(t.startsWith('no saving shown')).toBe(width && s.low! <= 0 && s.high! >= 0);
       }),
     );
   });
@@ -64,13 +75,15 @@ describe('verdict grammar (issue 23 item 1)', () => {
       fc.property(interval, margin, (d, m) => {
         const t = solvedRateClaim(d, { units: 30, marginPts: m });
         const kind = nonInferiorityKind(d, m);
-        expect(kind === 'non_inferior').toBe(d.low! > -m);
-        expect(kind === 'fewer').toBe(d.low! <= -m && d.high! < 0);
-        expect(t.startsWith(kind === 'non_inferior' ? 'non-inferior' : kind === 'fewer' ? 'solved fewer tasks' : 'inconclusive')).toBe(true);
+        const width = d.high! > d.low!;
+        expect(kind === 'no_variation').toBe(!width);
+        expect(kind === 'non_inferior').toBe(width && d.low! > -m);
+        expect(kind === 'fewer').toBe(width && d.low! <= -m && d.high! < 0);
+        expect(t.startsWith({ non_inferior: 'non-inferior', fewer: 'solved fewer tasks', inconclusive: 'inconclusive', no_variation: 'no variation: no claim' }[kind])).toBe(true);
         if (kind !== 'fewer') expect(t).toContain(`${m} pts`);
         // A drop whose interval reaches below 0 is never worded as "no change" or "the same".
         expect(t).not.toMatch(/no significant change|the same/);
-        if (d.high! < 0) expect(t).toContain('fewer tasks');
+        if (width && d.high! < 0) expect(t).toContain('fewer tasks');
       }),
     );
   });
@@ -99,5 +112,57 @@ describe('verdict grammar (issue 23 item 1)', () => {
     expect(aboveClaim({ estimate: 4, low: 1, high: 7 }, 'random at its mix')).toBe('+4 pts [+1, +7] above random at its mix');
     expect(aboveClaim({ estimate: -6, low: -11, high: -1 }, 'random at its mix')).toBe('−6 pts [−11, −1]: below random at its mix');
     expect(aboveClaim({ estimate: 1, low: -3, high: 5 }, 'random at its mix')).toBe('+1 pts [−3, +5]: not distinguishable from random at its mix');
+  });
+});
+
+/** Any figure the grammar can be handed: a missing interval, a zero-width one, or one of positive width. */
+const anyFigure = fc.oneof(
+  interval,
+  fc.double({ min: -100, max: 100, noNaN: true }).map((x): IntervalFigure => ({ estimate: x, low: x, high: x })),
+  fc.double({ min: -100, max: 100, noNaN: true }).map((x): IntervalFigure => ({ estimate: x, low: null, high: null })),
+);
+/** A units-needed answer: the normal approximation, a fixed total (possibly below the units in hand), or none. */
+const unitsNeededFn = fc.oneof(
+  fc.constant(normalUnitsNeeded),
+  fc.integer({ min: 1, max: 2000 }).map((n) => () => n),
+  fc.constant(() => null),
+);
+
+describe('every sentence the grammar can produce, against its interval', () => {
+  it('property: each claim word appears only when its interval allows it', () => {
+    fc.assert(
+      fc.property(anyFigure, margin, fc.integer({ min: 1, max: 500 }), unitsNeededFn, fc.integer({ min: 0, max: 2 }), (f, m, units, need, digits) => {
+        const width = f.low !== null && f.high !== null && f.high > f.low;
+        const zero = f.low !== null && f.high !== null && f.high === f.low;
+        const sentences = {
+          savings: savingsClaim(f),
+          solved: solvedRateClause(solvedRateClaim(f, { marginPts: m, units, unitsNeeded: need })),
+          above: aboveClaim(f, 'the reference', digits),
+        };
+        for (const t of Object.values(sentences)) {
+          // A zero-width interval makes no claim, and says so; nothing else says it.
+          expect(t.includes('no variation: no claim')).toBe(zero);
+          expect(t).not.toMatch(/NaN|Infinity|-\d|§|issue \d+/);
+        }
+        const s = sentences.savings;
+        if (s.startsWith('saved')) expect(width && f.low! > 0).toBe(true);
+        if (s.startsWith('cost more')) expect(width && f.high! < 0).toBe(true);
+        const q = sentences.solved;
+        if (/non-inferior \(within/.test(q)) expect(width && f.low! > -m).toBe(true);
+        if (/solved more tasks/.test(q)) expect(width && f.low! > 0).toBe(true);
+        if (/fewer tasks/.test(q)) expect(width && f.high! < 0).toBe(true);
+        if (width && f.high! < 0) expect(q).toMatch(/fewer tasks/);
+        // The units figure is what is still to collect: a positive count, and never the units already in hand as "needed".
+        const more = /(\d+) more paired units? would be needed to decide \((\d+) in all\)/.exec(q);
+        if (more) {
+          expect(Number(more[1])).toBeGreaterThan(0);
+          expect(Number(more[1]) + units).toBe(Number(more[2]));
+        }
+        expect(q).not.toMatch(/(?<!more )paired units would be needed/);
+        const a = sentences.above;
+        if (/ above the reference/.test(a)) expect(width && f.low! > 0).toBe(true);
+        if (/below the reference/.test(a)) expect(width && f.high! < 0).toBe(true);
+      }),
+    );
   });
 });

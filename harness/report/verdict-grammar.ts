@@ -1,5 +1,6 @@
-// One rule for every claim a report makes from an interval (issue 23 item 1): the words never say more than
-// the interval allows. Headline, compare, signal and the matrix reports all phrase their verdicts here.
+// One rule for every claim a report makes from an interval: the words never say more than the interval allows.
+// Headline, compare, signal and the matrix reports all phrase their verdicts here. A claim needs an interval of
+// positive width: a zero-width one (every unit the same) says "no variation: no claim", whatever side it is on.
 
 /** A point estimate with its interval; `low`/`high` null when there is none (fewer than 2 clusters). */
 export interface IntervalFigure {
@@ -12,16 +13,17 @@ export interface IntervalFigure {
 export const DEFAULT_MARGIN_PTS = 5;
 
 /**
- * How many paired units would decide a non-inferiority claim that is inconclusive now, given the difference
- * in points, its interval, the margin and the units behind it; null when it cannot say. Pluggable so the
- * power module (`bench plan`) can replace the normal approximation below.
+ * How many paired units in all would decide a non-inferiority claim that is inconclusive now, given the
+ * difference in points, its interval, the margin and the units behind it; null when it cannot say. The
+ * grammar prints the units still to collect (this minus the units in hand). Pluggable so the power module
+ * (`bench plan`) can replace the normal approximation below.
  */
 export type UnitsNeeded = (d: IntervalFigure, marginPts: number, units: number) => number | null;
 
 /**
  * Normal approximation: the interval's half-width shrinks as 1/√n, so the units that bring it down to the
- * distance between the estimate and the nearer decision boundary (−margin for non-inferiority, 0 for
- * "fewer") are n · (half-width / distance)². It keeps the estimate fixed (50% power), so it is a floor.
+ * distance between the estimate and the farther decision boundary (−margin for non-inferiority, 0 for
+ * "fewer": the verdict on that side is the one the interval can reach) are n · (half-width / distance)². It keeps the estimate fixed (50% power), so it is a floor.
  */
 export const normalUnitsNeeded: UnitsNeeded = (d, marginPts, units) => {
   if (d.low === null || d.high === null || units < 1) return null;
@@ -50,6 +52,14 @@ export function noVariation(f: IntervalFigure): boolean {
   return f.low !== null && f.high !== null && f.low === f.high;
 }
 
+/** True when the interval can carry a claim: it exists and has positive width. */
+export function decisive(f: IntervalFigure): f is IntervalFigure & { low: number; high: number } {
+  return f.low !== null && f.high !== null && f.high > f.low;
+}
+
+/** What every claim says of a zero-width interval. */
+export const NO_VARIATION_NO_CLAIM = 'no variation: no claim';
+
 /** `[lo, hi]` through `fmt`, `(no variation)` for a single point, or `(no interval: …)` when there is none. */
 export function intervalText(f: IntervalFigure, fmt: (x: number) => string): string {
   if (f.low === null || f.high === null) return '(no interval: fewer than 2 workloads)';
@@ -57,20 +67,23 @@ export function intervalText(f: IntervalFigure, fmt: (x: number) => string): str
 }
 
 /** What a savings interval allows. */
-export type SavingsClaimKind = 'saved' | 'no_saving_shown' | 'cost_more';
+export type SavingsClaimKind = 'saved' | 'no_saving_shown' | 'cost_more' | 'no_variation';
 
-/** Which savings claim the interval allows: saved only when the whole interval is above 0, cost more when below. */
+/** Which savings claim the interval allows: saved only when the whole interval is above 0, cost more when below; none from a zero-width one. */
 export function savingsClaimKind(s: IntervalFigure): SavingsClaimKind {
-  if (s.low === null || s.high === null) return 'no_saving_shown';
+  if (noVariation(s)) return 'no_variation';
+  if (!decisive(s)) return 'no_saving_shown';
   if (s.low > 0) return 'saved';
   if (s.high < 0) return 'cost_more';
   return 'no_saving_shown';
 }
 
-/** "saved 23% [6, 41]", "no saving shown (17% [−1, 35])" or "cost more (savings −12% [−20, −4])". */
+/** "saved 23% [6, 41]", "no saving shown (17% [−1, 35])", "cost more (savings −12% [−20, −4])" or "no variation: no claim (savings 67%, an interval of zero width)". */
 export function savingsClaim(s: IntervalFigure): string {
   const figure = `${plainPct(s.estimate)}% ${intervalText(s, plainPct)}`;
   switch (savingsClaimKind(s)) {
+    case 'no_variation':
+      return `${NO_VARIATION_NO_CLAIM} (savings ${plainPct(s.estimate)}%, an interval of zero width)`;
     case 'saved':
       return `saved ${figure}`;
     case 'cost_more':
@@ -81,11 +94,15 @@ export function savingsClaim(s: IntervalFigure): string {
 }
 
 /** What a solved-rate difference against the strong arm allows, with the margin in points. */
-export type NonInferiorityKind = 'non_inferior' | 'fewer' | 'inconclusive';
+export type NonInferiorityKind = 'non_inferior' | 'fewer' | 'inconclusive' | 'no_variation';
 
-/** Non-inferior when the whole interval is above −margin; fewer when it is below 0; inconclusive otherwise. */
+/**
+ * Non-inferior when the whole interval is above −margin; fewer when it is below 0; inconclusive otherwise.
+ * Neither from a zero-width interval (no variation) nor from one missing (fewer than 2 workloads).
+ */
 export function nonInferiorityKind(d: IntervalFigure, marginPts: number): NonInferiorityKind {
-  if (d.low === null || d.high === null) return 'inconclusive';
+  if (noVariation(d)) return 'no_variation';
+  if (!decisive(d)) return 'inconclusive';
   if (d.low > -marginPts) return 'non_inferior';
   if (d.high < 0) return 'fewer';
   return 'inconclusive';
@@ -101,7 +118,20 @@ export interface SolvedRateClaimOptions {
 
 /** A solved-rate claim as a clause: "solved rate inconclusive: …", but "solved fewer tasks: …" (never "solved rate solved …"). */
 export function solvedRateClause(claim: string): string {
+  if (claim.startsWith(NO_VARIATION_NO_CLAIM)) return `solved rate, ${claim}`;
   return claim.startsWith('solved ') ? claim : `solved rate ${claim}`;
+}
+
+/**
+ * The units still to collect, in words: "N more paired units would be needed to decide (T in all)", or why
+ * more units of this design cannot decide (no estimate, or the units in hand already suffice under the
+ * normal approximation, so the interval is wide because it rests on few workloads).
+ */
+export function unitsStillNeeded(total: number | null, units: number): string {
+  if (total === null) return 'the design cannot decide: no estimate of the paired units needed';
+  const more = total - units;
+  if (more <= 0) return `the design cannot decide by adding units: the ${units} paired units in hand would suffice under a normal interval, yet the interval on so few workloads stays wide; add workloads`;
+  return `${more} more paired unit${more === 1 ? '' : 's'} would be needed to decide (${total} in all)`;
 }
 
 /**
@@ -111,8 +141,10 @@ export function solvedRateClause(claim: string): string {
  */
 export function solvedRateClaim(d: IntervalFigure, o: SolvedRateClaimOptions): string {
   const margin = o.marginPts ?? DEFAULT_MARGIN_PTS;
-  const figure = noVariation(d) ? `${signedPts(d.estimate)} pts (no variation)` : `${signedPts(d.estimate)} ${intervalText(d, signedPts)} pts`;
+  const figure = `${signedPts(d.estimate)} ${intervalText(d, signedPts)} pts`;
   switch (nonInferiorityKind(d, margin)) {
+    case 'no_variation':
+      return `${NO_VARIATION_NO_CLAIM} (${signedPts(d.estimate)} pts, an interval of zero width from ${o.units} paired unit${o.units === 1 ? '' : 's'}; margin ${margin} pts)`;
     case 'non_inferior':
       // Both can hold (an interval within (−margin, 0)): say so, never hide the loss behind "non-inferior".
       return d.high! < 0
@@ -124,8 +156,7 @@ export function solvedRateClaim(d: IntervalFigure, o: SolvedRateClaimOptions): s
       return `solved fewer tasks: ${figure}`;
     case 'inconclusive': {
       if (d.low === null || d.high === null) return `inconclusive (margin ${margin} pts): ${signedPts(d.estimate)} pts (no interval: fewer than 2 workloads)`;
-      const n = (o.unitsNeeded ?? normalUnitsNeeded)(d, margin, o.units);
-      const need = n === null ? 'the paired units needed to decide are unknown' : `${n} paired units would be needed to decide`;
+      const need = unitsStillNeeded((o.unitsNeeded ?? normalUnitsNeeded)(d, margin, o.units), o.units);
       return `inconclusive: somewhere between ${signedPts(d.low)} and ${signedPts(d.high)} pts; ${need} (non-inferiority margin ${margin} pts)`;
     }
   }
@@ -135,7 +166,8 @@ export function solvedRateClaim(d: IntervalFigure, o: SolvedRateClaimOptions): s
 export function aboveClaim(d: IntervalFigure, reference: string, digits = 0): string {
   const pts = (x: number) => signedPts(x, digits);
   const figure = `${pts(d.estimate)} pts ${intervalText(d, pts)}`;
-  if (d.low === null || d.high === null) return `${figure} against ${reference}`;
+  if (noVariation(d)) return `${pts(d.estimate)} pts against ${reference}, ${NO_VARIATION_NO_CLAIM}`;
+  if (!decisive(d)) return `${figure} against ${reference}`;
   if (d.low > 0) return `${figure} above ${reference}`;
   if (d.high < 0) return `${figure}: below ${reference}`;
   return `${figure}: not distinguishable from ${reference}`;

@@ -15,7 +15,7 @@ import type { ToolDispatcher } from '../../runtime/tools/index.ts';
 import type { Assertion } from '../../schemas/types/report.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 import { SetupError } from '../errors.ts';
-import { withWorkspaceCopy } from '../workspace/hermetic-workspace.ts';
+import { withWorkspaceCopy, WorkspaceCleanupError } from '../workspace/hermetic-workspace.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import { contentSignals, turnSignals, workloadSignals } from './workload-signals.ts';
 import { repFailure, type RepErrorClass } from './rep-error.ts';
@@ -76,6 +76,12 @@ export async function runWorkloadRep(job: WorkloadRep, deps: RunnerDeps): Promis
   const overTime = `resource limit rep_max_seconds (${limits.rep_max_seconds}) reached: the rep ran out of wall time (raise it with --limit rep_max_seconds=N)`;
   try {
     return await runRep(job, { ...deps, limits }, { clock: repClock.signal, overTime });
+  } catch (e) {
+    if (!(e instanceof WorkspaceCleanupError)) throw e;
+    // The rep ran, but its workspace could not be removed: recorded as an error, and the run goes on.
+    const record = e.result as WorkloadRunRecord;
+    deps.logger.log('warn', e.message);
+    return record.error ? record : { ...record, error: e.message, error_class: 'internal_error' };
   } finally {
     clearTimeout(repTimer);
   }

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { removeTree } from '../../runtime/sandbox/index.ts';
 import { dirname, resolve } from 'node:path';
 import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
@@ -39,7 +40,7 @@ import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
 import { takeRunLease, type RunLease } from '../runs/run-lease.ts';
 import { reconcileRunInputs, runInputs } from '../runs/run-inputs.ts';
-import { sealRun, unsealRun } from '../runs/run-seal.ts';
+import { sealKeyFrom, sealRun, unsealRun } from '../runs/run-seal.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
 import { withRunCache } from '../cache-bench/cached-reps.ts';
 import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
@@ -228,7 +229,8 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     }
     const committed = jobsStore.committed(runId);
     let finished = [...committed.values()].length;
-    sweepDeadWorkDirs();
+    // Leftovers of runs whose process is gone: removed, or a warning; never this run's failure.
+    setupWarnings.push(...sweepDeadWorkDirs().warnings);
     const workDir = createRunWorkDir(runId);
 
     const hostPath = io.env.PATH;
@@ -308,7 +310,12 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
       loop.stop();
       if (tmpBefore === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = tmpBefore;
-      rmSync(workDir, { recursive: true, force: true });
+      try {
+        removeTree(workDir);
+      } catch (e) {
+        // The next run's sweep tries again once this process is gone.
+        setupWarnings.push(`could not remove this run's work dir ${workDir}: ${(e as Error).message}`);
+      }
     };
     return {
       ctx,
@@ -352,9 +359,6 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
         const warnings = [...setupWarnings, ...providers.warnings, ...uniqueWarnings(logger.records), ...(budget ? [budget] : []), ...otlpWarnings];
         held.assertHeld();
         runs.saveRun(runId, runStartedUs, provenance(clock.nowUs()), { warnings: [...new Set([...(resume?.warnings ?? []), ...warnings])], recordingErrors, status: stopped ? 'incomplete' : 'complete' });
-        // Its rows and events as finalised, for bench merge to check (harness/runs/run-seal.ts).
-        store.flush();
-        sealRun(store.database, runId, clock.nowUs());
         // A complete run has nothing left to resume; an incomplete one keeps its last checkpoint.
         if (!stopped) dropAllCheckpoints(patternsDbPath);
         const report = buildReport({
@@ -364,6 +368,9 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
           ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
         });
         patterns.close();
+        // Its rows, events and pattern store as finalised (the store closed: nothing writes it after), for bench merge to check (harness/runs/run-seal.ts).
+        store.flush();
+        sealRun(store.database, runId, clock.nowUs(), { key: sealKeyFrom(io.env), patternsPath: patternsDbPath });
         if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);
         mkdirSync(dirname(jsonPath), { recursive: true });
         writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

@@ -55,16 +55,28 @@ function wholeNumber(path: string, table: string, row: string, field: string, va
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0) throw new BadTraceValueError(path, table, row, field, `${String(value)} is not a whole number >= 0`);
 }
 
-/** A column that must be null or a finite number in [0, 1]. */
-function unitOrNull(path: string, table: string, row: string, field: string, value: unknown): void {
-  if (value === null) return;
+/** A column that must hold a finite number in [0, 1]: every rep is judged, so a NULL is as bad as 1.5. */
+function unit(path: string, table: string, row: string, field: string, value: unknown): void {
+  if (value === null || value === undefined) throw new BadTraceValueError(path, table, row, field, `${String(value)} is not a number in [0, 1]`);
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw new BadTraceValueError(path, table, row, field, `${String(value)} is outside [0, 1]`);
 }
 
-/** Every JSON payload parses, matches its catalog schema (whole tokens >= 0, finite numbers) and costs >= 0. */
-function checkEvents(db: Database.Database, path: string): void {
+/**
+ * The events of one run: those of the sessions its reps list, and of their sub-sessions (delegated workers),
+ * found through the (session_id, id) index so a run's check does not read the rest of the DB.
+ */
+const RUN_EVENTS_SQL = `
+WITH RECURSIVE run_sessions(id) AS (
+  SELECT value FROM workload_runs, json_each(workload_runs.session_ids_json) WHERE workload_runs.run_id = ?
+  UNION SELECT sessions.id FROM sessions JOIN run_sessions ON sessions.parent_session_id = run_sessions.id
+)
+SELECT id, type, payload_json FROM events WHERE session_id IN (SELECT id FROM run_sessions)`;
+
+/** Every JSON payload (of `run`, or of the whole DB) parses, matches its catalog schema (whole tokens >= 0, finite numbers) and costs >= 0. */
+function checkEvents(db: Database.Database, path: string, run: string | null): void {
   const catalog = eventCatalog();
-  for (const e of db.prepare('SELECT id, type, payload_json FROM events').iterate() as IterableIterator<EventRow>) {
+  const rows = (run === null ? db.prepare('SELECT id, type, payload_json FROM events').iterate() : db.prepare(RUN_EVENTS_SQL).iterate(run)) as IterableIterator<EventRow>;
+  for (const e of rows) {
     const payload = parseCell(path, 'events', e.id, 'payload_json', e.payload_json) as Record<string, unknown>;
     const validate = catalog.validator(e.type);
     // A type from a newer catalog is skipped by every reader, so it is not checked either.
@@ -74,25 +86,33 @@ function checkEvents(db: Database.Database, path: string): void {
   }
 }
 
-/** The harness's rows: JSON columns parse, counts are whole, scores are in [0, 1]. */
-function checkRunRows(db: Database.Database, path: string): void {
-  for (const r of db.prepare('SELECT run_id, provenance_json, warnings_json, recording_errors_json FROM bench_runs').iterate() as IterableIterator<BenchRunRow>) {
+/** The harness's rows (of `run`, or of every run): JSON columns parse, counts are whole, scores and confidences are present and in [0, 1]. */
+function checkRunRows(db: Database.Database, path: string, run: string | null): void {
+  const where = run === null ? '' : ' WHERE run_id = ?';
+  const params = run === null ? [] : [run];
+  for (const r of db.prepare(`SELECT run_id, provenance_json, warnings_json, recording_errors_json FROM bench_runs${where}`).iterate(...params) as IterableIterator<BenchRunRow>) {
     for (const field of ['provenance_json', 'warnings_json', 'recording_errors_json'] as const) parseCell(path, 'bench_runs', r.run_id, field, r[field]);
   }
-  const rows = db.prepare('SELECT id, rep, turns, started_at_us, ended_at_us, score, confidence, session_ids_json, check_json, assertions_json FROM workload_runs').iterate() as IterableIterator<WorkloadRunRow>;
+  const rows = db.prepare(`SELECT id, rep, turns, started_at_us, ended_at_us, score, confidence, session_ids_json, check_json, assertions_json FROM workload_runs${where}`).iterate(...params) as IterableIterator<WorkloadRunRow>;
   for (const r of rows) {
     for (const field of ['rep', 'turns', 'started_at_us', 'ended_at_us'] as const) wholeNumber(path, 'workload_runs', r.id, field, r[field]);
-    unitOrNull(path, 'workload_runs', r.id, 'score', r.score);
-    unitOrNull(path, 'workload_runs', r.id, 'confidence', r.confidence);
+    unit(path, 'workload_runs', r.id, 'score', r.score);
+    unit(path, 'workload_runs', r.id, 'confidence', r.confidence);
     for (const field of ['session_ids_json', 'check_json', 'assertions_json'] as const) parseCell(path, 'workload_runs', r.id, field, r[field]);
   }
 }
 
-/** Throws a BadTraceValueError (exit 2) for the first value in the DB that no run can have written. */
-export function assertTraceValues(db: Database.Database, path: string): void {
+/**
+ * Throws a BadTraceValueError (exit 2) for the first value no run can have written: in the rows and events
+ * of `options.run` when given (analyze reads one run, so a DB of many nights costs what one run costs),
+ * else anywhere in the DB.
+ */
+export function assertTraceValues(db: Database.Database, path: string, options: { run?: string } = {}): void {
   // A DB without the harness's tables holds no run; the readers say so themselves.
   const has = (table: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
   if (!has('bench_runs') || !has('workload_runs')) return;
-  checkRunRows(db, path);
-  if (has('events')) checkEvents(db, path);
+  const run = options.run ?? null;
+  checkRunRows(db, path, run);
+  // Without a sessions table a run's sub-sessions cannot be told apart: every event is checked.
+  if (has('events')) checkEvents(db, path, run !== null && has('sessions') ? run : null);
 }

@@ -3,6 +3,7 @@ import { basename, join, resolve } from 'node:path';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import { SetupError } from '../errors.ts';
+import { checkInputSize } from '../input-limits.ts';
 import type { Workload, WorkloadSpec } from './workload.ts';
 import { firstInvalidUtf8Offset, lineAndColumnOfByte } from './utf8.ts';
 import { workloadKind } from './workload-kind.ts';
@@ -14,6 +15,7 @@ export function loadWorkload(dir: string): Workload {
   const abs = resolve(dir);
   const file = join(abs, 'workload.yaml');
   if (!existsSync(file)) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
+  checkInputSize(file, 'workload_file');
   assertUtf8(file);
   if (workloadKind(abs) === 'matrix')
     throw new SetupError(`${file}: kind: matrix holds recorded outcomes, not an agent workload (bench validate and bench list read it; the matrix protocol judges it)`);

@@ -1,7 +1,8 @@
 // Which kind a workload directory holds, read before validating it against that kind's schema.
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import { defaultInputLimits } from '../input-limits.ts';
 
 /** agent: run through the agent loop (workload.schema.json); matrix: recorded outcomes (matrix-workload.schema.json). */
 export type WorkloadKind = 'agent' | 'matrix';
@@ -9,7 +10,13 @@ export type WorkloadKind = 'agent' | 'matrix';
 /** The kind a directory's workload.yaml declares; `agent` when it has no `kind` (or cannot be read: the agent loader then reports why). */
 export function workloadKind(dir: string): WorkloadKind {
   try {
-    const doc = parse(readFileSync(join(dir, 'workload.yaml'), 'utf8')) as { kind?: unknown } | null;
+    const file = join(dir, 'workload.yaml');
+    // An oversized file is not parsed here: the loader refuses it by its size, naming the limit.
+    if (statSync(file).size > defaultInputLimits().limits.workload_file.max_bytes) return 'agent';
+    const text = readFileSync(file, 'utf8');
+    // A file that never spells `kind` has no kind key: agent, without parsing (bench list reads every workload).
+    if (!text.includes('kind')) return 'agent';
+    const doc = parse(text) as { kind?: unknown } | null;
     return doc?.kind === 'matrix' ? 'matrix' : 'agent';
   } catch {
     return 'agent';

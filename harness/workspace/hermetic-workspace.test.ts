@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SetupError } from '../errors.ts';
-import { withWorkspaceCopy } from './hermetic-workspace.ts';
+import { withWorkspaceCopy, WorkspaceCleanupError } from './hermetic-workspace.ts';
+import { makeDeepTree } from '../../runtime/sandbox/test-support/deep-tree.ts';
 import { tempDir } from '../../test/support/temp.ts';
 
 function fixture(): string {
@@ -25,6 +26,27 @@ describe('hermetic workspace (benchmark.md §10.1 test 4)', () => {
     expect(readFileSync(join(src, 'src', 'a.py'), 'utf8')).toBe('x = 1\n');
     expect(existsSync(join(src, 'new.txt'))).toBe(false);
     expect(existsSync(seen)).toBe(false);
+  });
+
+  it('removes a copy the run nested 500 levels deep with 200-character names (rmSync threw ENAMETOOLONG)', async () => {
+    let seen = '';
+    const out = await withWorkspaceCopy(fixture(), async (root) => {
+      seen = root;
+      makeDeepTree(root, 500, 200);
+      return 'done';
+    });
+    expect(out).toBe('done');
+    expect(existsSync(seen)).toBe(false);
+  });
+
+  it("a copy that cannot be removed gives the run's result back inside a WorkspaceCleanupError naming the dir", async () => {
+    const failing = () => {
+      throw Object.assign(new Error('EBUSY: resource busy or locked'), { code: 'EBUSY' });
+    };
+    const err = await withWorkspaceCopy(fixture(), async () => 'the record', undefined, failing).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(WorkspaceCleanupError);
+    expect((err as WorkspaceCleanupError<string>).result).toBe('the record');
+    expect(String(err)).toMatch(/the rep's workspace copy \S+metis-bench-\S+ could not be removed: EBUSY/);
   });
 
   it('removes the copy even when the run throws', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { probeBwrap, probeUnshare, ROOT_UNCONFINED_REFUSAL } from '../../runtime/sandbox/index.ts';
 import { SetupError } from '../errors.ts';
-import { decideRunSandbox, REFUSED_UNSANDBOXED, UNSHARE_RUN_WARNING } from './run-sandbox.ts';
+import { decideRunSandbox, REFUSED_UNSANDBOXED, unshareRunWarning } from './run-sandbox.ts';
 
 const hasBwrap = (await probeBwrap(process.env.PATH)) !== null;
 const hasUnshare = (await probeUnshare(process.env.PATH)) !== null;
@@ -31,10 +31,15 @@ describe('decideRunSandbox', () => {
   });
 
   it('without bwrap but with unshare: the unshare tier for any provider, with a warning saying so; METIS_SANDBOX=unshare demands it', async () => {
+    const rootEntries = () => ['/usr', '/bin', '/lib64', '/proc', '/etc', '/home', '/root', '/tmp', '/run', '/dev', '/opt', '/srv', '/work', '/container_info.json'];
     for (const realProvider of [true, false]) {
-      expect(await decideRunSandbox({ env: NO_BWRAP, realProvider, unsandboxed: false, probe: none, probeUnshare: found })).toEqual({ mode: 'unshare', warning: UNSHARE_RUN_WARNING });
+      const d = await decideRunSandbox({ env: NO_BWRAP, realProvider, unsandboxed: false, probe: none, probeUnshare: found, rootEntries });
+      expect(d.mode).toBe('unshare');
+      // Before: 'the rest of the root stays readable', naming nothing (other checkouts' check/ folders under /work were).
+      expect(d.warning).toMatch(/^sandboxed with unshare \(no bubblewrap\).*; still readable, read-only: \/container_info\.json, \/opt, \/srv, \/work \(install bubblewrap/);
+      expect(d.warning).not.toContain('\n');
     }
-    expect(UNSHARE_RUN_WARNING).toMatch(/^sandboxed with unshare \(no bubblewrap\)/);
+    expect(unshareRunWarning([])).toContain('still readable, read-only: nothing beyond the system directories');
     // bwrap is preferred when both work.
     expect(await decideRunSandbox({ env: NO_BWRAP, realProvider: true, unsandboxed: false, probe: found, probeUnshare: found })).toEqual({ mode: 'auto', warning: null });
     // Forced: taken even where bwrap works; refused (mode kept, so commands throw) where unshare does not.

@@ -1,4 +1,6 @@
-import { isRoot, parseSandboxMode, probeBwrap, probeUnshare, ROOT_UNCONFINED_REFUSAL, SANDBOX_ENV_VAR, type SandboxMode } from '../../runtime/sandbox/index.ts';
+import { readdirSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { isRoot, parseSandboxMode, probeBwrap, probeUnshare, ROOT_UNCONFINED_REFUSAL, SANDBOX_ENV_VAR, unshareReadable, type SandboxMode } from '../../runtime/sandbox/index.ts';
 import { SetupError } from '../errors.ts';
 
 /** The sandbox a run uses for `run_shell` and hidden checks, and the warning to show about it. */
@@ -13,9 +15,13 @@ export const REFUSED_UNSANDBOXED =
   'no sandbox: neither bubblewrap (bwrap) nor util-linux unshare can create namespaces here, so run_shell and hidden checks are refused on a real provider ' +
   '(install bubblewrap, or pass --unsandboxed to run them confined by cwd, a scrubbed environment and an empty home only)';
 
-/** The warning of a run whose commands fall back to the unshare tier. */
-export const UNSHARE_RUN_WARNING =
-  'sandboxed with unshare (no bubblewrap): run_shell and hidden checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable, read-only (install bubblewrap for the full sandbox)';
+/** The warning of a run whose commands fall back to the unshare tier: one line naming what stays readable. */
+export function unshareRunWarning(readable: readonly string[]): string {
+  return (
+    'sandboxed with unshare (no bubblewrap): run_shell and hidden checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; ' +
+    `still readable, read-only: ${readable.length ? readable.join(', ') : 'nothing beyond the system directories'} (install bubblewrap for the full sandbox, docs/threat-model.md)`
+  );
+}
 
 /** Probes for the two sandbox tiers; tests pass ones that find nothing. */
 export interface SandboxProbes {
@@ -25,6 +31,17 @@ export interface SandboxProbes {
   probeUnshare?: () => Promise<unknown>;
   /** Whether bench runs as root; default isRoot(). */
   asRoot?: boolean;
+  /** The top-level entries of / as absolute paths, for the unshare warning; default read from the root. */
+  rootEntries?: () => string[];
+}
+
+/** The root's top-level entries as absolute paths ([] when / cannot be listed). */
+function listRoot(): string[] {
+  try {
+    return readdirSync('/').map((e) => `/${e}`);
+  } catch {
+    return [];
+  }
 }
 
 /**
@@ -53,7 +70,7 @@ export async function decideRunSandbox(o: SandboxProbes & {
     if (requested === 'bwrap') return { mode: 'bwrap', warning: REFUSED_UNSANDBOXED };
   }
   const unshare = await (o.probeUnshare ?? (() => probeUnshare(o.env.PATH)))();
-  if (unshare) return { mode: 'unshare', warning: UNSHARE_RUN_WARNING };
+  if (unshare) return { mode: 'unshare', warning: unshareRunWarning(unshareReadable((o.rootEntries ?? listRoot)(), homedir(), tmpdir())) };
   if (requested === 'unshare') {
     return { mode: 'unshare', warning: `${SANDBOX_ENV_VAR}=unshare: util-linux unshare cannot create namespaces here, so run_shell and hidden checks are refused` };
   }

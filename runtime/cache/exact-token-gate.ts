@@ -3,7 +3,9 @@
 // the content words that differ are explained as paraphrase. Numbers compare by value in any script
 // (gate-numbers.ts), negations by cue, scope and count (gate-negation.ts), antonym and quantifier pairs
 // from data (gate-opposites.ts, runtime/data/gate-opposites.json), and content words up to inflection and
-// a synonym table (gate-content-words.ts, runtime/data/gate-synonyms.json).
+// a synonym table (gate-content-words.ts, runtime/data/gate-synonyms.json); quantifiers, clock times, units
+// and argument order from data (gate-classes.ts, runtime/data/gate-classes.json).
+import { argumentSwap, classClash, quantifiersOf, timesOf, unitsOf } from './gate-classes.ts';
 import { contentMismatch, contentReading, type ContentWord } from './gate-content-words.ts';
 import { numbersOf } from './gate-numbers.ts';
 import { negationsOf, sameNegations, type NegationScope } from './gate-negation.ts';
@@ -22,6 +24,12 @@ export interface GateSignature {
   negations: NegationScope[];
   /** Where the antonym and quantifier pairs' terms occur. */
   opposites: OppositeOccurrences;
+  /** Quantifier classes in order (some, most, half_dozen ...). */
+  quantifiers: string[];
+  /** Clock times as 24-hour HH:MM, sorted. */
+  times: string[];
+  /** Units named, and those right after a number. */
+  units: { units: string[]; measured: string[] };
   /** Ordered (from, to) pairs read from "from A to B", "A to B", "A into B", "A than B". */
   directions: string[];
   /** The lower-cased words in order, read for the content-word checks. */
@@ -29,7 +37,8 @@ export interface GateSignature {
 }
 
 /** Why the gate refused a candidate (reported on `cache.miss`). */
-export type GateMismatch = 'numbers' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'opposites' | 'direction' | 'word_swap' | 'content';
+export type GateMismatch =
+  | 'numbers' | 'times' | 'units' | 'identifiers' | 'quoted' | 'entities' | 'negation' | 'opposites' | 'quantifiers' | 'direction' | 'argument_order' | 'word_swap' | 'content';
 
 // Single quotes only around a phrase (after a space or start, before a space or punctuation), so
 // apostrophes ("model's ... dataset's") are not read as quotes.
@@ -68,10 +77,13 @@ function entitiesOf(text: string): string[] {
 export function gateSignature(text: string): GateSignature {
   const quoted = [...text.matchAll(QUOTED)].map((m) => (m[1] ?? m[2] ?? m[3] ?? m[4] ?? '').trim().toLowerCase());
   const unquoted = text.replace(QUOTED, ' ');
-  const numbers = numbersOf(unquoted);
+  // A clock time is compared as a time ("9 pm" = "21:00"), so its digits leave the number reading.
+  const { times, rest } = timesOf(unquoted);
+  const numbers = numbersOf(rest);
   const unquotedWords = wordsOf(unquoted);
-  const identifiers = (unquoted.match(IDENTIFIER) ?? []).filter((t) => !/^\d/.test(t)).map((t) => t.toLowerCase());
-  const directions = directionsOf(unquoted, new Set([...entitiesOf(unquoted), ...numbers, ...(unquoted.match(IDENTIFIER) ?? []).map((t) => t.toLowerCase())]));
+  // "p.m." is a time marker, not a dotted identifier: identifiers are read once the times are out.
+  const identifiers = (rest.match(IDENTIFIER) ?? []).filter((t) => !/^\d/.test(t)).map((t) => t.toLowerCase());
+  const directions = directionsOf(rest, new Set([...entitiesOf(unquoted), ...numbers, ...(rest.match(IDENTIFIER) ?? []).map((t) => t.toLowerCase())]));
   return {
     lower: text.toLowerCase().replace(/[’‘]/g, "'"),
     numbers: uniqSorted(numbers),
@@ -80,6 +92,9 @@ export function gateSignature(text: string): GateSignature {
     entities: uniqSorted(entitiesOf(unquoted)),
     negations: negationsOf(unquotedWords),
     opposites: oppositesOf(unquotedWords),
+    quantifiers: quantifiersOf(unquotedWords),
+    times,
+    units: unitsOf(wordsOf(rest)),
     directions: uniqSorted(directions),
     words: contentReading(wordsOf(text)),
   };
@@ -126,21 +141,27 @@ function allPresent(tokens: readonly string[], other: GateSignature): boolean {
 
 /**
  * The first field in which the two texts disagree, or null when the gate passes. Numbers must match by
- * value and negations by cue, scope and count; no antonym or quantifier pair may be held the opposite way; an identifier, quoted string or named entity of either text must occur in the
- * other (a paraphrase may move it, a swapped entity is absent); ordered pairs ("from A to B") must agree;
+ * value, clock times by time and negations by cue, scope and count; no antonym or quantifier pair may be held the opposite way,
+ * nor may each text hold a quantifier class or unit the other lacks; an identifier, quoted string or named entity of either text must occur in the
+ * other (a paraphrase may move it, a swapped entity is absent); ordered pairs ("from A to B") must agree, and
+ * no two shared content words may trade places around a third ("Alice pays Bob" / "Bob pays Alice");
  * the texts must not be the same content words but k ≥ 1 substituted ones ("numpy with pip" / "pandas with
  * conda"); and each must share at least half its content words with the other (gate-content-words.ts).
  */
 export function gateMismatch(a: GateSignature, b: GateSignature): GateMismatch | null {
   if (!sameList(a.numbers, b.numbers)) return 'numbers';
+  if (!sameList(a.times, b.times)) return 'times';
   if (!allPresent(a.quoted, b) || !allPresent(b.quoted, a)) return 'quoted';
   if (!allPresent(a.identifiers, b) || !allPresent(b.identifiers, a)) return 'identifiers';
   if (!sameNegations(a.negations, b.negations)) return 'negation';
   if (oppositeSwap(a.opposites, b.opposites)) return 'opposites';
+  if (classClash(a.quantifiers, b.quantifiers)) return 'quantifiers';
   if (!allPresent(a.entities, b) || !allPresent(b.entities, a)) return 'entities';
   const reversed = (d: string) => d.split('>').reverse().join('>');
   if (a.directions.some((d) => b.directions.includes(reversed(d)) && !b.directions.includes(d)) || b.directions.some((d) => a.directions.includes(reversed(d)) && !a.directions.includes(d)))
     return 'direction';
+  if (classClash(a.units.units, b.units.units) || classClash(a.units.measured, b.units.measured)) return 'units';
+  if (argumentSwap(a.words, b.words)) return 'argument_order';
   // The numbers agree by now, so the content-word rules leave numbers out ("3" / "three" is no swap).
   return contentMismatch(a.words, b.words);
 }

@@ -125,7 +125,7 @@ export function contentReading(words: readonly string[], table: SynonymTable = d
 }
 
 /** Two content words with one meaning (as `sameTerm`, on words already read). */
-function sameContent(x: ContentWord, y: ContentWord): boolean {
+export function sameContent(x: ContentWord, y: ContentWord): boolean {
   if (x.word === y.word || x.word.replace(/'/g, '') === y.word.replace(/'/g, '')) return true;
   for (const s of x.senses) if (y.senses.has(s)) return true;
   for (const f of x.forms) if (y.forms.has(f)) return true;

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { l2Normalize } from '../patterns/embeddings/embedding-provider.ts';
 import { dotsJs } from '../patterns/embeddings/simd-dots.ts';
-import { InMemoryVectorDatabase, VectorDimensionError, type VectorHit } from './vector-database.ts';
+import { InMemoryVectorDatabase, type InMemoryVectorDatabaseOptions, VectorDimensionError, type VectorHit } from './vector-database.ts';
 
 const v = (...xs: number[]) => l2Normalize(Float32Array.from(xs));
 
@@ -146,7 +146,12 @@ describe('InMemoryVectorDatabase is exact: the same top-k as brute-force float32
       .slice(0, k);
   }
 
-  it('property: random partitions with duplicates, ties, near-ties, clusters, deletes and swap-removes, at 384 and 512 dims', () => {
+  // Default layout; and float32 rows spilled to a file at 256 rows with int8 rows over memories of 97 rows.
+  const layouts: [string, InMemoryVectorDatabaseOptions][] = [
+    ['resident', {}],
+    ['spilled', { spillRows: 256, chunkBytes: 97 * 512 }],
+  ];
+  it.each(layouts)('property (%s): random partitions with duplicates, ties, near-ties, clusters, deletes and swap-removes, at 384 and 512 dims', (_, options) => {
     fc.assert(
       fc.property(
         fc.record({
@@ -170,7 +175,7 @@ describe('InMemoryVectorDatabase is exact: the same top-k as brute-force float32
             const c = centres[Math.floor(rand() * centres.length)]!;
             return l2Normalize(Float32Array.from(c, (x) => x + cluster * gauss()));
           };
-          const db = new InMemoryVectorDatabase(dim);
+          const db = new InMemoryVectorDatabase(dim, options);
           const live = new Map<string, Float32Array>();
           const ids: string[] = [];
           for (let i = 0; i < rows; i++) {
@@ -203,6 +208,7 @@ describe('InMemoryVectorDatabase is exact: the same top-k as brute-force float32
           const queries = [fresh(), fresh(), ...(stored.length > 0 ? [stored[Math.floor(rand() * stored.length)]!] : [])];
           for (const q of queries) expect(db.query('p', q, k)).toEqual(bruteForce(live, q, k));
           expect(db.count()).toBe(live.size);
+          db.close();
         },
       ),
       { numRuns: 60 },
@@ -228,5 +234,37 @@ describe('InMemoryVectorDatabase is exact: the same top-k as brute-force float32
     expect(() => db.upsert([{ id: 'x', partition: 'p', vector: Float32Array.of(Infinity, 1) }])).toThrow(RangeError);
     expect(db.count()).toBe(0);
     expect(() => db.query('p', Float32Array.of(NaN, 1), 1)).toThrow(RangeError);
+  });
+});
+
+describe('InMemoryVectorDatabase past spillRows', () => {
+  it('keeps only int8 copies resident, answers exactly from the spilled rows, and stays exact when no row can be pruned', () => {
+    const dim = 384;
+    let seed = 11;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    const resident = new InMemoryVectorDatabase(dim);
+    const spilled = new InMemoryVectorDatabase(dim, { spillRows: 256 });
+    const same = l2Normalize(Float32Array.from({ length: dim }, rand));
+    for (let i = 0; i < 1_200; i++) {
+      const rec = { id: `e${i}`, partition: 'p', vector: i % 4 === 0 ? same : l2Normalize(Float32Array.from({ length: dim }, rand)) };
+      resident.upsert([rec]);
+      spilled.upsert([rec]);
+    }
+    // Float32 rows (1,536 bytes each at 384 dims) are gone from memory; the int8 copy and norms are not.
+    expect(spilled.residentBytes() / 1_200).toBeLessThan(600);
+    expect(resident.residentBytes() / 1_200).toBeGreaterThan(1_536);
+    const q = l2Normalize(Float32Array.from({ length: dim }, rand));
+    expect(spilled.query('p', q, 10)).toEqual(resident.query('p', q, 10));
+    // 300 rows tie with the query itself: every one is a candidate, so the whole file is scanned.
+    expect(spilled.query('p', same, 5)).toEqual(resident.query('p', same, 5));
+    spilled.delete(['e0', 'e1', 'e5']);
+    resident.delete(['e0', 'e1', 'e5']);
+    expect(spilled.query('p', same, 5)).toEqual(resident.query('p', same, 5));
+    spilled.close();
+    expect(spilled.count()).toBe(0);
+  });
+
+  it('refuses a spill threshold below the int8 threshold', () => {
+    expect(() => new InMemoryVectorDatabase(4, { spillRows: 10 })).toThrow(/spillRows must be a whole number >= 256/);
   });
 });

@@ -1,8 +1,10 @@
-import { cpSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, sep } from 'node:path';
-import { isWithin } from '../sandbox/index.ts';
+import { join } from 'node:path';
+import { removeTree } from '../sandbox/index.ts';
 import { diskLimitMessage, diskUsage, diskUse, ResourceLimitError } from '../sandbox/resource-limits.ts';
+import { treeLimitMessage } from '../sandbox/tree-walk.ts';
+import { copyTreeBounded, type CopyBounds } from './bounded-copy.ts';
 import { PYTHON_REPORT_HOOK } from './check-report.ts';
 
 /** A fresh place for one check run, outside the agent's workspace, removed by `cleanup`. */
@@ -16,50 +18,45 @@ export interface CheckStage {
   cleanup(): void;
 }
 
-/**
- * True for what the agent left that the check must not see: the check's own mount (the agent may
- * have pre-created it, its contents are not the check's), bytecode caches (a `.pyc` can stand in
- * for a source file), special files, and symlinks that lead out of the workspace.
- */
-function leftOut(workspace: string, mount: string | null, src: string): boolean {
-  const rel = relative(workspace, src);
-  if (mount !== null && (rel === mount || rel.startsWith(mount + sep))) return true;
-  const name = basename(src);
-  if (name === '__pycache__' || name.endsWith('.pyc')) return true;
-  const st = lstatSync(src);
-  // A FIFO, socket or device would make the copy throw (a check error, not the agent's failure) or block.
-  if (!st.isFile() && !st.isDirectory() && !st.isSymbolicLink()) return true;
-  if (st.isSymbolicLink()) {
-    try {
-      return !isWithin(workspace, realpathSync(src));
-    } catch {
-      return true; // dangling
-    }
-  }
-  return false;
+/** How to stage a check; without bounds the copy takes the workspace whatever its size (measurements only). */
+export interface StageCheckOptions {
+  workspaceRoot: string;
+  checkFilesDir?: string | null;
+  mount?: string;
+  /** workspace_max_bytes: the most the copy may write. */
+  maxBytes?: number;
+  /** workspace_max_files: the most entries the copy may make. */
+  maxFiles?: number;
+  /** workspace_max_depth: the deepest entry the copy takes. */
+  maxDepth?: number;
 }
 
 /**
  * Copies the finished workspace into a new temp directory the agent never saw, then the hidden
  * check files into `<copy>/<mount>` (when `checkFilesDir` is given, the workspace's own `<mount>`
  * is left out, whatever the agent put there), and writes the report hook beside it. A workspace
- * whose allocated or apparent size passes `maxBytes` is refused before anything is copied (the
- * copy does not keep holes: a sparse file would be written out in full).
+ * past a bound (bytes as the larger of allocated and apparent size, each hard-linked file once;
+ * entries; depth) is refused before anything is copied, and the copy counts what it writes against
+ * the same bounds as it goes (the copy does not keep holes: a sparse file is written out in full).
+ * Hard links stay links, so 200 links to one file cost one file's bytes, not 200.
  */
-export function stageCheck(options: { workspaceRoot: string; checkFilesDir?: string | null; mount?: string; maxBytes?: number }): CheckStage {
+export function stageCheck(options: StageCheckOptions): CheckStage {
   const workspace = realpathSync(options.workspaceRoot);
-  if (options.maxBytes !== undefined) {
-    const usage = diskUsage([workspace], options.maxBytes);
-    if (diskUse(usage) > options.maxBytes) throw new ResourceLimitError('workspace_max_bytes', `the check's staging copy refused the workspace: ${diskLimitMessage(usage, options.maxBytes)}`);
+  const bounds: CopyBounds = { maxBytes: options.maxBytes ?? Infinity, maxEntries: options.maxFiles ?? Infinity, maxDepth: options.maxDepth ?? Infinity };
+  if (options.maxBytes !== undefined || options.maxFiles !== undefined || options.maxDepth !== undefined) {
+    const usage = diskUsage([workspace], bounds.maxBytes, bounds);
+    const refuse = (limit: ResourceLimitError['limit'], why: string) => new ResourceLimitError(limit, `the check's staging copy refused the workspace: ${why}`);
+    if (usage.over) throw refuse(usage.over, treeLimitMessage(usage.over, usage.over === 'workspace_max_files' ? bounds.maxEntries : bounds.maxDepth));
+    if (diskUse(usage) > bounds.maxBytes) throw refuse('workspace_max_bytes', diskLimitMessage(usage, bounds.maxBytes));
   }
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'metis-check-')));
-  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  const cleanup = () => removeTree(dir);
   try {
     const work = join(dir, 'work');
     const reportDir = join(dir, 'report');
     const hookDir = join(dir, 'hook');
     const replaceMount = options.checkFilesDir ? (options.mount ?? '.bench-check') : null;
-    cpSync(workspace, work, { recursive: true, verbatimSymlinks: true, filter: (src) => src === workspace || !leftOut(workspace, replaceMount, src) });
+    copyTreeBounded(workspace, work, { bounds, linkPool: join(dir, 'links'), leaveOut: replaceMount });
     if (options.checkFilesDir && replaceMount) cpSync(options.checkFilesDir, join(work, replaceMount), { recursive: true });
     mkdirSync(reportDir);
     mkdirSync(hookDir);

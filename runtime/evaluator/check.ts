@@ -53,7 +53,7 @@ export interface CheckRun {
  */
 export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckRun> {
   const limits = options.limits ?? defaultResourceLimits().sandbox;
-  const stage = stageCheck({ ...options, ...(resourceBoundsOff() ? {} : { maxBytes: limits.workspace_max_bytes }) });
+  const stage = stageCheck({ ...options, ...(resourceBoundsOff() ? {} : { maxBytes: limits.workspace_max_bytes, maxFiles: limits.workspace_max_files, maxDepth: limits.workspace_max_depth }) });
   try {
     const r = await runCommand(options.command, {
       cwd: stage.work,
@@ -79,7 +79,12 @@ export async function runCheckDetailed(options: RunCheckOptions): Promise<CheckR
       reason,
     };
   } finally {
-    stage.cleanup();
+    try {
+      stage.cleanup();
+    } catch (e) {
+      // The check ran; what is left of its copy sits under the run's work dir, removed with it.
+      options.logger.log('warn', `could not remove the hidden check's staging copy: ${(e as Error).message}`);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { accessSync, constants, lstatSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { readOnlyDevNodesScript } from './dev-nodes.ts';
 import { defaultResourceLimits } from './resource-limits.ts';
 import { sandboxPath } from './sandbox-env.ts';
 
@@ -23,7 +24,7 @@ function procReadOnly(): string[] {
 }
 
 /** System directories a build needs, bound read-only (or recreated as the symlinks they are). */
-const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'] as const;
+export const SYSTEM_DIRS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'] as const;
 
 /**
  * The few /etc entries programs read at start-up (dynamic linker, users, zone, interpreter
@@ -137,4 +138,29 @@ export function bwrapArgs(m: BwrapMounts, argv: readonly string[]): string[] {
     '--',
     ...argv,
   ];
+}
+
+/** util-linux binaries that protect a root harness's device nodes under bwrap. */
+export interface DevGuardTools {
+  unshare: string;
+  mount: string;
+}
+
+/** The guard's binaries on the sandbox PATH, or null when either is missing. */
+export function findDevGuardTools(hostPath?: string): DevGuardTools | null {
+  const path = sandboxPath(hostPath);
+  const unshare = findOnPath('unshare', path);
+  const mount = findOnPath('mount', path);
+  return unshare && mount ? { unshare, mount } : null;
+}
+
+/**
+ * The program and arguments that run bwrap with `args` for a root harness: first, in a private mount
+ * namespace of the same process (unshare without --fork execs, so bwrap keeps the harness as its
+ * parent), the host's device nodes are bound read-only over themselves; bwrap's `--dev` then binds
+ * those, and a uid-0 command cannot chmod or chown the host's /dev/null (dev-nodes.ts).
+ */
+export function guardedBwrapCommand(tools: DevGuardTools, bwrap: string, args: readonly string[]): [string, string[]] {
+  const script = `set -e\n${readOnlyDevNodesScript(tools.mount)}\nexec "$@"`;
+  return [tools.unshare, ['--mount', '--propagation', 'private', '--', '/bin/sh', '-c', script, 'metis-dev-guard', bwrap, ...args]];
 }

@@ -9,7 +9,7 @@ export {
   resourceBoundsOff,
   setResourceBoundsOffForMeasurement,
   NO_SANDBOX_WARNING,
-  UNSHARE_SANDBOX_WARNING,
+  unshareSandboxWarning,
   type RunCommandOptions,
   type RunCommandResult,
   type SandboxMode,
@@ -17,6 +17,7 @@ export {
 } from './run-command.ts';
 export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS, type ScratchDirs } from './sandbox-env.ts';
 export { probeBwrap, bwrapArgs, PROC_READ_ONLY, type BwrapMounts } from './bwrap.ts';
-export { probeUnshare, unshareArgs, planHidden, shellQuote, DROP_CAPS, type UnshareMounts, type UnshareTools } from './unshare.ts';
+export { probeUnshare, unshareArgs, unshareReadable, unshareReadableHere, planHidden, shellQuote, DROP_CAPS, type UnshareMounts, type UnshareTools } from './unshare.ts';
 export { parseSandboxMode, SANDBOX_ENV_VAR } from './sandbox-mode.ts';
+export { removeTree } from './remove-tree.ts';
 export { DEFAULT_MAX_OUTPUT_BYTES, truncationMarker, completePrefixLength } from './output-cap.ts';

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../core/logger.ts';
 import { createWorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
+import { DEV_NODES } from './dev-nodes.ts';
 import { probeBwrap, probeUnshare, runCommand, type RunCommandOptions, type SandboxTier } from './index.ts';
 
 const hostPath = process.env.PATH ?? '';
@@ -136,6 +137,25 @@ describe.each(confined)('escapes that must fail (sandbox=%s)', { timeout: 120_00
     const allowed = new Set(['null', 'zero', 'full', 'random', 'urandom', 'tty', 'shm', 'fd', 'stdin', 'stdout', 'stderr', 'pts', 'ptmx', 'console', 'mqueue', 'core']);
     expect(listing!.trim().split(' ').filter((d) => !allowed.has(d))).toEqual([]);
     expect(rest.join('\n').trim()).toBe('8\nshm\n/proc/self/fd/1');
+  });
+
+  it.skipIf(process.getuid?.() !== 0)('a root command cannot chmod or chown the host\'s device nodes, which still work', async () => {
+    const nodes = DEV_NODES.map((n) => `/dev/${n}`).filter((p) => existsSync(p));
+    const before = new Map(nodes.map((p) => [p, statSync(p)]));
+    try {
+      const out = await run(`for p in ${nodes.join(' ')}; do chmod 600 "$p" 2>/dev/null && echo "CHMOD $p"; chown 65534 "$p" 2>/dev/null && echo "CHOWN $p"; done; echo gone > /dev/null && head -c 4 /dev/zero | wc -c && head -c 4 /dev/urandom | wc -c`, mode);
+      expect(out.trim().split('\n')).toEqual(['4', '4']);
+      for (const p of nodes) {
+        const now = statSync(p);
+        expect([p, now.mode, now.uid]).toEqual([p, before.get(p)!.mode, before.get(p)!.uid]);
+      }
+    } finally {
+      // Never leave the host broken for the rest of the suite, whatever the outcome.
+      for (const [p, st] of before) {
+        chmodSync(p, st.mode & 0o7777);
+        chownSync(p, st.uid, st.gid);
+      }
+    }
   });
 
   it('a loopback listener of the host cannot be reached', async () => {

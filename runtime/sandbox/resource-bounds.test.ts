@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, truncateSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, linkSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createMemoryLogger } from '../core/logger.ts';
+import { copyTreeBounded } from '../evaluator/bounded-copy.ts';
 import { stageCheck } from '../evaluator/check-stage.ts';
+import { tempDir } from '../../test/support/temp.ts';
+import { makeDeepTree } from './test-support/deep-tree.ts';
 import { createWorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import { probeBwrap } from './bwrap.ts';
 import { cgroupParent } from './command-cgroup.ts';
@@ -128,7 +132,72 @@ describe.each(confined)('the private /tmp (sandbox=%s)', { timeout: 120_000 }, (
   });
 });
 
+describe.each(tiers)('entry and depth bounds of a command (sandbox=%s)', { timeout: 120_000 }, (tier) => {
+  it('more entries than workspace_max_files end the command as a resource limit naming it', async () => {
+    const r = await run('i=0; while [ $i -lt 2000 ]; do : > f$i; i=$((i+1)); done; echo made', tier, { ...small, workspace_max_files: 500 });
+    expect(r.limitKey).toBe('workspace_max_files');
+    expect(r.limit).toBe('resource limit workspace_max_files (500) exceeded: the workspace holds more than 500 entries (files, directories and links) (raise it with --limit workspace_max_files=N)');
+  });
+
+  it('directories nested deeper than workspace_max_depth end the command as a resource limit naming it', async () => {
+    const r = await run('i=0; while [ $i -lt 40 ]; do mkdir d && cd d || break; i=$((i+1)); done; echo made', tier, { ...small, workspace_max_depth: 30 });
+    expect(r.limitKey).toBe('workspace_max_depth');
+    expect(r.limit).toMatch(/^resource limit workspace_max_depth \(30\) exceeded/);
+  });
+});
+
 describe("the hidden check's staging copy", () => {
+  it('copies hard links as links: 50 links to 1 MiB cost 1 MiB, not 51 (the copy wrote every link out)', () => {
+    const fx = createWorkspaceFixture({ 'a.txt': 'a\n' });
+    try {
+      writeFileSync(join(fx.ws, 'data.bin'), randomBytes(MiB));
+      for (let i = 0; i < 50; i++) linkSync(join(fx.ws, 'data.bin'), join(fx.ws, `link${i}.bin`));
+      const stage = stageCheck({ workspaceRoot: fx.ws, maxBytes: 4 * MiB, maxFiles: 1000, maxDepth: 16 });
+      try {
+        const ino = statSync(join(stage.work, 'data.bin')).ino;
+        for (let i = 0; i < 50; i++) expect(statSync(join(stage.work, `link${i}.bin`)).ino).toBe(ino);
+        expect(statSync(join(stage.work, 'data.bin')).nlink).toBe(51);
+        expect(readFileSync(join(stage.work, 'link7.bin')).equals(readFileSync(join(fx.ws, 'data.bin')))).toBe(true);
+      } finally {
+        stage.cleanup();
+      }
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('refuses a workspace past workspace_max_files or workspace_max_depth before copying, leaving no temp dir', () => {
+    const fx = createWorkspaceFixture({ 'a.txt': 'a\n' });
+    const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('metis-check-')));
+    try {
+      for (let i = 0; i < 150; i++) writeFileSync(join(fx.ws, `f${i}`), '');
+      expect(() => stageCheck({ workspaceRoot: fx.ws, maxBytes: 16 * MiB, maxFiles: 100, maxDepth: 16 })).toThrow(/staging copy refused the workspace: resource limit workspace_max_files \(100\) exceeded/);
+      makeDeepTree(fx.ws, 20, 8);
+      expect(() => stageCheck({ workspaceRoot: fx.ws, maxBytes: 16 * MiB, maxFiles: 1000, maxDepth: 16 })).toThrow(/resource limit workspace_max_depth \(16\) exceeded/);
+      const after = readdirSync(tmpdir()).filter((n) => n.startsWith('metis-check-') && !before.has(n));
+      expect(after.filter((n) => existsSync(join(tmpdir(), n)))).toEqual([]);
+    } finally {
+      fx.cleanup();
+    }
+  });
+
+  it('the copy counts what it writes against its bound before writing: it stops at the bound, never past it', () => {
+    const src = tempDir();
+    for (let i = 0; i < 3; i++) writeFileSync(join(src, `f${i}.bin`), randomBytes(2 * MiB));
+    const out = tempDir();
+    let thrown: unknown = null;
+    try {
+      copyTreeBounded(src, join(out, 'work'), { bounds: { maxBytes: 5 * MiB, maxEntries: 100, maxDepth: 16 }, linkPool: join(out, 'links'), leaveOut: null });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ResourceLimitError);
+    expect((thrown as ResourceLimitError).limit).toBe('workspace_max_bytes');
+    // Two files went in; the third, which would pass 5 MiB, was never written.
+    expect(readdirSync(join(out, 'work')).length).toBe(2);
+    expect(existsSync(join(out, 'links'))).toBe(false);
+  });
+
   it('refuses a workspace whose sparse file passes the cap, before copying anything (no temp dir grows)', () => {
     const fx = createWorkspaceFixture({ 'a.txt': 'a\n' });
     const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('metis-check-')));

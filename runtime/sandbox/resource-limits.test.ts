@@ -56,7 +56,7 @@ describe('diskUsage (what workspace_max_bytes counts)', () => {
 describe('the shipped bounds and --limit', () => {
   it('the shipped file validates and states the documented defaults', () => {
     const l = loadResourceLimits();
-    expect(l.sandbox).toEqual({ workspace_max_bytes: 1024 ** 3, max_processes: 256, max_memory_bytes: 4 * 1024 ** 3, rep_max_seconds: 3600, tmp_max_bytes: 256 * 1024 ** 2 });
+    expect(l.sandbox).toEqual({ workspace_max_bytes: 1024 ** 3, max_processes: 256, max_memory_bytes: 4 * 1024 ** 3, rep_max_seconds: 3600, tmp_max_bytes: 256 * 1024 ** 2, workspace_max_files: 100_000, workspace_max_depth: 256 });
     expect(l.run).toEqual({ seed_passes_max: 1000, runs_max: 100, concurrency_max: 64, planned_jobs_max: 100_000 });
   });
 

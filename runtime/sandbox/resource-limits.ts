@@ -1,9 +1,9 @@
-import { lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { lstatSync, type Stats } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { validatorFor } from '../core/schemas.ts';
 import { loadYamlValidated } from '../core/yaml-document.ts';
 import type { ResourceLimitsFile } from '../../schemas/types/resource-limits.ts';
+import { walkTree, type TreeBound, type TreeBounds } from './tree-walk.ts';
 
 /** The shipped bounds, `runtime/data/resource-limits.json` (defaults stated in docs/threat-model.md). */
 export const DEFAULT_RESOURCE_LIMITS_PATH = fileURLToPath(new URL('../data/resource-limits.json', import.meta.url));
@@ -105,40 +105,56 @@ export interface DiskUsage {
   apparent: number;
 }
 
+/** Disk use as a bounded walk measured it: the entries it met, and the entry bound it stopped at, if any. */
+export interface TreeUsage extends DiskUsage {
+  entries: number;
+  over: TreeBound | null;
+}
+
+/** The entry and depth bounds of a workspace walk. */
+export function treeBounds(limits: SandboxLimits): TreeBounds {
+  return { maxEntries: limits.workspace_max_files, maxDepth: limits.workspace_max_depth };
+}
+
+/** No entry or depth bound: only for callers that measure a tree they made themselves. */
+const UNBOUNDED_TREE: TreeBounds = { maxEntries: Infinity, maxDepth: Infinity };
+
 /**
  * Sums a tree's allocated and apparent bytes without following symlinks (a sparse file counts by
- * its apparent size, a link by its own size). Stops early once either passes `stopAbove`; files
- * that vanish while it walks are skipped.
+ * its apparent size, a link by its own size), walking it with walkTree: bounded memory, any depth.
+ * Stops early once either sum passes `stopAbove`, or at the entry or depth bound (`over` says
+ * which); files that vanish while it walks are skipped.
  */
-export function diskUsage(roots: readonly string[], stopAbove = Infinity): DiskUsage {
+export function diskUsage(roots: readonly string[], stopAbove = Infinity, bounds: TreeBounds = UNBOUNDED_TREE): TreeUsage {
+  // Hard links are counted once: only files with more than one link are remembered, at most one per entry walked.
   const seen = new Set<string>();
-  const total: DiskUsage = { allocated: 0, apparent: 0 };
-  const stack = [...roots];
-  while (stack.length > 0) {
-    const p = stack.pop()!;
-    let st;
-    try {
-      st = lstatSync(p, { bigint: false });
-    } catch {
-      continue;
-    }
+  const total: TreeUsage = { allocated: 0, apparent: 0, entries: 0, over: null };
+  const add = (st: Stats) => {
     if (st.nlink > 1 && !st.isDirectory()) {
       const key = `${st.dev}:${st.ino}`;
-      if (seen.has(key)) continue;
+      if (seen.has(key)) return;
       seen.add(key);
     }
     total.allocated += st.blocks * 512;
     total.apparent += st.size;
-    if (Math.max(total.allocated, total.apparent) > stopAbove) return total;
-    if (st.isDirectory()) {
-      try {
-        for (const name of readdirSync(p)) stack.push(join(p, name));
-      } catch {
-        // unreadable or gone: counted as its own entry only
-      }
+  };
+  for (const root of roots) {
+    try {
+      add(lstatSync(root));
+    } catch {
+      // gone: nothing to count
     }
   }
-  return total;
+  const over = () => Math.max(total.allocated, total.apparent) > stopAbove;
+  if (over()) return total;
+  const walked = walkTree(roots, bounds, {
+    entry: (e) => {
+      add(e.stat);
+      // Past the byte bound the walk has its answer.
+      return over() ? 'stop' : true;
+    },
+  });
+  return { ...total, entries: walked.entries, over: walked.over };
 }
 
 /** The larger of the two measures: what `workspace_max_bytes` bounds. */

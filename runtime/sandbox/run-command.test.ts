@@ -6,7 +6,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createMemoryLogger } from '../core/logger.ts';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../tools/test-support/workspace-fixture.ts';
 import { probeBwrap } from './bwrap.ts';
-import { NO_SANDBOX_WARNING, RootUnconfinedError, runCommand, SandboxUnavailableError, UNSHARE_SANDBOX_WARNING, type RunCommandOptions } from './run-command.ts';
+import { NO_SANDBOX_WARNING, RootUnconfinedError, runCommand, SandboxUnavailableError, unshareSandboxWarning, type RunCommandOptions } from './run-command.ts';
+import { unshareReadableHere } from './unshare.ts';
 import { probeUnshare } from './unshare.ts';
 
 // The test process is the edge: it may read the environment and hand PATH in.
@@ -174,8 +175,8 @@ describe('without bwrap', () => {
       expect((await runCommand('true', o)).sandbox).toBe('unshare');
       await runCommand('true', o);
       const warns = logger.records.filter((r) => r.level === 'warn');
-      expect(warns.map((w) => w.msg)).toEqual([UNSHARE_SANDBOX_WARNING]);
-      expect(UNSHARE_SANDBOX_WARNING).toMatch(/^sandboxed with unshare \(no bubblewrap\)/);
+      expect(warns.map((w) => w.msg)).toEqual([unshareSandboxWarning(unshareReadableHere())]);
+      expect(warns[0]!.msg).toMatch(/^sandboxed with unshare \(no bubblewrap\).*; still readable, read-only: /);
       // The exit code comes through the namespaces; an overrunning command is killed with its pid namespace.
       expect((await runCommand('exit 7', o)).exitCode).toBe(7);
       const slow = await runCommand('sleep 120 & sleep 120', { ...o, timeoutMs: 1_000 });

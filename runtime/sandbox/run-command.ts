@@ -1,15 +1,17 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger.ts';
-import { bwrapArgs, findOnPath, probeBwrap } from './bwrap.ts';
+import { bwrapArgs, findDevGuardTools, findOnPath, guardedBwrapCommand, probeBwrap, type DevGuardTools } from './bwrap.ts';
 import { cgroupParent, createCommandCgroups, type CommandCgroups, type Controller } from './command-cgroup.ts';
 import { descendantTasks } from './sandbox-tasks.ts';
-import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, memoryLimitMessage, perProcessMemoryRefusal, processLimitMessage, prlimitArgs, FORK_REFUSED, type SandboxLimits } from './resource-limits.ts';
-import { probeUnshare, unshareArgs, type UnshareTools } from './unshare.ts';
+import { defaultResourceLimits, diskLimitMessage, diskUsage, diskUse, treeBounds, memoryLimitMessage, perProcessMemoryRefusal, processLimitMessage, prlimitArgs, FORK_REFUSED, type SandboxLimits } from './resource-limits.ts';
+import { probeUnshare, unshareArgs, unshareReadableHere, type UnshareTools } from './unshare.ts';
 import { createOutputCollector, DEFAULT_MAX_OUTPUT_BYTES } from './output-cap.ts';
 import { buildSandboxEnv, sandboxPath } from './sandbox-env.ts';
+import { removeTree } from './remove-tree.ts';
+import { treeLimitMessage } from './tree-walk.ts';
 
 /**
  * Which confinement to use: `auto` picks bwrap when it works here, else unshare (namespaces via
@@ -113,9 +115,10 @@ export function isRoot(): boolean {
 /** The WARN text logged when commands run without bwrap. */
 export const NO_SANDBOX_WARNING = 'running without bubblewrap (bwrap): run_shell and checks are confined by cwd, a scrubbed environment and an empty home only';
 
-/** The WARN text logged when commands run in the unshare tier. */
-export const UNSHARE_SANDBOX_WARNING =
-  'sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; the rest of the root stays readable, read-only';
+/** The WARN text logged when commands run in the unshare tier: one line naming the top-level entries of / left readable. */
+export function unshareSandboxWarning(readable: readonly string[]): string {
+  return `sandboxed with unshare (no bubblewrap): run_shell and checks run in their own pid, mount and network namespaces with the homes, temp dirs, /run, most of /etc and the workloads covered; still readable, read-only: ${readable.length ? readable.join(', ') : 'nothing beyond the system directories'}`;
+}
 
 // Once per logger: a process has one logger in practice, and tests can still observe the warning.
 const warned = new WeakMap<Logger, Set<string>>();
@@ -134,8 +137,11 @@ function warnOnce(logger: Logger, tier: SandboxTier, msg: string, requested: San
  */
 const PROCESS_COUNT_SLACK = 4;
 
-/** How often the workspace's disk use is measured while a command runs. */
+/** How often the workspace's disk use, entry count and depth are measured while a command runs. */
 const DISK_POLL_MS = 500;
+
+/** The WARN text logged when a root harness's bwrap cannot bind the device nodes read-only. */
+export const NO_DEV_GUARD_WARNING = 'unshare or mount (util-linux) not found: a command run as root under bwrap could change the mode of the host\'s /dev/null and other device nodes';
 
 /** The WARN text logged when prlimit is missing: memory, file-size and process bounds are not applied. */
 export const NO_PRLIMIT_WARNING = 'prlimit (util-linux) not found: commands run without the memory, file-size and process-count bounds';
@@ -210,7 +216,7 @@ function createScratch(): { dir: string; home: string; tmp: string; stage: strin
   return { dir, home, tmp, stage };
 }
 
-type Chosen = { kind: 'bwrap'; bwrap: string } | { kind: 'unshare'; tools: UnshareTools } | { kind: 'none' };
+type Chosen = { kind: 'bwrap'; bwrap: string; guard: DevGuardTools | null } | { kind: 'unshare'; tools: UnshareTools } | { kind: 'none' };
 
 /**
  * The tier to run in: auto tries bwrap, then unshare, then none (never none for a root harness); a
@@ -220,13 +226,18 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
   const mode = opts.sandbox ?? 'auto';
   if (mode === 'auto' || mode === 'bwrap') {
     const bwrap = await (opts.findBwrap ?? (() => probeBwrap(opts.hostPath)))();
-    if (bwrap) return { kind: 'bwrap', bwrap };
+    if (bwrap) {
+      // Only uid 0 owns the host's device nodes; a normal user's command cannot change them anyway.
+      const guard = (opts.asRoot ?? isRoot()) ? findDevGuardTools(opts.hostPath) : null;
+      if ((opts.asRoot ?? isRoot()) && !guard) warnOnce(opts.logger, 'bwrap', NO_DEV_GUARD_WARNING, mode, 'dev-guard');
+      return { kind: 'bwrap', bwrap, guard };
+    }
     if (mode === 'bwrap') throw new SandboxUnavailableError(opts.unavailableHint, 'bwrap');
   }
   if (mode === 'auto' || mode === 'unshare') {
     const tools = await (opts.findUnshare ?? (() => probeUnshare(opts.hostPath)))();
     if (tools) {
-      warnOnce(opts.logger, 'unshare', UNSHARE_SANDBOX_WARNING, mode);
+      warnOnce(opts.logger, 'unshare', unshareSandboxWarning(unshareReadableHere()), mode);
       return { kind: 'unshare', tools };
     }
     if (mode === 'unshare') throw new SandboxUnavailableError(opts.unavailableHint, 'unshare');
@@ -238,7 +249,10 @@ async function chooseSandbox(opts: RunCommandOptions): Promise<Chosen> {
 
 /** The program and arguments that run `shell` in the chosen tier. */
 function commandLine(chosen: Chosen, shell: readonly string[], m: { workspace: string; writable: string[]; readable: string[]; hide: string[]; stage: string; home?: string; tmpMaxBytes: number }): [string, string[]] {
-  if (chosen.kind === 'bwrap') return [chosen.bwrap, bwrapArgs({ workspace: m.workspace, writable: m.writable, readable: m.readable, hide: m.hide, tmpMaxBytes: m.tmpMaxBytes }, shell)];
+  if (chosen.kind === 'bwrap') {
+    const args = bwrapArgs({ workspace: m.workspace, writable: m.writable, readable: m.readable, hide: m.hide, tmpMaxBytes: m.tmpMaxBytes }, shell);
+    return chosen.guard ? guardedBwrapCommand(chosen.guard, chosen.bwrap, args) : [chosen.bwrap, args];
+  }
   if (chosen.kind === 'unshare') return [chosen.tools.unshare, unshareArgs(m, chosen.tools, shell)];
   return [shell[0]!, shell.slice(1)];
 }
@@ -279,15 +293,21 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
   const [file, args] = cgroups ? ['/bin/sh', ['-c', JOIN_CGROUPS_SCRIPT, 'sh', ...cgroups.procsFiles, '--', bin, ...binArgs]] : [bin, binArgs];
   const collector = createOutputCollector(opts.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES);
   const removeScratch = () => {
-    rmSync(scratch.dir, { recursive: true, force: true });
+    try {
+      removeTree(scratch.dir);
+    } catch (e) {
+      // Never fatal: what is left sits under the run's work dir, which the run (or the next one) removes again.
+      opts.logger.log('warn', `could not remove a command's scratch dir ${scratch.dir}: ${(e as Error).message}`);
+    }
     cgroups?.remove();
   };
   // The workspace and the command's own dirs: what it can fill on the host's disk.
   const measured = [workspace, ...writable];
-  const overDisk = (): string | null => {
+  const overDisk = (): [keyof SandboxLimits, string] | null => {
     if (unbounded) return null;
-    const u = diskUsage(measured, limits.workspace_max_bytes);
-    return diskUse(u) > limits.workspace_max_bytes ? diskLimitMessage(u, limits.workspace_max_bytes) : null;
+    const u = diskUsage(measured, limits.workspace_max_bytes, treeBounds(limits));
+    if (u.over) return [u.over, treeLimitMessage(u.over, limits[u.over])];
+    return diskUse(u) > limits.workspace_max_bytes ? ['workspace_max_bytes', diskLimitMessage(u, limits.workspace_max_bytes)] : null;
   };
 
   return new Promise<RunCommandResult>((resolveRun, rejectRun) => {
@@ -353,8 +373,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       if (refusal) hit(['max_memory_bytes', memoryLimitMessage(limits.max_memory_bytes, { evidence: refusal })]);
     };
     const diskTimer = setInterval(() => {
-      const disk = overDisk();
-      hit(disk ? ['workspace_max_bytes', disk] : overCgroups());
+      hit(overDisk() ?? overCgroups());
       sampleTasks();
     }, DISK_POLL_MS);
 
@@ -367,8 +386,7 @@ export async function runCommand(command: string, opts: RunCommandOptions): Prom
       opts.signal?.removeEventListener('abort', onAbort);
       // Once more at the end: a command shorter than one poll (a single `truncate -s 4G`) is caught here.
       if (!limit) {
-        const disk = overDisk();
-        const found = disk ? (['workspace_max_bytes', disk] as [keyof SandboxLimits, string]) : overCgroups();
+        const found = overDisk() ?? overCgroups();
         if (found) [limitKey, limit] = found;
       }
       removeScratch();

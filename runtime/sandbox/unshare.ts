@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
-import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY } from './bwrap.ts';
+import { ETC_ENTRIES, findOnPath, PROC_READ_ONLY, SYSTEM_DIRS } from './bwrap.ts';
+import { DEV_NODES } from './dev-nodes.ts';
 import { defaultResourceLimits } from './resource-limits.ts';
 import { isWithin } from './workspace-path.ts';
 import { sandboxPath } from './sandbox-env.ts';
@@ -27,8 +28,24 @@ const NAMESPACES = ['--pid', '--fork', '--kill-child', '--mount-proc', '--mount'
  */
 const ALWAYS_HIDDEN = ['/root', '/home', '/tmp', '/var/tmp', '/dev', '/run'] as const;
 
-/** The device nodes bound back into the covered /dev (the set bwrap's `--dev` offers). */
-const DEV_NODES = ['null', 'zero', 'full', 'random', 'urandom', 'tty'] as const;
+/**
+ * The top-level entries of `/` (given as absolute paths) that an unshare sandbox leaves readable, read-only,
+ * besides the system directories commands run from and the fresh /proc: neither always covered nor the
+ * harness's home or temp dir. One only partly covered (the workloads folder inside it) is named too.
+ */
+export function unshareReadable(rootEntries: readonly string[], home: string, tmp: string): string[] {
+  const covered = new Set<string>([...ALWAYS_HIDDEN, '/etc', '/proc', ...SYSTEM_DIRS, home, tmp]);
+  return rootEntries.filter((e) => !covered.has(e)).sort();
+}
+
+/** unshareReadable on this machine: the root as listed now, this process's home and temp dir ([] when / cannot be listed). */
+export function unshareReadableHere(): string[] {
+  try {
+    return unshareReadable(readdirSync('/').map((e) => `/${e}`), homedir(), tmpdir());
+  } catch {
+    return [];
+  }
+}
 
 /** What a fresh /dev holds besides DEV_NODES: a private shm, the fd links, a private devpts where allowed. */
 function devExtras(stage: string, mount: string): string[] {
@@ -107,7 +124,8 @@ export function setupScript(m: UnshareMounts, tools: UnshareTools): string {
     ...(m.writable ?? []).map((path) => ({ path, writable: true })),
     ...(m.readable ?? []).map((path) => ({ path, writable: false })),
     ...ETC_ENTRIES.map((e) => ({ path: `/etc/${e}`, writable: false })),
-    ...DEV_NODES.map((d) => ({ path: `/dev/${d}`, writable: true })),
+    // Read-only binds: a root command could otherwise chmod the host's /dev/null (dev-nodes.ts).
+    ...DEV_NODES.map((d) => ({ path: `/dev/${d}`, writable: false })),
   ]
     // Not resolved: /etc/localtime is a link out of /etc, yet must appear at its own path.
     .filter((k) => existsSync(k.path))

@@ -110,6 +110,10 @@ export interface Provenance {
    */
   merged_from?: string[];
   /**
+   * bench merge: how the shards' seals were checked and this DB's written: keyed (an HMAC under METIS_SEAL_KEY, which a forger without the key cannot write) or tamper-evident only (a plain SHA-256 anyone can recompute; docs/threat-model.md).
+   */
+  merge_seal?: 'keyed (HMAC-SHA256 under METIS_SEAL_KEY)' | 'tamper-evident only (no METIS_SEAL_KEY)';
+  /**
    * --oracle-epsilon of the run (issue 13); absent means the default 0.02.
    */
   oracle_epsilon?: number;

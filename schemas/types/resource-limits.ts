@@ -26,6 +26,14 @@ export interface ResourceLimitsFile {
      * Size of the private /tmp a confined command sees (a tmpfs, held in memory): writes beyond it fail with ENOSPC.
      */
     tmp_max_bytes: number;
+    /**
+     * Entries (files, directories, links) the workspace, with the command's scratch home and temp, may hold; counted while the harness walks it (during each command and before the check's staging copy), which stops at the bound.
+     */
+    workspace_max_files: number;
+    /**
+     * Directory levels below the workspace root an entry may sit at; counted during the same walk.
+     */
+    workspace_max_depth: number;
   };
   run: {
     /**

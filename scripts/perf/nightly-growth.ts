@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { main } from '../../harness/cli/main.ts';
 import type { CliIO } from '../../harness/cli/command.ts';
+import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
 
 const TARGET_MS = 2000;
 
@@ -21,41 +22,6 @@ function flag(name: string): string | null {
 }
 
 const quietIO = (cwd: string): CliIO => ({ out: () => {}, err: (s) => process.stderr.write(`${s}\n`), isTTY: false, progress: () => {}, env: { PATH: process.env.PATH }, cwd });
-
-/** Every table of `source` copied `runs` times into `out`, ids suffixed `~k` (columns `id`, `*_id`, and the session id list). */
-function buildHistory(source: string, out: string, runs: number): void {
-  const db = new Database(out);
-  db.pragma('journal_mode = WAL');
-  db.exec(`ATTACH DATABASE '${source.replace(/'/g, "''")}' AS src`);
-  const tables = db.prepare("SELECT name, sql FROM src.sqlite_master WHERE type = 'table' AND sql IS NOT NULL AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[];
-  const indexes = db.prepare("SELECT sql FROM src.sqlite_master WHERE type = 'index' AND sql IS NOT NULL").all() as { sql: string }[];
-  for (const t of tables) db.exec(t.sql);
-  for (const i of indexes) db.exec(i.sql);
-  db.pragma('foreign_keys = OFF');
-  for (const t of tables) {
-    const cols = (db.prepare(`PRAGMA src.table_info("${t.name}")`).all() as { name: string }[]).map((c) => c.name);
-    const rows = db.prepare(`SELECT * FROM src."${t.name}"`).raw().all() as unknown[][];
-    const ins = db.prepare(`INSERT OR IGNORE INTO main."${t.name}" (${cols.map((c) => `"${c}"`).join(', ')}) VALUES (${cols.map(() => '?').join(', ')})`);
-    const idCol = cols.map((c) => c === 'id' || c.endsWith('_id'));
-    const listCol = cols.map((c) => c === 'session_ids_json');
-    const createdCol = cols.indexOf('created_at_us');
-    db.transaction(() => {
-      for (let k = 0; k < runs; k++) {
-        for (const row of rows) {
-          const copy = row.map((v, i) => {
-            if (idCol[i] && typeof v === 'string') return `${v}~${k}`;
-            if (listCol[i] && typeof v === 'string') return JSON.stringify((JSON.parse(v) as string[]).map((s) => `${s}~${k}`));
-            return v;
-          });
-          if (t.name === 'bench_runs' && createdCol >= 0) copy[createdCol] = Number(copy[createdCol]) + k;
-          ins.run(...copy);
-        }
-      }
-    })();
-  }
-  db.exec('DETACH DATABASE src');
-  db.close();
-}
 
 async function timed(argv: string[], cwd: string): Promise<{ ms: number; code: number }> {
   const t0 = performance.now();
@@ -86,7 +52,7 @@ try {
   pdb?.close();
 
   const history = join(root, 'history.db');
-  buildHistory(source, history, runs);
+  copyRuns(source, history, runs);
   const latest = (new Database(history, { readonly: true }).prepare('SELECT run_id FROM bench_runs ORDER BY created_at_us DESC LIMIT 1').get() as { run_id: string }).run_id;
   const analyze: number[] = [];
   const report: number[] = [];

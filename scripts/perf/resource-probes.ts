@@ -5,7 +5,7 @@
 // workspace and the check's staging copy; sampled every 100 ms). A guard stops a probe whose
 // /tmp growth passes `--guard-gib` (default 12): before the bounds, `truncate -s 70G` would fill the disk.
 //
-//   npx tsx scripts/perf/resource-probes.ts [--checkout DIR] [--only NAME,...] [--guard-gib N]
+//   [METIS_SANDBOX=bwrap|unshare] npx tsx scripts/perf/resource-probes.ts [--checkout DIR] [--only NAME,...] [--guard-gib N]
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import type { createMemoryLogger as CreateMemoryLogger } from '../../runtime/core/logger.ts';
 import type { runCommand as RunCommand } from '../../runtime/sandbox/run-command.ts';
 import { diskUsage } from '../../runtime/sandbox/resource-limits.ts';
+import { removeTree } from '../../runtime/sandbox/remove-tree.ts';
 
 const { values } = parseArgs({ options: { checkout: { type: 'string' }, only: { type: 'string' }, 'guard-gib': { type: 'string' } } });
 const checkout = resolve(values.checkout ?? fileURLToPath(new URL('../..', import.meta.url)));
@@ -29,7 +30,14 @@ const SHELL_PROBES: Record<string, string> = {
   'forks-400': 'n=0; for i in $(seq 400); do sleep 4 & n=$((n+1)); done; echo "started $n"; wait',
   // Three processes of 1.6 GB each: under the 4 GiB bound one by one, over it together.
   'memory-3x1600m': `for i in 1 2 3; do python3 -c "import time; b = b'x' * (1600 * 1024 * 1024); time.sleep(3); print('held 1.6 GB')" & done; wait`,
+  // Issue 29. Python, not sh: dash's cd gives up once $PWD passes PATH_MAX.
+  'deep-3000': `python3 -c "import os; n='d'*200; [(os.mkdir(n), os.chdir(n)) for _ in range(3000)]; print('made 3000 levels')"`,
+  'hardlinks-200x32m': 'head -c 33554432 /dev/urandom > data.bin; i=0; while [ $i -lt 200 ]; do ln data.bin l$i.bin; i=$((i+1)); done; ls | wc -l',
+  'empty-files-1m': `python3 -c "import os; os.mkdir('f'); [open(os.path.join('f', str(i)), 'w').close() for i in range(1000000)]; print('made 1000000 files')"`,
 };
+
+/** Probes whose command is not run a second time alone (it takes minutes, or leaves a tree the old checkout's cleanup cannot remove). */
+const NOT_ALONE = new Set(['deep-3000', 'hardlinks-200x32m', 'empty-files-1m']);
 
 /** A one-turn workload whose sim plan runs `command` and whose check passes, in `dir`. */
 function workload(dir: string, name: string, command: string): void {
@@ -38,7 +46,7 @@ function workload(dir: string, name: string, command: string): void {
   writeFileSync(join(w, 'workspace', 'app.txt'), 'hello\n');
   mkdirSync(join(w, 'check'));
   writeFileSync(join(w, 'check', 'README'), 'the check only needs its staging copy\n');
-  const call = `              - tool: run_shell\n                input: { command: ${JSON.stringify(command)}, timeout_seconds: 120 }\n`;
+  const call = `              - tool: run_shell\n                input: { command: ${JSON.stringify(command)}, timeout_seconds: 600 }\n`;
   const plan = (id: string, competent: boolean) => `      - id: ${id}\n        competent: ${competent}\n        steps:\n          - tool_calls:\n${call}        final: "Done."\n`;
   writeFileSync(join(w, 'sim.yaml'), `version: 1\nturns:\n  - difficulty: 0.1\n    plans:\n${plan('go', true)}${plan('go-again', false)}`);
   writeFileSync(join(w, 'workload.yaml'), `name: ${name}\ndescription: a resource probe\nsuite_version: 1\nsignal_strength: marginal\nturns:\n  - prompt: "go"\nevaluate:\n  check:\n    command: "true"\n    timeout_seconds: 600\n`);
@@ -131,7 +139,7 @@ try {
       const rep = report.workloads[0]?.reps[0];
       printed = rep?.error ? `${rep.error_class}: ${rep.error}` : `no error (solved: ${String(rep?.solved)}); ${printed}`;
     }
-    const alone = await commandAlone(command);
+    const alone = NOT_ALONE.has(probe) ? {} : await commandAlone(command);
     results.push({ probe, command, ...alone, printed, ...r, stdout: undefined, stderr: undefined } as ProbeResult);
     // The run's own leftovers (a 70G sparse file) must not count toward the next probe.
     spawnSync('sync');
@@ -141,6 +149,7 @@ try {
     results.push({ probe: 'seed-passes-1e9', command: 'bench run --provider sim --seed-passes 1e9', printed: (r.stderr.split('\n').find((l) => /seed-passes|abort|heap|memory/i.test(l)) ?? r.stderr.trim().split('\n').slice(-1)[0]!).slice(0, 300), ...r, stdout: undefined, stderr: undefined } as ProbeResult);
   }
 } finally {
-  rmSync(scratch, { recursive: true, force: true });
+  // A deep tree an old checkout left behind is more than rmSync can remove.
+  removeTree(scratch);
 }
-console.log(JSON.stringify({ bench: 'resource_probes', checkout, root: process.getuid?.() === 0, guard_bytes: guardBytes, results }, null, 1));
+console.log(JSON.stringify({ bench: 'resource_probes', checkout, root: process.getuid?.() === 0, sandbox: process.env.METIS_SANDBOX ?? 'auto', guard_bytes: guardBytes, results }, null, 1));

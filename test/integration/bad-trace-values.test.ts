@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer } from '../../harness/view/view-server.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
+import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
 import { bench, tempDir } from '../support/cli.ts';
 
 // Issue 22 item 6: values SQLite accepts but no run writes are refused by every reader, naming DB, table, row, field.
@@ -65,6 +66,21 @@ const CASES: { name: string; pick: string; sql: (id: string) => string; where: s
     sql: (id) => `UPDATE workload_runs SET score = 1.5 WHERE id = '${id}'`,
     where: 'table workload_runs, row ID, field score',
     problem: /1\.5 is outside \[0, 1\]/,
+  },
+  // Before: accepted, and the quality mean moved (0.685 -> 0.702 in the probe) as if the rep had not been judged.
+  {
+    name: 'null-score',
+    pick: firstRep,
+    sql: (id) => `UPDATE workload_runs SET score = NULL WHERE id = '${id}'`,
+    where: 'table workload_runs, row ID, field score',
+    problem: /null is not a number in \[0, 1\]/,
+  },
+  {
+    name: 'null-confidence',
+    pick: firstRep,
+    sql: (id) => `UPDATE workload_runs SET confidence = NULL WHERE id = '${id}'`,
+    where: 'table workload_runs, row ID, field confidence',
+    problem: /null is not a number in \[0, 1\]/,
   },
   {
     name: 'truncated-json',
@@ -148,5 +164,27 @@ describe('a valid DB with values no run writes', () => {
     const r = await bench(['report', inf, '--format', 'md'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/quality_mean: must be number/);
+  });
+
+  it('analyze checks the run it reports: a bad value in another run of the DB is not read, one in this run is refused', async () => {
+    // Two copies of the good run; the second (~1) is the latest, the one analyze reports by default.
+    const two = join(tempDir(), 'two.db');
+    copyRuns(good, two, 2);
+    const db = new Database(two);
+    const runOf = (k: number) => (db.prepare('SELECT run_id FROM bench_runs WHERE run_id LIKE ?').get(`%~${k}`) as { run_id: string }).run_id;
+    const [older, latest] = [runOf(0), runOf(1)];
+    const { id } = db.prepare(`${firstCall.replace(' ORDER BY', ` AND id LIKE '%~0' ORDER BY`)}`).get() as { id: string };
+    db.exec(`UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', -5000) WHERE id = '${id}'`);
+    db.close();
+    for (const pick of [[], ['--run', latest]]) {
+      const ok = await bench(['analyze', '--skip-execute', '--db-path', two, ...pick], { env });
+      expect([0, 1], ok.stderr).toContain(ok.code);
+    }
+    const bad = await bench(['analyze', '--skip-execute', '--db-path', two, '--run', older], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${two}: table events, row ${id}, field payload_json`);
+    // The whole-DB readers still refuse it.
+    const merged = await bench(['merge', two, '--out', join(tempDir(), 'merged.db')], { env });
+    expect(merged.code).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
@@ -109,6 +109,21 @@ describe('bench export --format inspect', () => {
     const l = logTotals(sim.logs.values());
     expect({ i: l.i, o: l.o, c: l.c, w: l.w }).toEqual({ i: t.i, o: t.o, c: t.c, w: t.w });
     expect(l.cost.toString()).toBe(t.cost.toString());
+  });
+
+  it('refuses to overwrite logs already in --out DIR unless --force, writing none of them', async () => {
+    const out = join(dir, 'twice-logs');
+    const first = await bench(['export', '--format', 'inspect', '--db-path', sim.db, '--out', out], { env: ENV });
+    expect(first.code, first.stderr).toBe(0);
+    const [name] = readdirSync(out).filter((f) => f !== LISTING_FILE);
+    writeFileSync(join(out, name!), 'kept');
+    const again = await bench(['export', '--format', 'inspect', '--db-path', sim.db, '--out', out], { env: ENV });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${join(out, name!)}: already exists; bench export does not overwrite it: pass --force to replace it`);
+    expect(readFileSync(join(out, name!), 'utf8')).toBe('kept');
+    const forced = await bench(['export', '--format', 'inspect', '--db-path', sim.db, '--out', out, '--force'], { env: ENV });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(join(out, name!), 'utf8')).not.toBe('kept');
   });
 
   it('leaves content out without --include-content', async () => {

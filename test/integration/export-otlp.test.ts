@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
@@ -142,6 +142,20 @@ describe('bench export --format otlp (file)', () => {
     for (const k of contentKeys) expect(rawC).toContain(`"${k}"`);
     const tool = spansOf(JSON.parse(rawC) as OtlpJsonRequest).find((s) => attributesOf(s)['gen_ai.tool.name'] === 'read_file')!;
     expect(JSON.parse(attributesOf(tool)['gen_ai.tool.call.arguments'] as string)).toHaveProperty('path');
+  });
+
+  it('refuses to overwrite an existing --out file unless --force (before: silently replaced)', async () => {
+    const before = readFileSync(file, 'utf8');
+    const again = await bench(['export', '--format', 'otlp', '--db-path', db, '--out', file], { env: ENV });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`${file}: already exists; bench export does not overwrite it: pass --force to replace it`);
+    writeFileSync(file, 'kept');
+    const refused = await bench(['export', '--format', 'otlp', '--db-path', db, '--out', file], { env: ENV });
+    expect(refused.code).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe('kept');
+    const forced = await bench(['export', '--format', 'otlp', '--db-path', db, '--out', file, '--force'], { env: ENV });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(before);
   });
 
   it('derives the same trace and span ids on every export (byte-identical files)', async () => {

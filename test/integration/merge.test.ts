@@ -17,17 +17,17 @@ const ENV = { PATH: process.env.PATH };
 const WORKLOADS = ['--workload', 'fix-a-bug-small', '--workload', 'regex-with-edge-cases'];
 const read = (json: string) => JSON.parse(readFileSync(json, 'utf8')) as BenchReport;
 
-/** What may differ between the one-machine run and the merged one: ids, timestamps, paths, check timings, shard labels. */
+/** What may differ between the one-machine run and the merged one: ids, timestamps, paths, check timings, shard labels, the merge's seal mode. */
 function comparable(report: BenchReport): unknown {
   const r = structuredClone(report);
-  const drop = new Set(['run_id', 'started_at', 'ended_at', 'db_path', 'patterns_db_path', 'session_ids', 'started_at_us', 'ended_at_us', 'output_tail', 'turn_id', 'duration_ms', 'merged_from']);
+  const drop = new Set(['run_id', 'started_at', 'ended_at', 'db_path', 'patterns_db_path', 'session_ids', 'started_at_us', 'ended_at_us', 'output_tail', 'turn_id', 'duration_ms', 'merged_from', 'merge_seal']);
   const strip = (v: unknown): unknown =>
     Array.isArray(v) ? v.map(strip) : v && typeof v === 'object' ? Object.fromEntries(Object.entries(v).filter(([k]) => !drop.has(k)).map(([k, x]) => [k, strip(x)])) : v;
   return strip(r);
 }
 
-async function ok(args: string[]) {
-  const r = await bench(args, { env: ENV });
+async function ok(args: string[], env: Record<string, string | undefined> = ENV) {
+  const r = await bench(args, { env });
   expect(r.code, `${args.join(' ')}\n${r.stderr}`).not.toBe(2);
   return r;
 }
@@ -157,17 +157,23 @@ describe('bench merge refuses what is not the complete shards of one run (exit 2
 
 describe('bench merge refuses a tampered shard (exit 2, naming the DB and what is wrong)', () => {
   const flags = ['--protocol', 'single', '--workload', 'fix-a-bug-small', '--workload', 'regex-with-edge-cases', '--seed-passes', '3'];
-  const tampered = (src: string, name: string, sql: string, reseal = false) => {
+  /** A copy of `src` edited by `sql`; `reseal` recomputes the seal as a forger would (null: without a key; a Buffer: under that key). */
+  const tampered = (src: string, name: string, sql: string, reseal: Buffer | null | false = false) => {
     const path = join(dirname(src), `${name}.db`);
     copyFileSync(src, path);
     const db = new Database(path);
     db.exec(sql);
-    // A forger who knows the seal recomputes it: the plan check still stands.
-    if (reseal) sealRun(db, (db.prepare('SELECT run_id FROM bench_runs').get() as { run_id: string }).run_id, 1);
+    // A forger who knows the seal recomputes it, over the store the shard recorded: the plan check still stands.
+    if (reseal !== false) {
+      const run = db.prepare('SELECT run_id, provenance_json FROM bench_runs').get() as { run_id: string; provenance_json: string };
+      sealRun(db, run.run_id, 1, { key: reseal, patternsPath: (JSON.parse(run.provenance_json) as { patterns_db_path: string | null }).patterns_db_path });
+    }
     db.close();
     return path;
   };
-  const merged = async (dbs: string[]) => bench(['merge', ...dbs, '--out', join(dirname(dbs[0]!), `out-${Math.random().toString(36).slice(2)}.db`)], { env: ENV });
+  const merged = async (dbs: string[], env: Record<string, string | undefined> = ENV) => bench(['merge', ...dbs, '--out', join(dirname(dbs[0]!), `out-${Math.random().toString(36).slice(2)}.db`)], { env });
+  /** Takes the first rep out of the DB and out of what the DB says it holds (its in_this_db flag). */
+  const dropRep = `UPDATE bench_run_jobs SET in_this_db = 0 WHERE EXISTS (SELECT 1 FROM workload_runs w WHERE w.rowid = (SELECT min(rowid) FROM workload_runs) AND w.pass = bench_run_jobs.pass AND w.workload = bench_run_jobs.workload AND w.rep = bench_run_jobs.rep); DELETE FROM workload_runs WHERE rowid = (SELECT min(rowid) FROM workload_runs)`;
 
   it('a deleted, duplicated, flipped, inflated or foreign rep is refused; a rep in two shards is refused in either order', { timeout: 900_000 }, async () => {
     const dir = tempDir();
@@ -196,21 +202,75 @@ describe('bench merge refuses a tampered shard (exit 2, naming the DB and what i
       ['duplicated-resealed', `DROP INDEX idx_workload_runs_rep_key; ${copyRow("id || 'x'", 'workload_runs')}`, /duplicated-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): more than one row for pass single/],
       ['foreign-resealed', `ATTACH '${s1}' AS o; ${copyRow("id || 'f'", 'o.workload_runs')}`, /foreign-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): pass single \S+ rep \d is another shard's job \(a foreign slice\)/],
       ['extra-resealed', copyRow("id || 'e'", 'workload_runs').replace(', rep, model', ', rep + 10, model'), /extra-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): pass single \S+ rep 1\d is in no plan of this run \(an extra row\)/],
+
+      // Before: merged with exit 0 (solved 3/3 for 3/4): merge trusted the shard's own in_this_db flag.
+      ['dropped-resealed', dropRep, /dropped-resealed\.db: table workload_runs is not this shard's plan \(1 problem\(s\)\): no row for planned pass single \S+ rep \d \(missing\)/],
     ];
     for (const [name, sql, message] of resealed) {
-      const r = await merged([s1, tampered(s2, name, sql, true)]);
+      const r = await merged([s1, tampered(s2, name, sql, null)]);
       expect(r.code, `${name}: ${r.stdout}`).toBe(2);
       expect(r.stderr).toMatch(message);
     }
     // The same rep (same id, another verdict) in both shards, resealed: refused whichever DB comes first.
-    const planted = tampered(s2, 'planted', `ATTACH '${s1}' AS o; ${copyRow('id', 'o.workload_runs')}; UPDATE workload_runs SET outcome = 'solved' WHERE rowid = (SELECT max(rowid) FROM workload_runs)`, true);
+    const planted = tampered(s2, 'planted', `ATTACH '${s1}' AS o; ${copyRow('id', 'o.workload_runs')}; UPDATE workload_runs SET outcome = 'solved' WHERE rowid = (SELECT max(rowid) FROM workload_runs)`, null);
     for (const order of [[s1, planted], [planted, s1]]) {
       const r = await merged(order);
       expect(r.code).toBe(2);
       expect(r.stderr).toMatch(/planted\.db: table workload_runs is not this shard's plan .*another shard's job \(a foreign slice\)/);
     }
-    // And the untouched pair still merges, and its output is sealed in turn.
+    // A pattern store edited beside its shard (a score of 1, a negative spend): refused by its seal, and when resealed, by its values.
+    const storeOf = (db: string) => db.replace(/\.db$/, '.patterns.db');
+    for (const [name, reseal, message] of [
+      ['store-edited', false, /store-edited\.patterns\.db: the pattern store's content does not match the one sealed with run \S+ in .*store-edited\.db/],
+      ['store-resealed', null, /store-resealed\.patterns\.db: table outcomes, row \S+, field sum_cost_usd_micros: -5000000 is a negative spend/],
+    ] as const) {
+      const db = join(dir, `${name}.db`);
+      copyFileSync(s2, db);
+      copyFileSync(storeOf(s2), storeOf(db));
+      const st = new Database(storeOf(db));
+      st.exec('UPDATE outcomes SET success_score_mean = 1, sum_cost_usd_micros = -5000000 WHERE rowid = (SELECT min(rowid) FROM outcomes)');
+      st.close();
+      if (reseal === null) {
+        const d = new Database(db);
+        sealRun(d, (d.prepare('SELECT run_id FROM bench_runs').get() as { run_id: string }).run_id, 1, { key: null, patternsPath: storeOf(db) });
+        d.close();
+      }
+      const r = await merged([s1, db]);
+      expect(r.code, `${name}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    // And the untouched pair still merges, and its output is sealed in turn; both reports say the seal has no key.
     const good = await merged([s1, s2]);
     expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toContain('seals:         tamper-evident only (no METIS_SEAL_KEY)');
+    const out = /trace DB: +(\S+)/.exec(good.stdout)![1]!;
+    expect((await analyzed(out)).provenance.merge_seal).toBe('tamper-evident only (no METIS_SEAL_KEY)');
+  });
+
+  it('with METIS_SEAL_KEY, a shard edited and resealed without the key is refused; the keyed pair merges and says so', { timeout: 900_000 }, async () => {
+    const dir = tempDir();
+    const KEYED = { ...ENV, METIS_SEAL_KEY: 'a secret the CI holds, not the shard machines' };
+    const k1 = join(dir, 'k1.db');
+    const k2 = join(dir, 'k2.db');
+    await ok(['run', ...flags, '--shard', '1/2', '--db-path', k1], KEYED);
+    await ok(['run', ...flags, '--shard', '2/2', '--db-path', k2], KEYED);
+    // Before: each merged with exit 0 (a plain SHA-256 anyone recomputes).
+    const cases: [string, string, Buffer | null, RegExp][] = [
+      ['k-dropped', dropRep, null, /k-dropped\.db: run \S+ is sealed without a key, but METIS_SEAL_KEY is set here/],
+      ['k-flipped', "UPDATE workload_runs SET outcome = 'solved', score = 1.0", null, /k-flipped\.db: run \S+ is sealed without a key, but METIS_SEAL_KEY is set here/],
+      ['k-guessed', "UPDATE workload_runs SET outcome = 'solved', score = 1.0", Buffer.from('a guessed key'), /k-guessed\.db: the DB's content does not match the seal .*or the shard was sealed under another METIS_SEAL_KEY/],
+    ];
+    for (const [name, sql, key, message] of cases) {
+      const r = await merged([k1, tampered(k2, name, sql, key)], KEYED);
+      expect(r.code, `${name}: ${r.stdout}`).toBe(2);
+      expect(r.stderr).toMatch(message);
+    }
+    // Keyed shards cannot be checked without the key.
+    const nokey = await merged([k1, k2]);
+    expect(nokey.code).toBe(2);
+    expect(nokey.stderr).toMatch(/k1\.db: run \S+ is sealed with METIS_SEAL_KEY \(HMAC-SHA256\); set the same METIS_SEAL_KEY to merge it/);
+    const good = await merged([k1, k2], KEYED);
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stdout).toContain('seals:         keyed (HMAC-SHA256 under METIS_SEAL_KEY)');
   });
 });

@@ -8,6 +8,10 @@ describe('bench plan (issue 23 item 6)', () => {
     expect(r.stdout).toMatch(/variance components \(pts²\): workloads [\d.]+, runs not estimated/);
     expect(r.stdout).toContain('Target: a 95% interval 10.0 pts wide (half-width ±5.0)');
     expect(r.stdout).toContain('Target: decide non-inferiority at 5.0 pts with 80% power');
+    // The words match the math: the decisive half-width is max(d + M, −d), the distance to the farther boundary.
+    const d = Number(/pilot difference ([+−][\d.]+) pts/.exec(r.stdout)![1]!.replace('−', '-'));
+    expect(r.stdout).toContain(`decides once its half-width is under ${Math.max(d + 5, -d).toFixed(1)} pts, the distance to the farther of −5.0 and 0`);
+    expect(r.stdout).not.toContain('nearer');
     expect(r.stdout).toMatch(/at prices \S+ \(simulated provider/);
     expect(r.stdout).toMatch(/\$\d+\.\d\d/);
   });

@@ -32,7 +32,7 @@ describe('bench list shows the query streams', () => {
   it('--json lists workloads (kind agent) and streams (kind query_stream)', async () => {
     const rows = JSON.parse((await bench(['list', '--json'])).stdout) as { kind: string; name: string; set?: string; queries?: number; must_miss?: number }[];
     expect(rows.filter((r) => r.kind === 'query_stream').map((r) => r.name)).toEqual(STREAMS);
-    expect(rows.find((r) => r.name === 'cache-adversarial')).toMatchObject({ set: 'adversarial', queries: 138, must_miss: 50 });
+    expect(rows.find((r) => r.name === 'cache-adversarial')).toMatchObject({ set: 'adversarial', queries: 191, must_miss: 70 });
     expect(rows.find((r) => r.name === 'fix-a-bug-small')).toMatchObject({ kind: 'agent' });
   });
 });

@@ -137,6 +137,12 @@ describe('nightly.yml', () => {
     expect(report.if).toContain('always()');
   });
 
+  it('passes the METIS_SEAL_KEY secret to every step that seals (bench run) or checks seals (bench merge)', () => {
+    const sealing = [...seed.steps, ...route.steps].filter((s) => /npx bench (run|merge) /.test(s.run ?? ''));
+    expect(sealing.length).toBeGreaterThanOrEqual(4);
+    for (const s of sealing) expect(s.env?.METIS_SEAL_KEY, s.name).toBe('${{ secrets.METIS_SEAL_KEY }}');
+  });
+
   it('downloads the previous night outside the checkout and compares with --fail-on-regression', () => {
     const previous = report.steps.find((s) => s.uses?.startsWith('dawidd6/action-download-artifact'))!;
     expect(String(previous.with?.path)).toMatch(/^\$\{\{ runner\.temp \}\}/);
@@ -260,6 +266,8 @@ describe('the nightly, run locally', () => {
     const night = JSON.parse(readFileSync(join(root, 'artifacts/nightly-report/nightly.json'), 'utf8')) as BenchReport;
     expect(night.status).toBe('complete');
     expect(night.provenance.merged_from).toEqual(['A,B 1/3', 'A,B 2/3', 'A,B 3/3', 'C,D 1/1']);
+    // No secret here (as on a fork): the shards and merges seal without a key, and the night's report says so.
+    expect(night.provenance.merge_seal).toBe('tamper-evident only (no METIS_SEAL_KEY)');
     // Pass R (the random router that ran) runs beside C and D on the merged store, and merges with the shards.
     expect(new Set(night.workloads.map((w) => w.pass))).toEqual(new Set(['A', 'B', 'C', 'R']));
     expect(night.protocol_metrics?.pass_r?.run).toBe(true);

@@ -14,8 +14,6 @@ import { SetupError } from '../../errors.ts';
 
 /** `analyze --skip-execute`: every report number again from an existing trace DB, no model call. */
 export const analyzeCommandSpec: CommandSpec = {
-  name: 'analyze',
-  description: 'Recompute a run\'s report from an existing trace DB, with no model calls (analyze = bench analyze).',
   configure(cmd) {
     cmd
       .option('--db-path <path>', 'the existing trace DB of a bench run (agent workloads)')
@@ -41,7 +39,8 @@ export const analyzeCommandSpec: CommandSpec = {
       return 0;
     }
     const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
-    const db = openTraceDbReadOnly(path);
+    // reportFromDb checks the values of the run it reports; the DB's other runs (a hundred nights) are not read.
+    const db = openTraceDbReadOnly(path, { values: 'per-run' });
     try {
       const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env });
       if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

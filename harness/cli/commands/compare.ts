@@ -43,7 +43,7 @@ workloads, with its own DBs (<label>.db, <label>.patterns.db, <label>.json) unde
 Each metric gets A, B, the delta B - A and a 95% CI paired on the (pass, workload, rep) units both
 reports hold, with standard errors clustered by workload (a report against itself: every interval
 [0, 0]), the units and workloads behind it and the arms' correlation; then the cluster-tightness verdict
-("§16.10 test 5" of the pattern-store design, see docs/decisions.md):
+(the tightness test; results in docs/results.md and docs/decisions.md):
 v2 intra >= v1 intra + 0.10 and v2 inter <= v1 inter - 0.05.
 
 A and B may instead be two multi-run summaries (<base>.runs.json of bench run --runs N / --seeds): the
@@ -66,7 +66,7 @@ by default both cross-fits (unseen_tasks, new_workspace: out of sample, and the 
 them task by task at every cost_weight: solved rate, cost per task and hull gap, B − A with 95% intervals
 cluster-robust (CR2) over the matrix's clusters, worded by the verdict grammar; "cannot distinguish" when
 both arms chose the same model for every task. It also reports cluster tightness on the matrix's own
-clusters (v1 structural vs v2 hybrid fingerprints of a sample of tasks) and §16.10 test 5 there.
+clusters (v1 structural vs v2 hybrid fingerprints of a sample of tasks) and the tightness test there.
 The artifact follows schemas/matrix-compare.schema.json.
 
 The JSON artifact (schemas/compare.schema.json) goes to --json, else beside the reports.
@@ -263,8 +263,6 @@ async function compareMatrix(a: string | undefined, b: string | undefined, o: Co
 /** `bench compare` with its runner and clock passed in. */
 export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec {
   return {
-    name: 'compare',
-    description: 'Compare two finished reports, or run pattern store v1 against v2 on the same seeds (`compare v1 v2`), with paired CIs and the cluster-tightness verdict.',
     configure(cmd: Command) {
       cmd
         .argument('[a]', 'report JSON of arm A, `v1`, or `cache-off` (with `cache-on` and --workload cache-*: a query stream with the semantic cache off vs on, paired by query)')
@@ -287,7 +285,7 @@ export function createCompareCommandSpec(deps: CompareCommandDeps): CommandSpec 
         .option('--cost-weights <list>', `(matrix workloads) slot 4 cost_weight values, one operating point each (default ${DEFAULT_COST_WEIGHTS.join(',')})`)
         .option('--folds <n>', '(matrix workloads) cross-fit folds, the same for both arms', intArg('--folds', 2), 5)
         .option('--matrix-settings <list>', `(matrix workloads) settings both arms play (default ${COMPARE_SETTINGS.join(',')}: out of sample)`)
-        .option('--tightness-per-cluster <n>', '(matrix workloads) tasks per cluster sampled for cluster tightness and §16.10 test 5', intArg('--tightness-per-cluster', 2), TIGHTNESS_PER_CLUSTER)
+        .option('--tightness-per-cluster <n>', '(matrix workloads) tasks per cluster sampled for cluster tightness and the tightness test', intArg('--tightness-per-cluster', 2), TIGHTNESS_PER_CLUSTER)
         .option('--json <path>', 'write the compare artifact here')
         .option('--quiet', '(v1 v2, --arm) no progress output', false)
         .option('--fail-on-verdict', 'exit 1 when the cluster-tightness verdict (pattern store v2 vs v1) is FAIL', false)

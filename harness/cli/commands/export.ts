@@ -27,8 +27,6 @@ Examples:
 
 /** `bench export`: a run's trace DB in formats other tools read (OTLP spans, Inspect eval logs). */
 export const exportCommandSpec: CommandSpec = {
-  name: 'export',
-  description: 'Export runs of a trace DB as OpenTelemetry GenAI spans (OTLP/JSON file or OTLP/HTTP) or Inspect eval logs.',
   configure(cmd) {
     cmd
       .requiredOption('--format <format>', 'otlp or inspect')
@@ -37,11 +35,12 @@ export const exportCommandSpec: CommandSpec = {
       .option('--out <path>', 'otlp: the OTLP/JSON file to write; inspect: the directory for the .json logs')
       .option('--endpoint <url>', "otlp: send OTLP/HTTP to this traces URL (e.g. http://127.0.0.1:4318/v1/traces)")
       .option('--header <name=value>', 'otlp: an HTTP header for --endpoint (repeatable), e.g. Authorization=Basic ...', collect, [])
+      .option('--force', 'replace an existing --out file (otlp) or existing logs of the same names (inspect); refused otherwise', false)
       .option('--include-content', 'also export messages, tool arguments and results, user text and check output (private)', false)
       .addHelpText('after', EXAMPLES);
   },
   async run(cmd, _args, io) {
-    const o = cmd.opts<{ format: string; dbPath: string; run?: string; out?: string; endpoint?: string; header: string[]; includeContent: boolean }>();
+    const o = cmd.opts<{ format: string; dbPath: string; run?: string; out?: string; endpoint?: string; header: string[]; includeContent: boolean; force: boolean }>();
     if (o.format !== 'otlp' && o.format !== 'inspect') throw new SetupError(`--format '${o.format}': expected otlp or inspect`);
     if (o.format === 'inspect') {
       if (!o.out) throw new SetupError('--format inspect needs --out DIR (the directory for the .json eval logs)');
@@ -49,7 +48,7 @@ export const exportCommandSpec: CommandSpec = {
       const dbPath = resolve(io.cwd, o.dbPath);
       const db = openTraceDbReadOnly(dbPath);
       try {
-        const logs = exportInspect(db, { dbPath, runId: o.run ?? null, includeContent: o.includeContent, outDir: resolve(io.cwd, o.out) });
+        const logs = exportInspect(db, { dbPath, runId: o.run ?? null, includeContent: o.includeContent, outDir: resolve(io.cwd, o.out), force: o.force });
         for (const l of logs) io.out(`wrote ${l.path} (run ${l.runId}, pass ${l.pass}, ${l.samples} sample(s); valid against Inspect's EvalLog schema)`);
         return 0;
       } finally {
@@ -63,7 +62,7 @@ export const exportCommandSpec: CommandSpec = {
     const outPath = o.out ? resolve(io.cwd, o.out) : null;
     const db = openTraceDbReadOnly(dbPath);
     try {
-      const s = await exportOtlp(db, { dbPath, runId: o.run ?? null, includeContent: o.includeContent, outPath, target });
+      const s = await exportOtlp(db, { dbPath, runId: o.run ?? null, includeContent: o.includeContent, outPath, target, force: o.force });
       const where = [outPath, target?.url].filter(Boolean).join(' and ');
       io.out(`exported ${s.spans} span(s) of ${s.runs.length} run(s) (${s.runs.join(', ')}) to ${where}${o.includeContent ? ' with content' : ''}`);
       return 0;

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { SetupError } from '../../errors.ts';
 import { importRoutellm } from '../../matrix/import-routellm.ts';
 import { importSwebenchLeaderboard } from '../../matrix/import-swebench.ts';
-import { matrixSummary } from '../../matrix/matrix-summary.ts';
+import { matrixSummary, type MatrixSummary } from '../../matrix/matrix-summary.ts';
 import type { CommandSpec, CliIO } from '../command.ts';
 
 const HELP = `
@@ -45,16 +45,13 @@ function refuseOthers(source: string, o: ImportOpts, names: (keyof ImportOpts)[]
   }
 }
 
-function printMatrix(io: CliIO, outDir: string, m: Parameters<typeof matrixSummary>[0]): void {
-  const s = matrixSummary(m);
+function printMatrix(io: CliIO, outDir: string, s: MatrixSummary): void {
   io.out(`wrote ${outDir}: ${s.tasks} tasks × ${s.models.length} models, ${s.clusters} clusters`);
   for (const r of s.models) io.out(`  ${r.id.padEnd(40)} solved ${(100 * r.solvedRate).toFixed(1).padStart(5)}%   mean cost $${r.meanCostUsd.toFixed(6)} a task`);
 }
 
 /** `bench import SOURCE ...`: turns public recorded-outcome data into a matrix workload. */
 export const importCommandSpec: CommandSpec = {
-  name: 'import',
-  description: 'Import recorded outcomes (RouteLLM CSVs, the SWE-bench leaderboard) as a matrix workload (kind: matrix); exit 2 on any bad input, with nothing written.',
   configure(cmd) {
     cmd
       .argument('<source>', 'routellm | swebench-leaderboard')
@@ -76,11 +73,11 @@ export const importCommandSpec: CommandSpec = {
     const out = resolve(io.cwd, o.out);
     if (source === 'routellm') {
       refuseOthers(source, o, ['leaderboards', 'problems', 'leaderboard', 'exclude', 'strict']);
-      const r = await importRoutellm({ csvs: inputs, out, ...(o.licence ? { licence: resolve(io.cwd, o.licence) } : {}), ...(o.sourceCommit ? { sourceCommit: o.sourceCommit } : {}) });
+      const r = await importRoutellm({ csvs: inputs, out, progress: (t) => io.progress(t), ...(o.licence ? { licence: resolve(io.cwd, o.licence) } : {}), ...(o.sourceCommit ? { sourceCommit: o.sourceCommit } : {}) });
       for (const n of r.notes) io.err(`note: ${n}`);
       const rows = r.files.reduce((s, f) => s + f.rows, 0);
       io.out(`read ${rows} prompts from ${r.files.length} CSV file(s); left out ${r.contaminatedDropped} contaminated prompt(s) (contaminated_prompts.jsonl, as RouteLLM does)`);
-      printMatrix(io, r.outDir, r.matrix);
+      printMatrix(io, r.outDir, r.summary);
       return 0;
     }
     if (source === 'swebench-leaderboard') {
@@ -97,7 +94,7 @@ export const importCommandSpec: CommandSpec = {
       });
       for (const s of r.skipped) io.err(`note: skipped entry '${s.name}': ${s.reason}`);
       io.out(`imported ${r.imported.length} entr${r.imported.length === 1 ? 'y' : 'ies'}, skipped ${r.skipped.length}`);
-      printMatrix(io, r.outDir, r.matrix);
+      printMatrix(io, r.outDir, matrixSummary(r.matrix));
       return 0;
     }
     throw new SetupError(`bench import: unknown source '${source}' (use routellm or swebench-leaderboard)`);

@@ -117,8 +117,6 @@ const LEGEND = [
 
 /** `bench list`: the workloads with their signal verdict, who measured it, turns and description; then the cache query streams and the matrix workloads. */
 export const listCommandSpec: CommandSpec = {
-  name: 'list',
-  description: 'List the workloads with their signal verdict (and who measured it), turn count and description, then the cache query streams (set, queries, must-miss count) and the matrix workloads (tasks, models, clusters, licence).',
   configure(cmd) {
     cmd
       .option('--workloads-dir <dir>', 'where workloads live', './workloads')

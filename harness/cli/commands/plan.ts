@@ -20,8 +20,6 @@ Examples:
 
 /** `bench plan`: workloads × reps × runs for a target interval width or a non-inferiority decision (issue 23 item 6). */
 export const planCommandSpec: CommandSpec = {
-  name: 'plan',
-  description: 'Size a benchmark from a pilot run: workloads × reps × runs (and USD) for a target interval width or to decide non-inferiority.',
   configure(cmd: Command) {
     cmd
       .requiredOption('--from <json>', 'pilot: an A3 report JSON or a bench run --runs summary (.runs.json)')

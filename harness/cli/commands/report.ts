@@ -47,8 +47,6 @@ async function slideImages(report: BenchReport): Promise<Record<string, string>>
 
 /** `bench report [RUN]`: a finished run rendered as a table, Markdown, self-contained HTML with charts, or JSON (spec §9). */
 export const reportCommandSpec: CommandSpec = {
-  name: 'report',
-  description: 'Render a finished run for a slide deck or a CI summary: table, Markdown, self-contained HTML with charts, or JSON.',
   configure(cmd) {
     cmd
       .argument('[run]', 'run id, report JSON path, or trace DB path (default: the latest report in --runs-dir)')

@@ -47,8 +47,6 @@ Examples:
 
 /** `bench run`: the suite, N reps per workload, a report (harness-and-runtime.md §2). */
 export const runCommandSpec: CommandSpec = {
-  name: 'run',
-  description: 'Run workloads through the Metis runtime and print the savings and quality report.',
   configure(cmd: Command) {
     cmd
       .option('--workload <name>', 'run this workload by name (repeatable); bypasses the signal-strength filter', collect, [])
@@ -81,7 +79,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--run-id <id>', 'the run id (shards of one run must share it); default derived from seed, suite, models, commit and prices when sharded or --passes')
       .option('--resume <db>', 'continue the interrupted run in this trace DB: keep its finished reps, roll back a half-written one, run the rest (identity flags come from the DB)')
       .option('--retry-errors', 'with --resume: also run again the reps that ended in a provider error', false)
-      .option('--limit <key=value>', 'a sandbox bound (repeatable): workspace_max_bytes, max_processes, max_memory_bytes, rep_max_seconds, tmp_max_bytes; defaults in runtime/data/resource-limits.json (docs/cli.md)', collect, [])
+      .option('--limit <key=value>', 'a sandbox bound (repeatable): workspace_max_bytes, max_processes, max_memory_bytes, rep_max_seconds, tmp_max_bytes, workspace_max_files, workspace_max_depth; defaults in runtime/data/resource-limits.json (docs/cli.md)', collect, [])
       .option('--accept-changed', "with --resume: resume although a selected workload's files or the commit changed since the run started (the report's warnings and provenance.accepted_changes say what)", false)
       .option('--unsandboxed', "with no sandbox (neither bubblewrap nor unshare works), let a real provider's run_shell and hidden checks run anyway, confined by cwd and a scrubbed environment only (default: refused)", false)
       .addOption(new Option('--holdout <kind>', 'a3: also run Pass C leave-one-workload-out (pass C-oos): each workload routed by a store seeded only from the other workloads, workload_id null').choices(['workload']))
@@ -95,7 +93,7 @@ export const runCommandSpec: CommandSpec = {
       .option('--cache-prior-offset <x>', 'query streams: added to every prior threshold (docs/semantic-cache.md) (a weaker embedder sits lower on the cosine scale)', numberArg('--cache-prior-offset', -1, 1))
       .addOption(new Option('--cache-labels <labels>', "query streams from GPTCache's pairs: score under GPTCache's own labels (default) or the audited ones that merge pairs stating the same facts (workloads/cache-gptcache/equivalent-pairs.yaml)").choices(['gptcache', 'audited']).default('gptcache'))
       .addOption(new Option('--cache-calibration <mode>', 'query streams with warm cache content (cache-gptcache): cross-fit = split the asked queries in 2 folds by a hash of their id and serve each fold with a tuner warmed only by a calibration replay of the other (docs/semantic-cache.md); none = start from an empty ledger').choices(['none', 'cross-fit']).default('none'))
-      .addOption(new Option('--cache-contextual <mode>', 'query streams: embed each query behind a context summary (semantic-cache-phase2.md §13); streams run on the simulated provider, so the summary is its labelled [emulated] stand-in, not a model\'s').choices(['on', 'off']).default('off'))
+      .addOption(new Option('--cache-contextual <mode>', 'query streams: embed each query behind a context summary (docs/semantic-cache.md); streams run on the simulated provider, so the summary is its labelled [emulated] stand-in, not a model\'s').choices(['on', 'off']).default('off'))
       .option('--models <list>', 'matrix workloads: the candidate pool, comma-separated model ids (default every model of the matrix)')
       .option('--cost-weights <list>', `matrix workloads: slot 4 cost_weight values swept for the router's curve (default ${DEFAULT_COST_WEIGHTS.join(',')})`)
       .option('--folds <n>', 'matrix workloads: cross-fit folds (default 5)', intArg('--folds', 2), 5)

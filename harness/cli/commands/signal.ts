@@ -44,8 +44,6 @@ export function renderSignal(results: readonly SignalResult[], width: number | n
 
 /** `bench signal`: the benchmark.md §4.2 smoke — N reps per arm at temperature 0, the gaps, the verdict; `--write` records it. */
 export const signalCommandSpec: CommandSpec = {
-  name: 'signal',
-  description: `Measure workloads' cheap-vs-strong gap on the gated score and the solved rate (4 reps each at temperature 0); high when the score gap is >= ${HIGH_SIGNAL_GAP}.`,
   configure(cmd: Command) {
     cmd
       .option('--workload <name>', 'a workload to measure (repeatable)', collect, [])

@@ -29,8 +29,6 @@ violation. Commands run in the sandbox (METIS_SANDBOX=auto|bwrap|none; default a
  * query streams (stream.yaml against its schema, classes, document refs); `--deep` adds the red-team QA.
  */
 export const validateCommandSpec: CommandSpec = {
-  name: 'validate',
-  description: 'Validate workload files (workload.yaml, sim.yaml, cheats.yaml, fixture links), cache query streams (stream.yaml) and matrix workloads (kind: matrix, their outcomes file); --deep also red-teams the hidden checks; exit 2 on any error.',
   configure(cmd) {
     cmd
       .argument('[paths...]', 'workload or query-stream directories, workload.yaml or stream.yaml files (default: every workload and stream under --workloads-dir)')

@@ -26,8 +26,6 @@ function defaultDbs(runsDir: string): string[] {
 
 /** `bench view [DB...]`: a local, read-only web viewer over trace DBs. */
 export const viewCommandSpec: CommandSpec = {
-  name: 'view',
-  description: 'Browse runs, reports, compares and single reps of trace DBs in a local, read-only web viewer.',
   configure(cmd) {
     cmd
       .argument('[db...]', 'trace DBs to serve (default: every DB in --runs-dir)')

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { refuseExisting } from '../refuse-existing.ts';
 import type { Database } from 'better-sqlite3';
 import { PACKAGE_VERSION } from '../package-version.ts';
 import { readRunTraces } from '../run-trace.ts';
@@ -25,24 +26,28 @@ export function inspectLogName(created: string, runId: string, pass: string): st
  * shipped EvalLog schema first, and a log that fails is an internal error naming the file and the first
  * failing paths (nothing is written for it).
  */
-export function exportInspect(db: Database, opts: { dbPath: string; runId: string | null; includeContent: boolean; outDir: string }): WrittenLog[] {
+export function exportInspect(db: Database, opts: { dbPath: string; runId: string | null; includeContent: boolean; outDir: string; force: boolean }): WrittenLog[] {
   const validate = inspectEvalLogValidator();
-  const written: WrittenLog[] = [];
-  const listing: Record<string, unknown> = {};
-  mkdirSync(opts.outDir, { recursive: true });
+  const logs: { path: string; log: Record<string, unknown>; runId: string; pass: string }[] = [];
   for (const run of readRunTraces(db, opts.dbPath, opts.runId)) {
     for (const pass of passesOf(run)) {
       const log = inspectEvalLog(run, pass, { includeContent: opts.includeContent, packageVersion: PACKAGE_VERSION });
       const path = join(opts.outDir, inspectLogName(String((log.eval as { created: string }).created), run.runId, pass));
       if (!validate(log)) throw new Error(`internal error: the Inspect log for ${run.runId} pass ${pass} (${path}) breaks schemas/third-party/inspect EvalLog: ${inspectErrors(validate.errors).join('; ')}`);
-      writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
-      written.push({ path, runId: run.runId, pass, samples: (log.samples as unknown[]).length });
-      listing[basename(path)] = logHeader(log);
+      logs.push({ path, log, runId: run.runId, pass });
     }
   }
+  // Every name is known before the first write: an existing log is refused whole, never half-replaced.
+  if (!opts.force) for (const l of logs) refuseExisting(l.path, '--out DIR');
+  mkdirSync(opts.outDir, { recursive: true });
+  const written = logs.map(({ path, log, runId, pass }) => {
+    writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
+    return { path, runId, pass, samples: (log.samples as unknown[]).length };
+  });
   // Inspect's viewer, served over plain HTTP from the folder, lists the logs from this file: each log's header by file name.
   // Logs already in the folder (an earlier export) stay listed.
   const listingPath = join(opts.outDir, LISTING_FILE);
+  const listing = Object.fromEntries(logs.map(({ path, log }) => [basename(path), logHeader(log)]));
   writeFileSync(listingPath, `${JSON.stringify({ ...readListing(listingPath), ...listing }, null, 1)}\n`);
   return written;
 }

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { refuseExisting } from '../refuse-existing.ts';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
@@ -13,6 +14,8 @@ export interface OtlpExportOptions {
   runId: string | null;
   includeContent: boolean;
   outPath: string | null;
+  /** `--force`: replace an existing `outPath` (refused otherwise). */
+  force: boolean;
   target: OtlpTarget | null;
 }
 
@@ -30,6 +33,8 @@ export function spansOfDb(db: Database, dbPath: string, runId: string | null, in
 
 /** Writes the spans as OTLP/JSON to `outPath` and/or sends them to the endpoint. */
 export async function exportOtlp(db: Database, opts: OtlpExportOptions): Promise<OtlpExportSummary> {
+  // Refused before anything is read or sent: an export never half-happens.
+  if (opts.outPath && !opts.force) refuseExisting(opts.outPath, '--out FILE');
   const { runs, spans } = spansOfDb(db, opts.dbPath, opts.runId, opts.includeContent);
   if (opts.outPath) {
     mkdirSync(dirname(opts.outPath), { recursive: true });

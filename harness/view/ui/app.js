@@ -74,7 +74,7 @@ function Headline({ report }) {
   const h = report.headline;
   if (h && h.verdict) return html`<p class="headline">${h.verdict}</p>`;
   const agg = report.aggregate;
-  return html`<p class="headline">savings ${pct(agg.savings.savings_pct)} against re-priced ${report.provenance.baseline_model}; ${agg.solved_runs ?? agg.successful_runs} of ${agg.workload_runs} reps solved</p>`;
+  return html`<p class="headline">${agg.solved_runs ?? agg.successful_runs} of ${agg.workload_runs} reps solved; price effect ${pct(agg.savings.savings_pct)} (the same tokens re-priced at ${report.provenance.baseline_model}'s prices, not a saving)</p>`;
 }
 
 function Run({ db, run }) {
@@ -85,7 +85,7 @@ function Run({ db, run }) {
     <${Headline} report=${r} />
     <p class="muted">status ${r.status} · exit ${r.exit_code} · ${r.provenance.protocol} · ${r.provenance.actual_provider} · commit ${r.provenance.commit ?? '—'}</p>
     <table>
-      <thead><tr><th>pass</th><th>workload</th><th>model</th><th class="num">solved</th><th class="num">quality</th><th class="num">savings</th><th>reps (open one)</th></tr></thead>
+      <thead><tr><th>pass</th><th>workload</th><th>model</th><th class="num">solved</th><th class="num">quality</th><th class="num" title="the same tokens re-priced at the baseline model's prices: a price effect, not a saving">price effect</th><th>reps (open one)</th></tr></thead>
       <tbody>${r.workloads.map((w) => html`<tr>
         <td>${w.pass}</td><td>${w.workload}</td><td>${w.model}</td>
         <td class="num">${w.solved !== undefined ? `${w.solved}/${w.reps.length}` : '—'}</td>

@@ -15,8 +15,12 @@ export interface EmbeddingRows {
   move(from: number, to: number): void;
   /** A copy of the slot's vector, or null. */
   get(slot: number): Float32Array | null;
-  /** Makes room for `capacity` slots. */
+  /** Makes room for `capacity` slots (the kernel's one memory holds at most `maxRows`). */
   reserve(capacity: number): void;
+  /** Most slots these rows can hold: one WebAssembly memory addresses 4 GiB. */
+  readonly maxRows: number;
+  /** Bytes held for the rows (kernel memory or arrays, and the presence flags). */
+  capacityBytes(): number;
   /**
    * Dot product of `q` (length `dim`) with rows 0..slots-1, rounded to float32; a slot without a vector
    * scores garbage, so read it only where `has`. The result is a view that the next call overwrites.
@@ -25,6 +29,10 @@ export interface EmbeddingRows {
 }
 
 const PAGE = 65_536;
+/** Pages of one WebAssembly memory (4 GiB). */
+const MAX_PAGES = 65_536;
+/** Growth beyond what is asked, so appends rarely grow; the memory grows in place, without a copy. */
+const HEADROOM = 1 / 8;
 
 /** Creates empty rows of `dim` floats (dim ≥ 1). */
 export function createEmbeddingRows(dim: number, initialCapacity = 64): EmbeddingRows {
@@ -39,6 +47,8 @@ export function createEmbeddingRows(dim: number, initialCapacity = 64): Embeddin
   let out = new Float32Array(0);
   let outOffset = 0;
   let queryOffset = 0;
+  // The matrix, the float64 query and a float32 result per row must fit in one memory.
+  const maxRows = simd ? Math.floor((MAX_PAGES * PAGE - dim * 8) / (dim * 4 + 4)) : Math.floor(2 ** 32 / (dim * 4));
 
   function layout(cap: number): void {
     const matrixBytes = cap * dim * 4;
@@ -87,10 +97,12 @@ export function createEmbeddingRows(dim: number, initialCapacity = 64): Embeddin
       }
     },
     get: (slot) => (present.flags[slot] === 1 ? data.slice(slot * dim, (slot + 1) * dim) : null),
+    maxRows,
+    capacityBytes: () => (simd ? simd.memory.buffer.byteLength : data.byteLength + out.byteLength) + present.flags.byteLength,
     reserve(cap) {
       if (cap <= capacity) return;
-      let next = capacity;
-      while (next < cap) next *= 2;
+      if (cap > maxRows) throw new RangeError(`embedding rows of ${dim} floats hold at most ${maxRows} slots in one WebAssembly memory (4 GiB), asked for ${cap}: keep larger indexes in InMemoryVectorDatabase, which keeps int8 copies over several memories`);
+      const next = Math.min(maxRows, Math.max(cap, Math.ceil(capacity * (1 + HEADROOM))));
       const flags = new Uint8Array(next);
       flags.set(present.flags);
       present.flags = flags;

@@ -71,4 +71,54 @@ describe('quantized rows', () => {
     const { lower, upper } = m.bounds(Float32Array.of(3e38, 0), 1);
     expect([lower[0], upper[0]]).toEqual([-Infinity, Infinity]);
   });
+
+  it.each([true, false])('property (SIMD %s): candidates hold the exact top k and match the bounds, across memories', (simd) => {
+    fc.assert(
+      fc.property(
+        fc.record({
+          dim: fc.integer({ min: 1, max: 70 }),
+          rows: fc.integer({ min: 1, max: 120 }),
+          k: fc.integer({ min: 1, max: 15 }),
+          // Rows per memory: small, so rows spill over several memories.
+          chunkRows: fc.integer({ min: 1, max: 40 }),
+          seed: fc.integer({ min: 0, max: 2 ** 31 }),
+          dup: fc.boolean(),
+        }),
+        ({ dim, rows, k, chunkRows, seed, dup }) => {
+          let s = seed;
+          const rand = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+          const vs = Array.from({ length: rows }, () => Float32Array.from({ length: dim }, rand));
+          if (dup) for (let r = 1; r < rows; r += 2) vs[r] = vs[r - 1]!;
+          const q = Float32Array.from({ length: dim }, rand);
+          const m = createQuantizedRows(dim, 1, { simd, chunkBytes: chunkRows * Math.ceil(dim / 32) * 32 });
+          vs.forEach((v, r) => m.set(r, v));
+          const got = Array.from(m.candidates(q, rows, k));
+          // The top k by exact score, every row tied with the k-th included.
+          const scores = vs.map((v) => exact(v, q));
+          const kth = [...scores].sort((a, b) => b - a)[Math.min(k, rows) - 1]!;
+          for (let r = 0; r < rows; r++) if (scores[r]! >= kth) expect(got, `row ${r} (score ${scores[r]}) is in the top ${k}`).toContain(r);
+          if (k < rows) {
+            const { lower, upper } = m.bounds(q, rows);
+            const lowKth = [...lower].sort((a, b) => b - a)[k - 1]!;
+            expect(got).toEqual(Array.from({ length: rows }, (_, r) => r).filter((r) => upper[r]! >= lowKth));
+          } else expect(got).toEqual(Array.from({ length: rows }, (_, r) => r));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('grows by what is needed, not by doubling, and keeps rows across memories through moves', () => {
+    const m = createQuantizedRows(32, 1, { chunkBytes: 32 * 10 });
+    m.reserve(1_000);
+    m.reserve(1_001);
+    expect(m.capacity).toBeLessThanOrEqual(Math.ceil(1_000 * 1.125));
+    const v = Float32Array.from({ length: 32 }, (_, i) => (i % 3) - 1);
+    m.set(995, v);
+    m.move(995, 3);
+    const { lower, upper } = m.bounds(v, 4);
+    expect(lower[3]!).toBeLessThanOrEqual(exact(v, v));
+    expect(upper[3]!).toBeGreaterThanOrEqual(exact(v, v));
+    expect(upper[3]! - lower[3]!).toBeLessThan(0.01 * exact(v, v));
+  });
 });

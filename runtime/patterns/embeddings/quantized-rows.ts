@@ -2,18 +2,26 @@
 // (the float32 dot product `dotsJs` computes), so an exact top-k search can scan a quarter of the bytes
 // and re-score only the rows whose interval can still reach the top.
 //
-// Why the interval is sound. A row v is stored as ṽ = s·v̂ (v̂ int8, s = max|v|/127), the query as
-// q̃ = t·q̂ (q̂ int16). The kernel's integer sum gives dot(q̃, ṽ) = s·t·Σ q̂v̂ exactly, and
+// Why the interval is sound. A row v is stored as ṽ = s·v̂ (v̂ int8, s = max|v|/127 rounded to float32),
+// the query as q̃ = t·q̂ (q̂ int16). The kernel's integer sum gives dot(q̃, ṽ) = s·t·Σ q̂v̂ exactly, and
 //   dot(q, v) − dot(q̃, ṽ) = dot(q, v − ṽ) + dot(q − q̃, ṽ),
 // so by Cauchy–Schwarz |dot(q, v) − dot(q̃, ṽ)| ≤ ‖q‖·‖v − ṽ‖ + ‖q − q̃‖·‖ṽ‖. The exact score differs from
 // the real dot(q, v) by float64 summation and the final float32 rounding: relatively less than 2^-23 of
 // ‖q‖·‖v‖ (and ‖v‖ ≤ ‖ṽ‖ + ‖v − ṽ‖), plus at most 2^-150 where the result is subnormal. The bound adds
 // 2^-20 of ‖q‖·(‖ṽ‖ + ‖v − ṽ‖) and 2^-126 to cover those and the float64 rounding of the bound itself.
+// The per-row error and norm are kept as float32 rounded up, so the stored bound only ever widens.
+//
+// Memory. Rows live in WebAssembly memories of at most `chunkBytes` each (1 GiB by default, under the
+// 4 GiB one memory can address); a memory grows in place by what the next rows need plus an eighth, and
+// once full the next rows go to a new memory. Resident per row: the int8 row (dim rounded up to 32 bytes),
+// three float32 and the kernel's int32 sum, about 400 bytes at 384 dims.
 import { createSimdInt8Dots, dotsInt8Js, INT8_STEP, type SimdInt8Dots } from './simd-int8-dots.ts';
 
 /** Rows quantised to int8 with what it takes to bound their error against a query. */
 export interface QuantizedRows {
   readonly dim: number;
+  /** Slots there is room for without growing. */
+  readonly capacity: number;
   /** Quantises `v` (length `dim`, finite) into `slot`. */
   set(slot: number, v: Float32Array): void;
   /** Copies slot `from` over slot `to` (swap-remove). */
@@ -22,9 +30,24 @@ export interface QuantizedRows {
   reserve(capacity: number): void;
   /**
    * For rows 0..rows-1, `lower[r] ≤ dotsJs(row r, q) ≤ upper[r]`. The arrays are views that the next call
-   * overwrites.
+   * overwrites (allocated on first use: `candidates` does not need them).
    */
   bounds(q: Float32Array, rows: number): { lower: Float64Array; upper: Float64Array };
+  /**
+   * The rows among 0..rows-1 whose interval reaches the k-th largest lower bound, ascending: every other
+   * row has at least k rows whose exact score is strictly above its own, so the exact top k (ties
+   * included) is among these. All rows when `k ≥ rows` or the interval gives up.
+   */
+  candidates(q: Float32Array, rows: number, k: number): Int32Array;
+  /** Bytes held for the rows (memories and per-row arrays), for memory reports. */
+  residentBytes(): number;
+}
+
+export interface QuantizedRowsOptions {
+  /** `false` forces the JS loop (as without SIMD). */
+  simd?: boolean;
+  /** Largest matrix of one WebAssembly memory, in bytes (default 1 GiB); more rows spill to another memory. */
+  chunkBytes?: number;
 }
 
 const PAGE = 65_536;
@@ -35,75 +58,152 @@ const REL_SLACK = 2 ** -20;
 const ABS_SLACK = 2 ** -126;
 /** Above this ‖q‖·‖v‖ a float32 score may overflow to ±Infinity; the interval then gives up. */
 const OVERFLOW_GUARD = 2 ** 120;
+const DEFAULT_CHUNK_BYTES = 2 ** 30;
+/** A memory (and the per-row arrays) grows by what is asked plus this share, so appends rarely grow. */
+const HEADROOM = 1 / 8;
 
-/** Creates empty quantised rows of `dim` components; `simd: false` forces the JS loop (as without SIMD). */
-export function createQuantizedRows(dim: number, initialCapacity = 64, options: { simd?: boolean } = {}): QuantizedRows {
+/** `x` rounded up to a float32 (x ≥ 0): the stored bound terms may widen, never narrow. */
+function float32Up(x: number): number {
+  const f = Math.fround(x);
+  if (f >= x) return f;
+  const g = Math.fround(x * (1 + 2 ** -22));
+  // Below float32's normal range the relative step rounds back to f: step by one subnormal instead.
+  return g >= x ? g : f + 2 ** -149;
+}
+
+/** One WebAssembly memory's rows: the int8 matrix from byte 0, then the int16 query, then the int32 sums. */
+interface Chunk {
+  kernel: SimdInt8Dots | null;
+  capacity: number;
+  data: Int8Array;
+  query: Int16Array;
+  sums: Int32Array;
+  queryOffset: number;
+  outOffset: number;
+}
+
+/** Creates empty quantised rows of `dim` components. */
+export function createQuantizedRows(dim: number, initialCapacity = 64, options: QuantizedRowsOptions = {}): QuantizedRows {
   if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`dim must be a whole number >= 1, got ${dim}`);
   // Zero padding to whole kernel steps adds nothing to any sum.
   const stride = Math.ceil(dim / INT8_STEP) * INT8_STEP;
   // Largest query magnitude that keeps Σ |q̂·v̂| ≤ stride·127·qMax inside int32.
   const qMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (ROW_MAX * stride)));
   if (qMax < 1) throw new RangeError(`dim ${dim} is too large for int32 sums`);
-  const simd: SimdInt8Dots | null = options.simd === false ? null : createSimdInt8Dots(1);
+  const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
+  if (!(chunkBytes >= stride) || chunkBytes > 2 ** 31) throw new RangeError(`chunkBytes must be between one row (${stride} bytes) and 2 GiB, got ${chunkBytes}`);
+  const chunkRows = Math.floor(chunkBytes / stride);
+  const useSimd = options.simd !== false;
+  const chunks: Chunk[] = [];
   let capacity = 0;
-  let data = new Int8Array(0);
-  let query = new Int16Array(stride);
-  let sums = new Int32Array(0);
-  let outOffset = 0;
-  let queryOffset = 0;
-  // Per row: the scale s, ‖v − ṽ‖ with its rounding slack, and ‖ṽ‖.
-  let scale = new Float64Array(0);
-  let err = new Float64Array(0);
-  let norm = new Float64Array(0);
+  // Per row: the scale s (exact float32), ‖v − ṽ‖ with its rounding slack and ‖ṽ‖, both rounded up.
+  let scale = new Float32Array(0);
+  let err = new Float32Array(0);
+  let norm = new Float32Array(0);
   // Never lowered on delete: only the overflow guard reads it, and a stale larger value is still safe.
   let maxNorm = 0;
   let lower = new Float64Array(0);
   let upper = new Float64Array(0);
+  let heap = new Float64Array(16);
 
-  function grow(cap: number): void {
-    const bytes = cap * stride;
-    if (simd) {
-      // Matrix from byte 0 (kept in place by memory.grow), then the int16 query, then the int32 sums.
-      const need = bytes + stride * 2 + cap * 4;
-      const have = simd.memory.buffer.byteLength;
-      if (need > have) simd.memory.grow(Math.ceil((need - have) / PAGE));
-      data = new Int8Array(simd.memory.buffer, 0, bytes);
-      queryOffset = bytes;
-      query = new Int16Array(simd.memory.buffer, queryOffset, stride);
-      outOffset = bytes + stride * 2;
-      sums = new Int32Array(simd.memory.buffer, outOffset, cap);
+  /** Sizes chunk `c` to `rows` rows (growing its memory in place) and rebuilds its views. */
+  function sizeChunk(c: Chunk, rows: number): void {
+    const bytes = rows * stride;
+    if (c.kernel) {
+      const need = bytes + stride * 2 + rows * 4;
+      const have = c.kernel.memory.buffer.byteLength;
+      if (need > have) c.kernel.memory.grow(Math.ceil((need - have) / PAGE));
+      const buf = c.kernel.memory.buffer;
+      c.data = new Int8Array(buf, 0, bytes);
+      c.queryOffset = bytes;
+      c.query = new Int16Array(buf, bytes, stride);
+      c.outOffset = bytes + stride * 2;
+      c.sums = new Int32Array(buf, c.outOffset, rows);
     } else {
       const grown = new Int8Array(bytes);
-      grown.set(data);
-      data = grown;
-      sums = new Int32Array(cap);
+      grown.set(c.data);
+      c.data = grown;
+      c.sums = new Int32Array(rows);
     }
-    const widen = (a: Float64Array) => {
-      const b = new Float64Array(cap);
+    c.capacity = rows;
+  }
+
+  function grow(cap: number): void {
+    let left = cap;
+    for (let i = 0; left > 0; i++, left -= chunkRows) {
+      const rows = Math.min(left, chunkRows);
+      let c = chunks[i];
+      if (!c) {
+        c = { kernel: useSimd ? createSimdInt8Dots(1) : null, capacity: 0, data: new Int8Array(0), query: new Int16Array(stride), sums: new Int32Array(0), queryOffset: 0, outOffset: 0 };
+        chunks.push(c);
+      }
+      if (c.capacity < rows) sizeChunk(c, rows);
+    }
+    const widen = (a: Float32Array) => {
+      const b = new Float32Array(cap);
       b.set(a);
       return b;
     };
     scale = widen(scale);
     err = widen(err);
     norm = widen(norm);
-    lower = new Float64Array(cap);
-    upper = new Float64Array(cap);
     capacity = cap;
   }
   grow(initialCapacity);
 
+  /** Quantises `q` into every chunk's query; null when the interval cannot bound scores this large. */
+  function prepareQuery(q: Float32Array): { t: number; qNorm: number; qErr: number } | null {
+    if (q.length !== dim) throw new RangeError(`query dim ${q.length} != ${dim}`);
+    let m = 0;
+    let q2 = 0;
+    for (let i = 0; i < dim; i++) {
+      m = Math.max(m, Math.abs(q[i]!));
+      q2 += q[i]! * q[i]!;
+    }
+    const qNorm = Math.sqrt(q2);
+    if (!(qNorm * maxNorm < OVERFLOW_GUARD)) return null;
+    const t = m / qMax;
+    const first = chunks[0]!.query;
+    let eq2 = 0;
+    for (let i = 0; i < dim; i++) {
+      const x = t === 0 ? 0 : Math.max(-qMax, Math.min(qMax, Math.round(q[i]! / t)));
+      first[i] = x;
+      eq2 += (q[i]! - t * x) ** 2;
+    }
+    first.fill(0, dim);
+    for (let i = 1; i < chunks.length; i++) chunks[i]!.query.set(first);
+    return { t, qNorm, qErr: Math.sqrt(eq2) };
+  }
+
+  /** Runs the kernel over rows 0..n-1, one memory at a time; `each(chunk, firstRow, rows)` reads its sums. */
+  function scan(n: number, each: (c: Chunk, first: number, rows: number) => void): void {
+    for (let i = 0, first = 0; first < n; i++, first += chunkRows) {
+      const c = chunks[i]!;
+      const rows = Math.min(n - first, chunkRows);
+      if (c.kernel) c.kernel.dots(0, c.queryOffset, c.outOffset, rows, stride);
+      else dotsInt8Js(c.data, stride, rows, c.query, c.sums);
+      each(c, first, rows);
+    }
+  }
+
   return {
     dim,
+    get capacity() {
+      return capacity;
+    },
     set(slot, v) {
       if (v.length !== dim) throw new RangeError(`vector dim ${v.length} != ${dim}`);
       if (slot >= capacity) this.reserve(slot + 1);
       let m = 0;
       for (let i = 0; i < dim; i++) m = Math.max(m, Math.abs(v[i]!));
-      const s = m / ROW_MAX;
-      const off = slot * stride;
+      const s = Math.fround(m / ROW_MAX);
+      const c = chunks[Math.floor(slot / chunkRows)]!;
+      const off = (slot % chunkRows) * stride;
+      const data = c.data;
       let e2 = 0;
       let n2 = 0;
       for (let i = 0; i < dim; i++) {
+        // s was rounded, so v/s may pass 127 by a hair: the clamp's extra error is counted in e2.
         const x = s === 0 ? 0 : Math.max(-ROW_MAX, Math.min(ROW_MAX, Math.round(v[i]! / s)));
         data[off + i] = x;
         const back = s * x;
@@ -115,59 +215,113 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
       const e = Math.sqrt(e2);
       const n = Math.sqrt(n2);
       scale[slot] = s;
-      norm[slot] = n;
-      err[slot] = e + REL_SLACK * (n + e);
+      norm[slot] = float32Up(n);
+      err[slot] = float32Up(e + REL_SLACK * (n + e));
       maxNorm = Math.max(maxNorm, n + e);
     },
     move(from, to) {
       if (from === to) return;
-      data.copyWithin(to * stride, from * stride, (from + 1) * stride);
+      const a = chunks[Math.floor(from / chunkRows)]!;
+      const b = chunks[Math.floor(to / chunkRows)]!;
+      const fromOff = (from % chunkRows) * stride;
+      b.data.set(a.data.subarray(fromOff, fromOff + stride), (to % chunkRows) * stride);
       scale[to] = scale[from]!;
       err[to] = err[from]!;
       norm[to] = norm[from]!;
     },
     reserve(cap) {
       if (cap <= capacity) return;
-      let next = Math.max(capacity, 16);
-      while (next < cap) next *= 2;
-      grow(next);
+      grow(Math.max(cap, Math.ceil(capacity * (1 + HEADROOM)), 16));
     },
     bounds(q, rows) {
-      if (q.length !== dim) throw new RangeError(`query dim ${q.length} != ${dim}`);
       const n = Math.min(rows, capacity);
-      let m = 0;
-      let q2 = 0;
-      for (let i = 0; i < dim; i++) {
-        m = Math.max(m, Math.abs(q[i]!));
-        q2 += q[i]! * q[i]!;
+      if (lower.length < n) {
+        lower = new Float64Array(capacity);
+        upper = new Float64Array(capacity);
       }
-      const qNorm = Math.sqrt(q2);
-      if (!(qNorm * maxNorm < OVERFLOW_GUARD)) {
+      const p = prepareQuery(q);
+      if (!p) {
         // Scores this large (or a non-finite query) are outside what the interval covers: no pruning.
         lower.fill(-Infinity, 0, n);
         upper.fill(Infinity, 0, n);
-        return { lower: lower.subarray(0, n), upper: upper.subarray(0, n) };
+      } else {
+        const { t, qNorm, qErr } = p;
+        scan(n, (c, first, count) => {
+          // Locals, not the closure's reassignable bindings, so the loop does not reload them per row.
+          const [S, SC, ER, NO, LO, UP] = [c.sums, scale, err, norm, lower, upper];
+          for (let i = 0; i < count; i++) {
+            const r = first + i;
+            const approx = S[i]! * SC[r]! * t;
+            const bound = qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK;
+            LO[r] = approx - bound;
+            UP[r] = approx + bound;
+          }
+        });
       }
-      const t = m / qMax;
-      let eq2 = 0;
-      for (let i = 0; i < dim; i++) {
-        const x = t === 0 ? 0 : Math.max(-qMax, Math.min(qMax, Math.round(q[i]! / t)));
-        query[i] = x;
-        eq2 += (q[i]! - t * x) ** 2;
-      }
-      query.fill(0, dim);
-      const qErr = Math.sqrt(eq2);
-      if (simd) simd.dots(0, queryOffset, outOffset, n, stride);
-      else dotsInt8Js(data, stride, n, query, sums);
-      // Locals, not the closure's reassignable bindings, so the loop does not reload them per row.
-      const [S, SC, ER, NO, LO, UP] = [sums, scale, err, norm, lower, upper];
-      for (let r = 0; r < n; r++) {
-        const approx = S[r]! * SC[r]! * t;
-        const bound = qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK;
-        LO[r] = approx - bound;
-        UP[r] = approx + bound;
-      }
-      return { lower: LO.subarray(0, n), upper: UP.subarray(0, n) };
+      return { lower: lower.subarray(0, n), upper: upper.subarray(0, n) };
+    },
+    candidates(q, rows, k) {
+      const n = Math.min(rows, capacity);
+      if (!Number.isInteger(k) || k < 1) throw new RangeError(`k must be a whole number >= 1, got ${k}`);
+      const all = () => Int32Array.from({ length: n }, (_, r) => r);
+      if (k >= n) return all();
+      const p = prepareQuery(q);
+      if (!p) return all();
+      const { t, qNorm, qErr } = p;
+      // One pass: a min-heap of the k largest lower bounds seen so far, whose root only rises, and every
+      // row whose upper bound reaches the root at its turn. The final root is the k-th largest lower bound
+      // of all rows; rows let in under an earlier, lower root are dropped by a last filter.
+      if (heap.length < k) heap = new Float64Array(k);
+      const H = heap;
+      let kept = 0;
+      let floor = -Infinity;
+      const [SC, ER, NO] = [scale, err, norm];
+      const rowsIn: number[] = [];
+      const uppers: number[] = [];
+      scan(n, (c, first, count) => {
+        const S = c.sums;
+        for (let i = 0; i < count; i++) {
+          const r = first + i;
+          const approx = S[i]! * SC[r]! * t;
+          const bound = qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK;
+          const v = approx - bound;
+          if (kept < k) {
+            let j = kept++;
+            while (j > 0) {
+              const parent = (j - 1) >> 1;
+              if (!(H[parent]! > v)) break;
+              H[j] = H[parent]!;
+              j = parent;
+            }
+            H[j] = v;
+            if (kept === k) floor = H[0]!;
+          } else if (v > floor) {
+            let j = 0;
+            for (;;) {
+              const l = 2 * j + 1;
+              if (l >= k) break;
+              const m = l + 1 < k && H[l + 1]! < H[l]! ? l + 1 : l;
+              if (!(H[m]! < v)) break;
+              H[j] = H[m]!;
+              j = m;
+            }
+            H[j] = v;
+            floor = H[0]!;
+          }
+          if (approx + bound >= floor) {
+            rowsIn.push(r);
+            uppers.push(approx + bound);
+          }
+        }
+      });
+      const out: number[] = [];
+      for (let i = 0; i < rowsIn.length; i++) if (uppers[i]! >= floor) out.push(rowsIn[i]!);
+      return Int32Array.from(out);
+    },
+    residentBytes() {
+      let bytes = (scale.byteLength + err.byteLength + norm.byteLength + lower.byteLength + upper.byteLength);
+      for (const c of chunks) bytes += c.kernel ? c.kernel.memory.buffer.byteLength : c.data.byteLength + c.sums.byteLength;
+      return bytes;
     },
   };
 }

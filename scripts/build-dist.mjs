@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Compiles the CLI into dist/ for a fast start (bin/launch.mjs runs it while it is fresh).
+// `npm install` runs it as `prepare`; `npm run build` after editing sources makes the start fast again.
+//   node scripts/build-dist.mjs [--outdir DIR] [--if-possible]
+// --if-possible: on a failed build, warn and exit 0 (bench then runs the sources through tsx), so an
+// install never fails on a source being edited.
+import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { STAMP_FILE } from '../bin/launch.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** Folders whose .ts and .json files may be compiled in; their size and mtime are taken before the build. */
+const SOURCE_DIRS = ['harness', 'runtime', 'schemas'];
+
+const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
+const outdir = resolve(ROOT, values.outdir);
+
+try {
+  await buildDist(outdir);
+} catch (e) {
+  if (!values['if-possible']) throw e;
+  rmSync(join(outdir, STAMP_FILE), { force: true });
+  console.warn(`warning: could not compile the CLI into ${relative(ROOT, outdir) || '.'}/ (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); bench runs from the TypeScript sources through tsx, which starts slower. Fix the build and run: npm run build`);
+}
+
+/** Builds harness/cli/main.ts and its command chunks into `dir`, then writes the stamp of its inputs. */
+async function buildDist(dir) {
+  const { build } = await import('esbuild');
+  // Taken before the build: a source edited while esbuild reads it then shows as changed (stale), never as fresh.
+  const before = statSources();
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const result = await build({
+    absWorkingDir: ROOT,
+    entryPoints: { main: 'harness/cli/main.ts' },
+    outdir: dir,
+    // Every output file sits directly in `dir`, so one relative path leads from any of them to the sources.
+    chunkNames: '[name]-[hash]',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    keepNames: true,
+    sourcemap: 'linked',
+    metafile: true,
+    logLevel: 'warning',
+    plugins: [sourceUrls(dir)],
+  });
+  const inputs = {};
+  for (const path of [...Object.keys(result.metafile.inputs), 'scripts/build-dist.mjs']) {
+    const seen = before.get(path) ?? statOf(path);
+    if (!seen) throw new Error(`${path} appeared during the build`);
+    inputs[path] = seen;
+  }
+  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs }, null, 1)}\n`);
+}
+
+/**
+ * Modules find their data files (schemas, prices, prompts) next to their source through
+ * `import.meta.url`; in a bundle that URL is the chunk's, so each module's is pointed back at its own
+ * source file, relative to the output folder so the checkout can move.
+ */
+function sourceUrls(dir) {
+  return {
+    name: 'source-import-meta-url',
+    setup(b) {
+      b.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const { readFile } = await import('node:fs/promises');
+        const text = await readFile(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const fromOut = relative(dir, args.path).split(sep).join('/');
+        return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`), loader: 'ts' };
+      });
+    },
+  };
+}
+
+/** [size, mtimeMs] of every .ts and .json file under the source folders, by path relative to the checkout. */
+function statSources() {
+  const seen = new Map();
+  const walk = (d) => {
+    for (const e of readdirSync(join(ROOT, d), { withFileTypes: true })) {
+      const path = `${d}/${e.name}`;
+      if (e.isDirectory()) walk(path);
+      else if (/\.(ts|json)$/.test(e.name)) seen.set(path, statOf(path));
+    }
+  };
+  for (const d of SOURCE_DIRS) walk(d);
+  return seen;
+}
+
+function statOf(path) {
+  try {
+    const s = statSync(join(ROOT, path));
+    return [s.size, s.mtimeMs];
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
+
+const run = promisify(execFile);
+
+/** `node FILE ARGS` from `cwd`, with `env` added; stdout and the exit code. */
+async function node(file: string, args: string[], opts: { cwd: string; env?: Record<string, string> }): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const r = await run(process.execPath, [file, ...args], { cwd: opts.cwd, env: { ...process.env, ...opts.env }, maxBuffer: 64 << 20 });
+    return { code: 0, stdout: r.stdout, stderr: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, stdout: x.stdout, stderr: x.stderr };
+  }
+}
+
+/**
+ * A checkout in miniature: the real bin/ launchers, a `main` in the sources and another in dist/ that
+ * say which one ran, and a stamp of the source as it is now.
+ */
+function miniCheckout(): { root: string; source: string } {
+  const root = tempDir('bench-bin-');
+  mkdirSync(join(root, 'bin'));
+  for (const f of ['bench.mjs', 'analyze.mjs', 'launch.mjs']) copyFileSync(join(REPO_ROOT, 'bin', f), join(root, 'bin', f));
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
+  writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
+  mkdirSync(join(root, 'harness', 'cli'), { recursive: true });
+  const source = join(root, 'harness', 'cli', 'main.ts');
+  writeFileSync(source, "export async function main(argv: string[]): Promise<number> {\n  console.log(`sources ${argv.join(' ')}`);\n  return 0;\n}\n");
+  mkdirSync(join(root, 'dist'));
+  writeFileSync(join(root, 'dist', 'main.js'), "export async function main(argv) {\n  console.log(`dist ${argv.join(' ')}`);\n  return 0;\n}\n");
+  const s = statSync(source);
+  writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs: { 'harness/cli/main.ts': [s.size, s.mtimeMs] } }));
+  return { root, source };
+}
+
+describe('bin/bench.mjs and bin/analyze.mjs', () => {
+  it('run dist/ while it matches the sources, and the sources through tsx once it is stale, missing or turned off', async () => {
+    const { root, source } = miniCheckout();
+    const bin = join(root, 'bin', 'bench.mjs');
+    expect((await node(bin, ['list'], { cwd: root })).stdout).toBe('dist list\n');
+    expect((await node(join(root, 'bin', 'analyze.mjs'), ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('dist analyze --db-path x.db\n');
+    expect((await node(bin, ['list'], { cwd: root, env: { METIS_BENCH_NO_DIST: '1' } })).stdout).toBe('sources list\n');
+    // An edit after the build: the launcher must not run the old compiled code.
+    writeFileSync(source, "export async function main(argv: string[]): Promise<number> {\n  console.log(`edited ${argv.join(' ')}`);\n  return 0;\n}\n");
+    expect((await node(bin, ['list'], { cwd: root })).stdout).toBe('edited list\n');
+    rmSync(join(root, 'dist', 'stamp.json'));
+    expect((await node(bin, ['run'], { cwd: root })).stdout).toBe('edited run\n');
+  });
+});
+
+describe('the compiled CLI (scripts/build-dist.mjs)', () => {
+  const out = join(REPO_ROOT, 'test-output', `dist-${process.pid}-${Date.now()}`);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it('prints what the sources print, and finds its data files beside the sources', async () => {
+    const built = await node(join(REPO_ROOT, 'scripts', 'build-dist.mjs'), ['--outdir', out], { cwd: REPO_ROOT });
+    expect(built.code, built.stderr).toBe(0);
+    const stamp = JSON.parse((await import('node:fs')).readFileSync(join(out, 'stamp.json'), 'utf8')) as { inputs: Record<string, [number, number]> };
+    expect(Object.keys(stamp.inputs)).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs']));
+    const { distIsFresh } = (await import(new URL('../../bin/launch.mjs', import.meta.url).href)) as { distIsFresh(dist: URL, root: URL): boolean };
+    expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`))).toBe(true);
+    // One script runs the compiled main, as bin/ does with dist/main.js.
+    const probe = join(out, 'probe.mjs');
+    writeFileSync(probe, "const { main } = await import('./main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n");
+    for (const args of [['--help'], ['list', '--json'], ['validate', join(REPO_ROOT, 'workloads', 'fix-a-bug-small')]]) {
+      const compiled = await node(probe, args, { cwd: REPO_ROOT });
+      const sources = await bench(args);
+      expect(compiled.code, args.join(' ')).toBe(sources.code);
+      expect(compiled.stdout.trimEnd(), args.join(' ')).toBe(sources.stdout.trimEnd());
+    }
+  });
+});
