@@ -78,3 +78,21 @@ describe('findReport', () => {
     for (const name of ['single', 'a3']) expect(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report.report_version).toBe(1);
   });
 });
+
+describe('the latest run is the latest benchmark run', () => {
+  it('skips a newer `bench signal` run unless --kind signal asks for it, and says so when only signal runs exist', () => {
+    const dir = runsDir();
+    const bench = writeReport(dir, 'bench.json', 'run_BENCH', '2026-05-13T10:00:00.000000Z', 1_000_000_000);
+    const signal = fixture();
+    signal.provenance.run_id = 'run_SIGNAL';
+    signal.provenance.started_at = '2026-05-13T11:00:00.000000Z';
+    signal.provenance.protocol = 'signal';
+    writeFileSync(join(dir, 'signal.json'), JSON.stringify(signal));
+    writeFileSync(join(dir, 'matrix.json'), JSON.stringify({ kind: 'matrix', report_version: 1, provenance: { run_id: 'm', started_at: '2026-05-13T12:00:00.000000Z' } }));
+    expect(latestReportPath(dir)).toBe(bench);
+    expect(latestReportPath(dir, 'signal')).toBe(join(dir, 'signal.json'));
+    const only = runsDir();
+    writeFileSync(join(only, 'signal.json'), JSON.stringify(signal));
+    expect(() => latestReportPath(only)).toThrow(/no report JSON found \(it holds 1 signal run\(s\): add --kind signal/);
+  });
+});

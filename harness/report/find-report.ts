@@ -15,6 +15,8 @@ export interface FindReportOptions {
   cwd: string;
   /** Folder of run outputs, relative to cwd or absolute; `reports/.runs` by default in the CLI. */
   runsDir: string;
+  /** With no RUN: which kind of run is "the latest" (default benchmark; signal runs only when asked). */
+  kind?: RunKind;
 }
 
 /** Reads and validates a report JSON; a missing, unparsable or invalid file is a SetupError naming it and the first problem. */
@@ -51,29 +53,41 @@ function isoToUs(iso: string): number | null {
   return ms * 1000 + Number(fraction.slice(3, 6).padEnd(3, '0'));
 }
 
-/** The report-shaped JSON files of a folder with their `provenance` (other JSON, e.g. compare artifacts, is skipped). */
-function reportsIn(dir: string): { path: string; runId: unknown; startedUs: number }[] {
+/** Which runs "the latest" picks from: benchmark runs (every protocol but signal), or `bench signal` runs. */
+export type RunKind = 'benchmark' | 'signal';
+
+/** The report-shaped JSON files of a folder with their `provenance` (other JSON, e.g. compare artifacts or matrix reports, is skipped). */
+function reportsIn(dir: string): { path: string; runId: unknown; startedUs: number; kind: RunKind }[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
-  const found: { path: string; runId: unknown; startedUs: number }[] = [];
+  const found: { path: string; runId: unknown; startedUs: number; kind: RunKind }[] = [];
   for (const name of readdirSync(dir)) {
     if (!name.endsWith('.json')) continue;
     const path = join(dir, name);
-    let data: { report_version?: unknown; provenance?: { run_id?: unknown; started_at?: unknown } };
+    let data: { kind?: unknown; report_version?: unknown; provenance?: { run_id?: unknown; started_at?: unknown; protocol?: unknown } };
     try {
       data = JSON.parse(readFileSync(path, 'utf8')) as typeof data;
     } catch {
       continue;
     }
+    // Matrix and cache-stream reports carry a `kind` and have their own renderings: `bench report <path>` takes them by path.
+    if (data?.kind !== undefined) continue;
     const started = data?.report_version !== undefined && typeof data.provenance?.started_at === 'string' ? isoToUs(data.provenance.started_at) : null;
-    if (started !== null) found.push({ path, runId: data.provenance!.run_id, startedUs: started });
+    if (started !== null) found.push({ path, runId: data.provenance!.run_id, startedUs: started, kind: data.provenance!.protocol === 'signal' ? 'signal' : 'benchmark' });
   }
   return found;
 }
 
-/** The newest report in `runsDir` by the `provenance.started_at` it holds (not file mtime, which copies and downloads reset). */
-export function latestReportPath(runsDir: string): string {
-  const all = reportsIn(runsDir);
-  if (all.length === 0) throw new SetupError(`${runsDir}: no report JSON found (run \`bench run\` first, or name a report: bench report <run-id|report.json|trace.db>)`);
+/**
+ * The newest report of `kind` in `runsDir` by the `provenance.started_at` it holds (not file mtime, which copies
+ * and downloads reset). A `bench signal` run is never "the latest benchmark run": its two arms are not a benchmark.
+ */
+export function latestReportPath(runsDir: string, kind: RunKind = 'benchmark'): string {
+  const everything = reportsIn(runsDir);
+  const all = everything.filter((r) => r.kind === kind);
+  if (all.length === 0) {
+    const other = everything.length > 0 ? ` (it holds ${everything.length} ${kind === 'benchmark' ? 'signal' : 'benchmark'} run(s): add --kind ${kind === 'benchmark' ? 'signal' : 'benchmark'}, or name one)` : '';
+    throw new SetupError(`${runsDir}: no ${kind === 'signal' ? 'signal ' : ''}report JSON found${other} (run \`bench ${kind === 'signal' ? 'signal' : 'run'}\` first, or name a report: bench report <run-id|report.json|trace.db>)`);
+  }
   // Ties (same microsecond) fall back to the file name so the choice is still deterministic.
   all.sort((a, b) => a.startedUs - b.startedUs || a.path.localeCompare(b.path));
   return all.at(-1)!.path;
@@ -85,7 +99,7 @@ export function latestReportPath(runsDir: string): string {
  */
 export function findReport(run: string | undefined, options: FindReportOptions): FoundReport {
   const runsDir = resolve(options.cwd, options.runsDir);
-  if (run === undefined) return loadReport(latestReportPath(runsDir));
+  if (run === undefined) return loadReport(latestReportPath(runsDir, options.kind ?? 'benchmark'));
   const asPath = resolve(options.cwd, run);
   if (run.endsWith('.db')) {
     const json = asPath.replace(/\.db$/, '.json');

@@ -139,11 +139,14 @@ export function foldCell(text: string, width: number): string {
   return lines.join('\n');
 }
 
+/** The width output fits when there is no terminal, no $COLUMNS and no --width: a CI log, a pasted snippet. */
+export const DEFAULT_WIDTH = 100;
+
 /** The width stdout tables should fit: `--width`/`--wide` first, then the terminal, then $COLUMNS, else 100. */
 export function terminalWidth(options: { wide?: boolean; width?: number | null; columns?: number | undefined; env?: Readonly<Record<string, string | undefined>> }): number | null {
   if (options.wide) return null;
   if (options.width) return options.width;
   if (options.columns && options.columns > 0) return options.columns;
   const env = Number(options.env?.COLUMNS);
-  return Number.isInteger(env) && env > 0 ? env : 100;
+  return Number.isInteger(env) && env > 0 ? env : DEFAULT_WIDTH;
 }

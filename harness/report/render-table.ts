@@ -2,7 +2,7 @@ import Table from 'cli-table3';
 import type { BenchReport, Headline, OracleMetrics, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
 import { commitCell, num, pct, qualityCell, rate, repLabel, solvedCell, usd } from './format.ts';
 import { fitLines } from './fit-lines.ts';
-import { fitTable, type FitColumn } from './fit-table.ts';
+import { DEFAULT_WIDTH, fitTable, type FitColumn } from './fit-table.ts';
 import { legendLines, wrapWords } from './legend.ts';
 import { assertionsSummary, headlineRows, passRLine, unforcedCell, workloadRow } from './report-sections.ts';
 import { ORACLE_ARM_HEAD, ORACLE_ROUTER_HEAD, oracleArmRows, oracleNote, oracleRouterRows } from './oracle-section.ts';
@@ -87,7 +87,7 @@ const PASS_COLUMNS: FitColumn[] = [
 
 /** The stdout report of benchmark.md §8: the answer first (headline), then the tables, fitted to `width`. */
 export function renderReportTable(report: BenchReport, options: TableRenderOptions): string {
-  const width = options.width === undefined ? 120 : options.width;
+  const width = options.width === undefined ? DEFAULT_WIDTH : options.width;
   const p = report.provenance;
   const out: string[] = [];
   if (report.banner) out.push(`*** ${report.banner} ***`, '');

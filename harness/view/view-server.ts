@@ -187,7 +187,13 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     }
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (e: NodeJS.ErrnoException) => {
+      for (const d of dbs) d.db?.close();
+      // A busy port is a setup problem with a one-line fix, not a stack trace.
+      if (e.code === 'EADDRINUSE') reject(new SetupError(`port ${options.port} on ${options.host} is in use (another bench view?): pass --port 0 for any free port, or --port N`));
+      else if (e.code === 'EACCES') reject(new SetupError(`port ${options.port} on ${options.host} needs privileges: pass --port 0 for any free port, or a port above 1023`));
+      else reject(e);
+    });
     server.listen(options.port, options.host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;

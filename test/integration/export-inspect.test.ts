@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LISTING_FILE } from '../../harness/export/inspect/export-inspect.ts';
 import { REDACTED } from '../../harness/export/inspect/inspect-log.ts';
 import { inspectErrors, inspectEvalLogValidator } from '../../harness/export/inspect/inspect-schema.ts';
 import { bench, tempDir } from '../support/cli.ts';
@@ -21,15 +22,16 @@ type Log = {
 let dir: string;
 
 /** Runs bench, then exports to a fresh directory; returns the logs by file name. */
-async function runAndExport(name: string, runArgs: string[], exportArgs: string[] = []): Promise<{ db: string; logs: Map<string, Log>; raw: Map<string, string> }> {
+async function runAndExport(name: string, runArgs: string[], exportArgs: string[] = []): Promise<{ db: string; logs: Map<string, Log>; raw: Map<string, string>; listing: Record<string, Record<string, unknown>> }> {
   const db = join(dir, `${name}.db`);
   const r = await bench(['run', ...runArgs, '--quiet', '--db-path', db], { env: ENV });
   expect([0, 1], r.stderr).toContain(r.code);
   const out = join(dir, `${name}-logs`);
   const e = await bench(['export', '--format', 'inspect', '--db-path', db, '--out', out, ...exportArgs], { env: ENV });
   expect(e.code, e.stderr).toBe(0);
-  const raw = new Map(readdirSync(out).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
-  return { db, raw, logs: new Map([...raw].map(([f, t]) => [f, JSON.parse(t) as Log])) };
+  const raw = new Map(readdirSync(out).filter((f) => f !== LISTING_FILE).map((f) => [f, readFileSync(join(out, f), 'utf8')]));
+  const listing = JSON.parse(readFileSync(join(out, LISTING_FILE), 'utf8')) as Record<string, Record<string, unknown>>;
+  return { db, raw, listing, logs: new Map([...raw].map(([f, t]) => [f, JSON.parse(t) as Log])) };
 }
 
 /** Token and cost sums of a DB's llm.call_completed rows. */
@@ -92,6 +94,16 @@ describe('bench export --format inspect', () => {
     }
   });
 
+  it("writes listing.json beside the logs, as Inspect's viewer lists a folder: each log's header by file name, no samples", () => {
+    expect(Object.keys(sim.listing).sort()).toEqual([...sim.logs.keys()].sort());
+    for (const [file, log] of sim.logs) {
+      const entry = sim.listing[file]!;
+      expect(entry.eval).toEqual(log.eval);
+      expect(entry.status).toBe(log.status);
+      expect(entry).not.toHaveProperty('samples');
+    }
+  });
+
   it("carries the trace's token totals and cost", () => {
     const t = traceTotals(sim.db);
     const l = logTotals(sim.logs.values());
@@ -103,7 +115,7 @@ describe('bench export --format inspect', () => {
     const out = join(dir, 'twice-logs');
     const first = await bench(['export', '--format', 'inspect', '--db-path', sim.db, '--out', out], { env: ENV });
     expect(first.code, first.stderr).toBe(0);
-    const [name] = readdirSync(out);
+    const [name] = readdirSync(out).filter((f) => f !== LISTING_FILE);
     writeFileSync(join(out, name!), 'kept');
     const again = await bench(['export', '--format', 'inspect', '--db-path', sim.db, '--out', out], { env: ENV });
     expect(again.code).toBe(2);
@@ -118,7 +130,7 @@ describe('bench export --format inspect', () => {
     const out = join(dir, 'redacted-logs');
     const e = await bench(['export', '--format', 'inspect', '--db-path', sim.db, '--out', out], { env: ENV });
     expect(e.code, e.stderr).toBe(0);
-    const [file] = readdirSync(out);
+    const [file] = readdirSync(out).filter((f) => f !== LISTING_FILE);
     const raw = readFileSync(join(out, file!), 'utf8');
     const log = JSON.parse(raw) as Log;
     expect(inspectEvalLogValidator()(log)).toBe(true);

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SetupError } from '../../harness/errors.ts';
 import { startViewServer, type ViewServer } from '../../harness/view/view-server.ts';
 import type { RepDetail } from '../../harness/view/rep-detail.ts';
 import { bench, tempDir } from '../support/cli.ts';
@@ -81,6 +82,13 @@ describe('bench view', () => {
     const res = await fetch(new URL(`/api/rep?db=0&run=${runs[0]!.run_id}&workload=nope&pass=single&rep=0`, server.url));
     expect(res.status).toBe(404);
     expect(((await res.json()) as { error: string }).error).toMatch(/no rep 1 of nope/);
+  });
+
+  it('a busy port is one setup error naming --port 0, not a stack trace', async () => {
+    const busy = Number(new URL(server.url).port);
+    const e = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: busy, env: {} }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(SetupError);
+    expect((e as Error).message).toBe(`port ${busy} on 127.0.0.1 is in use (another bench view?): pass --port 0 for any free port, or --port N`);
   });
 
   it('listens on loopback only and refuses foreign Host headers (DNS rebinding)', async () => {

@@ -18,8 +18,9 @@ in --runs-dir by the started_at it records. The JSON is validated against schema
 Exit codes: 0 rendered; 2 the report is missing or invalid (the message names the file and the first problem).
 Examples:
   npx bench report --format md >> "$GITHUB_STEP_SUMMARY"
-  npx bench report reports/.runs/nightly.json --format html --out report.html
-  npx bench report --format md --image slides/      # slides/headline-card.svg, slides/main-chart.svg`;
+  npx bench report reports/.runs/nightly.json --format html --out reports/report.html
+  npx bench report --format md --image reports/slides/   # reports/slides/headline-card.svg, main-chart.svg
+  npx bench report --kind signal                    # the latest bench signal run`;
 
 async function render(report: BenchReport, format: ReportFormat, jsonPath: string, width: number | null): Promise<string> {
   switch (format) {
@@ -51,6 +52,7 @@ export const reportCommandSpec: CommandSpec = {
       .argument('[run]', 'run id, report JSON path, or trace DB path (default: the latest report in --runs-dir)')
       .addOption(new Option('--format <format>', 'output format').choices(['table', 'md', 'html', 'json']).default('table'))
       .option('--runs-dir <dir>', 'where run outputs live (for run ids and the latest run)', 'reports/.runs')
+      .addOption(new Option('--kind <kind>', 'with no run: the latest benchmark run, or the latest `bench signal` run').choices(['benchmark', 'signal']).default('benchmark'))
       .option('--out <file>', 'write to this file instead of stdout')
       .option('--image <dir>', 'also write the headline card and the main chart (cost vs solved rate per arm) as SVG files for slides')
       .addHelpText('after', EXAMPLES);
@@ -58,16 +60,19 @@ export const reportCommandSpec: CommandSpec = {
   },
   async run(cmd, args, io) {
     const run = args[0] as string | undefined;
-    const o = cmd.opts<{ format: ReportFormat; runsDir: string; out?: string; image?: string; width?: number; wide?: boolean }>();
+    const o = cmd.opts<{ format: ReportFormat; runsDir: string; kind: 'benchmark' | 'signal'; out?: string; image?: string; width?: number; wide?: boolean }>();
     // A matrix run (its JSON or its DB) has its own report shape and renderings.
     const matrix = run ? readMatrixReport(resolve(io.cwd, run)) : null;
     if (matrix) {
       const text = renderMatrixAs(matrix, o.format, { json: null, db: matrix.provenance.db_path }, o.out ? null : tableWidth(o, io));
-      if (o.out) writeFileSync(resolve(io.cwd, o.out), `${text}\n`);
+      if (o.out) {
+        mkdirSync(dirname(resolve(io.cwd, o.out)), { recursive: true });
+        writeFileSync(resolve(io.cwd, o.out), `${text}\n`);
+      }
       else io.out(text);
       return 0;
     }
-    const { path, report } = findReport(run, { cwd: io.cwd, runsDir: o.runsDir });
+    const { path, report } = findReport(run, { cwd: io.cwd, runsDir: o.runsDir, kind: o.kind });
     const text = await render(report, o.format, path, tableWidth(o, io));
     if (o.image) {
       for (const [file, svg] of Object.entries(await slideImages(report))) {

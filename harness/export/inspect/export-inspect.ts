@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { refuseExisting } from '../refuse-existing.ts';
-import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { PACKAGE_VERSION } from '../package-version.ts';
 import { readRunTraces } from '../run-trace.ts';
@@ -40,8 +40,34 @@ export function exportInspect(db: Database, opts: { dbPath: string; runId: strin
   // Every name is known before the first write: an existing log is refused whole, never half-replaced.
   if (!opts.force) for (const l of logs) refuseExisting(l.path, '--out DIR');
   mkdirSync(opts.outDir, { recursive: true });
-  return logs.map(({ path, log, runId, pass }) => {
+  const written = logs.map(({ path, log, runId, pass }) => {
     writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
     return { path, runId, pass, samples: (log.samples as unknown[]).length };
   });
+  // Inspect's viewer, served over plain HTTP from the folder, lists the logs from this file: each log's header by file name.
+  // Logs already in the folder (an earlier export) stay listed.
+  const listingPath = join(opts.outDir, LISTING_FILE);
+  const listing = Object.fromEntries(logs.map(({ path, log }) => [basename(path), logHeader(log)]));
+  writeFileSync(listingPath, `${JSON.stringify({ ...readListing(listingPath), ...listing }, null, 1)}\n`);
+  return written;
+}
+
+/** The file Inspect's log viewer reads to list the logs of a folder. */
+export const LISTING_FILE = 'listing.json';
+
+/** A log without its samples (and their reductions): what a listing holds of it. */
+function logHeader(log: Record<string, unknown>): Record<string, unknown> {
+  const { samples: _samples, reductions: _reductions, ...header } = log;
+  return header;
+}
+
+/** The listing already in the folder, or none when it is missing or unreadable (it is rewritten whole). */
+function readListing(path: string): Record<string, unknown> {
+  if (!existsSync(path)) return {};
+  try {
+    const data = JSON.parse(readFileSync(path, 'utf8')) as unknown;
+    return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
 }
