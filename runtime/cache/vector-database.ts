@@ -67,7 +67,7 @@ class PartitionMatrix {
   private rows: EmbeddingRows | null = null;
   private file: FloatRowFile | null = null;
   private quantized: QuantizedRows | null = null;
-  private block: Float32Array | null = null;
+  private scanner: EmbeddingRows | null = null;
   readonly ids: string[] = [];
   constructor(
     private readonly dim: number,
@@ -133,10 +133,14 @@ class PartitionMatrix {
     const n = this.ids.length;
     if (this.rows) return this.rows.dots(q, n);
     if (this.file) {
-      this.block ??= new Float32Array(SCAN_BLOCK_ROWS * this.dim);
+      // Blocks read from the file into SIMD rows: the same bits as dotsJs, several times faster.
+      this.scanner ??= createEmbeddingRows(this.dim, SCAN_BLOCK_ROWS);
+      const buf = new Float32Array(SCAN_BLOCK_ROWS * this.dim);
       for (let first = 0; first < n; first += SCAN_BLOCK_ROWS) {
         const rows = Math.min(SCAN_BLOCK_ROWS, n - first);
-        dotsJs(this.file.readRows(first, rows, this.block), this.dim, rows, q, scratch.subarray(first, first + rows));
+        const block = this.file.readRows(first, rows, buf);
+        for (let r = 0; r < rows; r++) this.scanner.set(r, block.subarray(r * this.dim, (r + 1) * this.dim));
+        scratch.set(this.scanner.dots(q, rows), first);
       }
       return scratch;
     }
@@ -159,7 +163,7 @@ class PartitionMatrix {
   }
   /** Bytes of vector data held in memory (float32 rows unless spilled, int8 copies, norms). */
   residentBytes(): number {
-    const own = (this.plain?.byteLength ?? 0) + (this.block?.byteLength ?? 0) + (this.quantized?.residentBytes() ?? 0);
+    const own = (this.plain?.byteLength ?? 0) + (this.scanner?.capacityBytes() ?? 0) + (this.quantized?.residentBytes() ?? 0);
     return own + (this.rows ? this.rows.capacityBytes() : 0);
   }
   close(): void {
