@@ -29,6 +29,8 @@ describe('gate classes: the pairs served at --cache-delta 1', () => {
   });
   it('refuses "Alice pays Bob" / "Bob pays Alice" as argument order', () => {
     expect(gate('Why does Alice pay Bob every month?', 'Why does Bob pay Alice every month?')).toBe('argument_order');
+    // Blocks of words moved around a noun are a rewording, not a swap (a Tier 3 comparison served from its steps).
+    expect(gate('Compare the monthly price and storage of the Basic and Pro plans.', 'Compare the Basic and Pro plans: storage and monthly price.')).toBeNull();
   });
   it('refuses "9 am" / "9 pm" as times, and serves "9 pm" for "21:00"', () => {
     expect(gate('Is the store open at 9 am?', 'Is the store open at 9 pm?')).toBe('times');

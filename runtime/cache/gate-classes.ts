@@ -152,7 +152,7 @@ function inSet(w: string, set: ReadonlySet<string>): boolean {
 
 /**
  * True when the texts share content words x, v, y that `a` holds in the order x v y and `b` in the order
- * y v x: the two around v traded places ("Alice pays Bob" / "Bob pays Alice"). Both texts must be the same
+ * y v x: the content words right beside v traded places ("Alice pays Bob" / "Bob pays Alice"). Both texts must be the same
  * content words, each found once in each text, reordered; a symmetric middle word ("meets", "and") or a passive in one text only ("Bob is paid
  * by Alice") is no swap.
  */
@@ -174,8 +174,13 @@ export function argumentSwap(a: readonly ContentWord[], b: readonly ContentWord[
   for (let q = 1; q < pairs.length - 1; q++) {
     const v = pairs[q]!;
     if (inSet(v.word, list.symmetric)) continue;
-    // Some x before v in a but after it in b, and some y after v in a but before it in b: they crossed v.
-    if (pairs.slice(0, q).some((x) => x.j > v.j) && pairs.slice(q + 1).some((y) => y.j < v.j)) return true;
+    // The content words right beside v traded sides: x v y in a, y v x in b. Blocks of words moved
+    // about a noun ("the price and storage of the plans" / "the plans: storage and price") are a rewording.
+    const x = pairs[q - 1]!;
+    const y = pairs[q + 1]!;
+    const nextInB = (j: number) => Math.min(...pairs.filter((p) => p.j > j).map((p) => p.j));
+    const prevInB = (j: number) => Math.max(...pairs.filter((p) => p.j < j).map((p) => p.j));
+    if (x.j === nextInB(v.j) && y.j === prevInB(v.j)) return true;
   }
   return false;
 }
