@@ -2,7 +2,7 @@ import * as echarts from 'echarts/core';
 import { LineChart, ScatterChart, type LineSeriesOption, type ScatterSeriesOption } from 'echarts/charts';
 import { GridComponent, LegendComponent, type GridComponentOption, type LegendComponentOption } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
-import type { Estimate, MatrixReport, Setting } from '../../schemas/types/matrix-report.ts';
+import type { Baseline, Estimate, MatrixReport, Setting } from '../../schemas/types/matrix-report.ts';
 import { pctText, ptsText, SETTING_TEXT, usdText } from './matrix-report.ts';
 
 /**
@@ -17,12 +17,16 @@ type ChartOption = echarts.ComposeOption<LineSeriesOption | ScatterSeriesOption 
 const FONT = 'Arial, Helvetica, Liberation Sans, sans-serif';
 const SETTING_COLOR: Record<Setting['setting'], string> = { in_sample: '#8c959f', unseen_tasks: '#cf222e', new_workspace: '#8250df', online: '#bf8700' };
 
-const num = (e: Estimate, digits = 3) => (e.estimate === null ? 'n/a' : `${e.estimate.toFixed(digits)}${e.ci_low !== null && e.ci_high !== null ? ` [${e.ci_low.toFixed(digits)}, ${e.ci_high.toFixed(digits)}]` : ''}`);
+const bandText = (b: { low: number; high: number } | null | undefined) => (b ? `[${b.low >= 0 ? '+' : '\u2212'}${Math.abs(b.low).toFixed(1)}, ${b.high >= 0 ? '+' : '\u2212'}${Math.abs(b.high).toFixed(1)}]` : 'n/a');
+const num = (e: Pick<Estimate, 'estimate' | 'ci_low' | 'ci_high'>, digits = 3) => (e.estimate === null ? 'n/a' : `${e.estimate.toFixed(digits)}${e.ci_low !== null && e.ci_high !== null ? ` [${e.ci_low.toFixed(digits)}, ${e.ci_high.toFixed(digits)}]` : ''}`);
 const mixText = (mix: Readonly<Record<string, number | undefined>>) =>
   Object.entries(mix)
     .filter((e): e is [string, number] => (e[1] ?? 0) > 0)
     .map(([m, s]) => `${m} ${(100 * s).toFixed(0)}%`)
     .join(', ');
+
+const INTERVALS =
+  'Intervals: paired 95%, cluster-robust over the clusters (CR2); CPT intervals from a cluster bootstrap. Hull gap and vs-random are in points of solved rate. A swept point supports a claim only where its simultaneous band excludes 0; every verdict comes from the chosen point.';
 
 /** The rows of every table, shared by the text and Markdown renderings. */
 function tables(r: MatrixReport): { title: string; head: string[]; rows: string[][] }[] {
@@ -35,12 +39,37 @@ function tables(r: MatrixReport): { title: string; head: string[]; rows: string[
       ['oracle (cheapest model that solves each task)', usdText(r.oracle.cost_per_task_usd), pctText(r.oracle.solved_rate), mixText(r.oracle.mix)],
     ],
   });
-  for (const s of r.settings)
+  for (const s of r.settings) {
+    const curve = [
+      `cost_apgr ${num(s.cost_apgr)} (area under PGR over normalised cost)`,
+      ...(s.apgr_call_share ? [`APGR on strong-call share ${num(s.apgr_call_share)}`] : []),
+      ...(s.cpt50 && s.cpt80 ? [`CPT(50%) ${num(s.cpt50, 2)}, CPT(80%) ${num(s.cpt80, 2)}`] : []),
+      ...(s.hull_area ? [`area above the hull ${num(s.hull_area)}`] : []),
+    ].join('; ');
+    const bandNote = s.band ? `; band: simultaneous 95% over the ${s.points.length} points (critical value ${s.band.critical_value.toFixed(2)}), claims only where it excludes 0` : '';
     out.push({
-      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)}; stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
-      head: ['cost_weight', '$/task', 'solved', 'vs hull', 'vs random at mix', 'PGR', 'oracle capture', 'mix'],
-      rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix)]),
+      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. ${curve}; stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)${bandNote}`,
+      head: ['cost_weight', '$/task', 'solved', 'vs hull', 'vs hull, band', 'vs random at mix', 'PGR', 'oracle capture', 'mix'],
+      rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), bandText(p.hull_gap_band), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix)]),
     });
+    const c = s.chosen;
+    if (!c) continue;
+    const b = s.baselines;
+    const row = (name: string, x: Baseline | null | undefined): string[][] => (x ? [[name, usdText(x.cost_per_task_usd), pctText(x.solved_rate), ptsText(x.hull_gap_pts), ptsText(x.router_minus_baseline_pts)]] : []);
+    const how = c.fallback_model ? `every fold fell back to ${c.fallback_model}` : `cost_weight ${c.cost_weight} (${c.chosen_by})`;
+    out.push({
+      title: `Chosen point, ${SETTING_TEXT[s.setting].phrase}: target ${c.target}, ${how}, ${c.tasks_judged} tasks judged; baselines on the same folds and target`,
+      head: ['arm', '$/task', 'solved', 'vs hull', 'router minus arm'],
+      rows: [
+        ['router (chosen point)', usdText(c.point.cost_per_task_usd), pctText(c.point.solved_rate), ptsText(c.point.hull_gap_pts), ''],
+        ['random at the router\'s mix', '', '', '', ptsText(c.point.vs_random_at_mix_pts)],
+        ...row('per-cluster lookup', b?.per_cluster_lookup),
+        ...row('cost-only rule (shortest prompts to the strong model)', b?.cost_only),
+        ...row('best fixed model at the target', b?.best_fixed),
+        ...row('oracle', b?.oracle),
+      ],
+    });
+  }
   return out;
 }
 
@@ -52,7 +81,7 @@ export function renderMatrixText(r: MatrixReport, paths: { json: string | null; 
     const fmt = (row: string[]) => row.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
     lines.push(t.title, fmt(t.head), widths.map((w) => '-'.repeat(w)).join('  '), ...t.rows.map(fmt), '');
   }
-  lines.push('Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate.');
+  lines.push(INTERVALS);
   if (paths.db) lines.push(`DB: ${paths.db}`);
   if (paths.json) lines.push(`JSON: ${paths.json}`);
   return lines.join('\n');
@@ -63,7 +92,7 @@ export function renderMatrixMarkdown(r: MatrixReport): string {
   const esc = (s: string) => s.replaceAll('|', '\\|');
   const lines = [`**${esc(r.headline)}**`, ''];
   for (const t of tables(r)) lines.push(`*${esc(t.title)}*`, '', `| ${t.head.join(' | ')} |`, `| ${t.head.map(() => '---').join(' | ')} |`, ...t.rows.map((row) => `| ${row.map(esc).join(' | ')} |`), '');
-  lines.push('Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate.');
+  lines.push(INTERVALS);
   return lines.join('\n');
 }
 
@@ -119,7 +148,7 @@ export function renderMatrixHtml(r: MatrixReport): string {
 <p class="headline">${h(r.headline)}</p>
 ${renderMatrixChart(r)}
 ${body}
-<p>Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate. Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
+<p>${h(INTERVALS)} Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
 </body></html>
 `;
 }
