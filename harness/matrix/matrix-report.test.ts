@@ -53,7 +53,7 @@ describe('matrix report', () => {
     expect(r.best_single.model).toBe('strong');
     expect(r.verdict.beats_hull).toBe(false);
     expect(r.settings[0]!.chosen!.chosen_by).toBe('declared');
-    expect(r.headline).toMatch(/^On 16 of 16 tasks, out of sample by task \(unseen tasks, known clusters\), the router solved 50% \[50, 50\] at \$0\.0010 a task, 0\.0 pts level with the best fixed mix .*declared cost_weight 0\)/);
+    expect(r.headline).toMatch(/^On 16 tasks, out of sample by task \(unseen tasks, known clusters\), the router solved 50% \[50, 50\] at \$0\.0010 a task, 0\.0 pts level with the best fixed mix .*declared cost_weight 0\)/);
     // Always the cheap model: the best fixed model at cost_weight 0 (strong) is 25 pts better, and the verdict names it.
     expect(r.settings[0]!.baselines!.best_fixed.router_minus_baseline_pts.estimate).toBeCloseTo(-25, 9);
     expect(r.verdict.predicts_prompts).toBe(false);

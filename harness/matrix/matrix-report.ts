@@ -308,6 +308,6 @@ function headline(r: MatrixReport, primary: Setting | null): string {
   const side = g.estimate === null ? 'against' : g.estimate > 0 ? 'above' : g.estimate < 0 ? 'below' : 'level with';
   const size = g.estimate === null ? 'n/a' : `${Math.abs(g.estimate).toFixed(1)} pts`;
   const how = c.chosen_by === 'declared' ? `declared cost_weight ${c.cost_weight}` : c.cost_weight === null ? `target ${c.target}, fixed choice` : `target ${c.target}, cost_weight ${c.cost_weight} chosen ${c.chosen_by === 'nested' ? 'inside the training folds' : 'on the calibration window'}`;
-  const lead = `On ${c.tasks_judged.toLocaleString('en-US')} of ${n} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${size} ${side} the best fixed mix at that cost (hull gap ${ptsText(g)}; ${how}).`;
+  const lead = `On ${c.tasks_judged === r.provenance.tasks ? n : `${c.tasks_judged.toLocaleString('en-US')} of ${n}`} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${size} ${side} the best fixed mix at that cost (hull gap ${ptsText(g)}; ${how}).`;
   return `${lead} ${r.verdict.statement} ${best}`;
 }
