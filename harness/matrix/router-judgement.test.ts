@@ -219,8 +219,10 @@ describe('dev and confirm halves', () => {
     expect(dev.length / 1000).toBeGreaterThan(0.65);
     expect(dev.length / 1000).toBeLessThan(0.75);
     expect(splitRows(clusters, 'all')).toHaveLength(1000);
-    // sha256("abstract_algebra") starts 0x…: fixed forever, whatever the run.
-    expect(splitOfCluster('abstract_algebra')).toBe(splitOfCluster('abstract_algebra'));
+    // sha256 of the id alone decides: "abstract_algebra" starts 0xc511885c (above 0.7·2^32: confirm),
+    // "gsm8k-len-01" 0x854a22f2 (below: dev).
+    expect(splitOfCluster('abstract_algebra')).toBe('confirm');
+    expect(splitOfCluster('gsm8k-len-01')).toBe('dev');
     expect(new Set(dev.map((t) => clusters[t]))).not.toContain(clusters[confirm[0]!]);
   });
 });

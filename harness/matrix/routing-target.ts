@@ -1,6 +1,4 @@
-import { Decimal } from 'decimal.js';
 import { SetupError } from '../errors.ts';
-import { fixedMixHull, hullAt } from './fixed-mix-hull.ts';
 import { pointOfPicks, type MatrixPoint, type OutcomeTable } from './outcome-table.ts';
 
 /**
@@ -97,10 +95,4 @@ export function chooseKnob(points: readonly KnobPoint[], singles: readonly KnobP
  */
 export function bestFixedChoice(singles: readonly KnobPoint[], target: RoutingTarget): number {
   return chooseKnob(singles, singles, target);
-}
-
-/** The hull of fixed mixes of `singles` at `cost` (the rate the best random mix reaches for that money). */
-export function hullRateAt(singles: readonly KnobPoint[], cost: number): number {
-  const hull = fixedMixHull(singles.map((s) => ({ cost_per_task_usd: new Decimal(s.cost), solved_rate: s.rate })));
-  return hullAt(hull, cost);
 }
