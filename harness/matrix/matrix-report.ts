@@ -286,7 +286,10 @@ export function verdictOf(primary: Setting | null): MatrixReport['verdict'] {
       : matched
         ? `The router does not beat the ${BASELINE_TEXT[matched]} at the chosen point (${phrase}; router minus it ${ptsText(order.find(([k]) => k === matched)![1]!.router_minus_baseline_pts)}): that baseline matches it.`
         : `The router beats every baseline at the chosen point (${phrase}) except that no per-cluster lookup was fitted.`;
-  return { beats_hull: beats, setting: primary.setting, cost_weight: c.cost_weight, chosen_by: c.chosen_by, predicts_prompts: predicts, matched_by: matched, routing_adds_nothing: nothing, use_model: c.fallback_model, statement };
+  // A baseline that clears the hull where the router does not is worth a routing team's attention.
+  const clears = beats ? [] : order.filter(([, x]) => x && above(x.hull_gap_pts));
+  const note = clears.map(([k, x]) => ` The ${BASELINE_TEXT[k]} is above the hull here (hull gap ${ptsText(x!.hull_gap_pts)}).`).join('');
+  return { beats_hull: beats, setting: primary.setting, cost_weight: c.cost_weight, chosen_by: c.chosen_by, predicts_prompts: predicts, matched_by: matched, routing_adds_nothing: nothing, use_model: c.fallback_model, statement: statement + note };
 }
 
 /** How the prose names each baseline. */
