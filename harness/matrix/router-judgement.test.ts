@@ -210,6 +210,16 @@ describe('baselines and call-share metrics on hand-made matrices', () => {
   });
 });
 
+describe('--target', () => {
+  it('reads the three targets, defaults to quality=2, and refuses anything else naming the fix', () => {
+    expect(parseTarget(undefined)).toEqual({ kind: 'quality', value: 2 });
+    expect(parseTarget('budget=0.0005')).toEqual({ kind: 'budget', value: 0.0005 });
+    expect(parseTarget('cost_weight=0.1')).toEqual({ kind: 'cost_weight', value: 0.1 });
+    expect(() => parseTarget('cost_weight=2')).toThrow(/out of range; write --target cost_weight=X/);
+    expect(() => parseTarget('speed=3')).toThrow(/not understood/);
+  });
+});
+
 describe('dev and confirm halves', () => {
   it('split by a stable hash of the cluster, about 70% dev', () => {
     const clusters = Array.from({ length: 1000 }, (_, i) => `cluster-${i}`);
