@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PatternStore } from '../../runtime/patterns/index.ts';
+import { assignFolds, type FoldSetting } from './matrix-folds.ts';
 import type { MatrixRouter, MatrixTurnTask, WorkspaceMode } from './matrix-router.ts';
 import type { OutcomeTable } from './outcome-table.ts';
 
@@ -27,8 +28,10 @@ export interface MatrixProtocolDeps {
   costWeights: readonly number[];
   /** Opens a fresh, empty pattern store at `path` (v1 or v2, as the run chose). */
   openStore(path: string): PatternStore;
-  /** The runtime's router over `store`. */
-  routerFor(store: PatternStore): MatrixRouter;
+  /** The runtime's router over `store`; `defaultModel` (a pool index, when given) is slot 7's model when slot 4 abstains. */
+  routerFor(store: PatternStore, defaultModel?: number): MatrixRouter;
+  /** Slot 7's model for a store seeded with the tasks `train`: the training data's best fixed choice at the target (absent: routerFor's own default). */
+  defaultFor?(train: readonly number[]): number;
   /** Lets the event bus deliver what routing emitted (route.decided per task); called every 1,000 routed tasks. */
   drain?(): Promise<void>;
   /** Where the temporary per-fold stores live (default: /dev/shm when present, else the OS temp dir). */
@@ -48,11 +51,11 @@ const outcome = (d: MatrixProtocolDeps, t: number, m: number) => ({ score: d.tab
 const defaultTmp = (): string => (existsSync('/dev/shm') ? '/dev/shm' : tmpdir());
 
 /** Runs `body` with a fresh store in a temporary directory removed afterwards. */
-async function withStore<T>(d: MatrixProtocolDeps, name: string, body: (store: PatternStore, router: MatrixRouter) => Promise<T>): Promise<T> {
+async function withStore<T>(d: MatrixProtocolDeps, name: string, defaultModel: number | undefined, body: (store: PatternStore, router: MatrixRouter) => Promise<T>): Promise<T> {
   const dir = mkdtempSync(join(d.tmpDir ?? defaultTmp(), 'metis-matrix-'));
   const store = d.openStore(join(dir, `${name}.db`));
   try {
-    return await body(store, d.routerFor(store));
+    return await body(store, d.routerFor(store, defaultModel));
   } finally {
     store.close();
     rmSync(dir, { recursive: true, force: true });
@@ -67,6 +70,7 @@ async function seed(d: MatrixProtocolDeps, router: MatrixRouter, train: readonly
 
 /** Routes each task of `test` at every cost_weight into `picks`. */
 async function routeAll(d: MatrixProtocolDeps, router: MatrixRouter, test: readonly number[], mode: WorkspaceMode, tag: string, picks: SweepPicks): Promise<void> {
+  if (test.length === 0) return;
   for (const t of test) await router.warm(d.tasks[t]!);
   let routed = 0;
   for (let i = 0; i < d.costWeights.length; i++)
@@ -87,7 +91,7 @@ const emptyPicks = (d: MatrixProtocolDeps): SweepPicks => d.costWeights.map(() =
 export async function runInSample(d: MatrixProtocolDeps, mode: WorkspaceMode): Promise<SweepPicks> {
   const picks = emptyPicks(d);
   const all = d.tasks.map((_, t) => t);
-  await withStore(d, 'in-sample', async (store, router) => {
+  await withStore(d, 'in-sample', d.defaultFor?.(all), async (store, router) => {
     await store.batch(() => seed(d, router, all, mode, 'all'));
     const size = store.size();
     d.onSeeded?.({ fold: -1, outcomes: size.outcomes, fingerprints: size.fingerprints });
@@ -96,31 +100,76 @@ export async function runInSample(d: MatrixProtocolDeps, mode: WorkspaceMode): P
   return picks;
 }
 
-/** Cross-fit: per fold, a fresh store seeded with the other folds' outcomes routes the fold. */
+/** How a cross-fit validates its knob inside each training fold: `k` inner folds dealt as `setting` with `seed`. */
+export interface InnerFolds {
+  k: number;
+  setting: FoldSetting;
+  seed: number;
+}
+
+/** A cross-fit's picks: the outer sweep, and per outer fold the inner validation of every training task (nested[f][i][t], −1 off the training set). */
+export interface CrossFitPicks {
+  picks: SweepPicks;
+  nested: SweepPicks[] | null;
+}
+
+/** Seeds a fresh store with `train` and routes `test` at every cost_weight into `picks`. */
+async function foldRun(d: MatrixProtocolDeps, train: readonly number[], test: readonly number[], mode: WorkspaceMode, tag: string, picks: SweepPicks, report: number | null): Promise<void> {
+  await withStore(d, tag, d.defaultFor?.(train), async (store, router) => {
+    // One write transaction per fold's seeding: the same rows, committed once instead of per record.
+    await store.batch(() => seed(d, router, train, mode, tag));
+    if (report !== null) {
+      const size = store.size();
+      d.onSeeded?.({ fold: report, outcomes: size.outcomes, fingerprints: size.fingerprints });
+    }
+    await routeAll(d, router, test, mode, tag, picks);
+  });
+}
+
+/**
+ * Cross-fit: per fold, a fresh store seeded with the other folds' outcomes routes the fold. With `inner`,
+ * each training set is cross-fit again (nested): inner stores seeded with part of the training set route
+ * the rest of it, so every training task gets a validated pick at every cost_weight from a store that
+ * never held it, and the outer fold's task outcomes reach no inner store.
+ */
 export async function runCrossFit(d: MatrixProtocolDeps, folds: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
+  return (await runNestedCrossFit(d, folds, mode, null)).picks;
+}
+
+/** runCrossFit, plus the inner validation of every training fold when `inner` is given. */
+export async function runNestedCrossFit(d: MatrixProtocolDeps, folds: readonly number[], mode: WorkspaceMode, inner: InnerFolds | null): Promise<CrossFitPicks> {
   if (folds.length !== d.tasks.length) throw new RangeError(`folds has ${folds.length} entries for ${d.tasks.length} tasks`);
   const picks = emptyPicks(d);
   const k = Math.max(...folds) + 1;
+  const nested: SweepPicks[] | null = inner ? [] : null;
   for (let f = 0; f < k; f++) {
     const test = folds.flatMap((x, t) => (x === f ? [t] : []));
     const train = folds.flatMap((x, t) => (x === f ? [] : [t]));
+    if (nested) nested.push(emptyPicks(d));
     if (test.length === 0) continue;
-    await withStore(d, `fold-${f}`, async (store, router) => {
-      // One write transaction per fold's seeding: the same rows, committed once instead of per record.
-      await store.batch(() => seed(d, router, train, mode, `f${f}`));
-      const size = store.size();
-      d.onSeeded?.({ fold: f, outcomes: size.outcomes, fingerprints: size.fingerprints });
-      await routeAll(d, router, test, mode, `f${f}`, picks);
-    });
+    await foldRun(d, train, test, mode, `f${f}`, picks, f);
+    if (!inner || !nested) continue;
+    const innerFolds = assignFolds(
+      train.map((t) => d.tasks[t]!.cluster),
+      inner.k,
+      inner.setting,
+      inner.seed + 1000 * (f + 1),
+    );
+    for (let j = 0; j < inner.k; j++) {
+      const iTest = train.filter((_, x) => innerFolds[x] === j);
+      const iTrain = train.filter((_, x) => innerFolds[x] !== j);
+      if (iTest.length) await foldRun(d, iTrain, iTest, mode, `f${f}i${j}`, nested[f]!, null);
+    }
   }
-  return picks;
+  return { picks, nested };
 }
 
 /** Online: for each cost_weight a fresh, empty store; tasks in `order`; each routed, then only the chosen model's outcome is learned. */
 export async function runOnline(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
   const picks = emptyPicks(d);
   for (let i = 0; i < d.costWeights.length; i++) {
-    await withStore(d, `online-${i}`, async (store, router) => {
+    // An online store starts empty: no training data to choose a fixed model from, so routerFor's default applies.
+    await withStore(d, `online-${i}`, undefined, async (store, router) => {
       for (const t of order) {
         const task = d.tasks[t]!;
         await router.warm(task);

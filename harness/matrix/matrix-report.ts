@@ -1,11 +1,16 @@
 import type { Decimal } from 'decimal.js';
-import type { ClusteredEstimate } from '../metrics/paired-stats.ts';
-import type { Estimate, MatrixReport, OperatingPoint, Setting } from '../../schemas/types/matrix-report.ts';
-import { apgr, matrixBaselines, operatingFigures, type MatrixBaselines } from './operating-point.ts';
-import type { OutcomeTable } from './outcome-table.ts';
-import { moneyText } from '../report/number-text.ts';
-import { decisive, type IntervalFigure } from '../report/verdict-grammar.ts';
+import { clusteredFigure, type ClusteredEstimate } from '../metrics/paired-stats.ts';
+import type { Baseline, Chosen, Estimate, MatrixReport, OperatingPoint, Setting } from '../../schemas/types/matrix-report.ts';
+import { apgrCallShare, cptCallShare, hullArea } from './call-share.ts';
+import type { FoldSetting } from './matrix-folds.ts';
 import type { SweepPicks } from './matrix-protocol.ts';
+import { nestedChoice, prefixChoice, ONLINE_WINDOW, type ChosenPicks } from './nested-choice.ts';
+import { apgr, hullGapValues, matrixBaselines, operatingFigures, type MatrixBaselines, type OperatingFigures } from './operating-point.ts';
+import type { OutcomeTable } from './outcome-table.ts';
+import { costOnlyPicks, crossFitBaseline, lookupPicks } from './router-baselines.ts';
+import { bestFixedChoice, DEFAULT_TARGET, parseTarget, singlePoints, subTable, type RoutingTarget } from './routing-target.ts';
+import { simultaneousBand } from './simultaneous-band.ts';
+import { moneyText } from '../report/number-text.ts';
 
 /** The protocol settings a matrix run reports. */
 export type SettingName = Setting['setting'];
@@ -15,6 +20,12 @@ export interface SettingRun {
   setting: SettingName;
   picks: SweepPicks;
   store: Setting['store'];
+  /** Cross-fit: the outer fold of each task. */
+  folds?: number[];
+  /** Cross-fit: per outer fold, the inner validation of its training tasks at every cost_weight (−1 off its training set). */
+  nested?: SweepPicks[];
+  /** Online: the arrival order. */
+  order?: number[];
 }
 
 /** Everything a matrix report is computed from (all of it stored in the run's DB). */
@@ -22,6 +33,8 @@ export interface MatrixRunData {
   provenance: MatrixReport['provenance'];
   table: OutcomeTable;
   settings: readonly SettingRun[];
+  /** Each task's prompt length in characters (the cost-only rule's input); absent in DBs from before it was kept. */
+  chars?: readonly number[];
 }
 
 /** What each setting means, as the reports say it. */
@@ -29,7 +42,7 @@ export const SETTING_TEXT: Record<SettingName, { phrase: string; description: st
   in_sample: { phrase: 'in sample', description: 'one store seeded with every task\'s outcome on every model routes every task (its own outcome included)' },
   unseen_tasks: { phrase: 'out of sample by task (unseen tasks, known clusters)', description: 'cross-fit: folds stratified by cluster; each fold routed by a fresh store seeded with every model\'s outcome on the other folds, the cluster as workspace' },
   new_workspace: { phrase: 'out of sample by cluster (new workspaces)', description: 'cross-fit leaving whole clusters out; no workspace identity (workload_id null)' },
-  online: { phrase: 'online', description: 'tasks in a seeded order; the store starts empty and learns only the outcome of the model the router chose' },
+  online: { phrase: 'online', description: `tasks in a seeded order; the store starts empty and learns only the outcome of the model the router chose; the chosen point is picked on the first ${100 * ONLINE_WINDOW}% of the order and judged on the rest` },
 };
 
 /** The order in which settings are preferred for the headline: out of sample first. */
@@ -71,46 +84,162 @@ export function ptsText(e: Estimate, digits = 1): string {
   return e.estimate === null ? 'n/a' : `${s(e.estimate)} pts${e.ci_low !== null && e.ci_high !== null ? ` [${s(e.ci_low)}, ${s(e.ci_high)}]` : ''}`;
 }
 
-const figureOf = (e: Estimate): IntervalFigure => ({ estimate: e.estimate ?? 0, low: e.ci_low, high: e.ci_high });
-
-/** The point a setting is judged by: the largest hull gap among those whose interval excludes 0 from above, else the largest gap. */
-export function judgedPoint(points: readonly OperatingPoint[]): { index: number; beats: boolean } | null {
-  if (points.length === 0) return null;
-  const gap = (p: OperatingPoint) => p.hull_gap_pts.estimate ?? -Infinity;
-  // A zero-width interval (no variation) claims nothing, above 0 or not: the verdict grammar's rule.
-  const above = points.map((p, i) => ({ p, i })).filter(({ p }) => decisive(figureOf(p.hull_gap_pts)) && p.hull_gap_pts.ci_low! > 0);
-  const pool = above.length ? above : points.map((p, i) => ({ p, i }));
-  const best = pool.reduce((a, b) => (gap(b.p) > gap(a.p) ? b : a));
-  return { index: best.i, beats: above.length > 0 };
+/** The point the figures of `picks` make, as the report writes it. */
+function pointOf(f: OperatingFigures, models: readonly string[], costWeight: number | null, band: { low: number; high: number } | null): OperatingPoint {
+  return {
+    cost_weight: costWeight,
+    cost_per_task_usd: money(f.cost_per_task_usd),
+    cost: est(f.cost),
+    solved_rate: est(f.solved_rate),
+    hull_gap_pts: est(f.hull_gap_pts),
+    vs_random_at_mix_pts: est(f.vs_random_at_mix_pts),
+    pgr: est(f.pgr),
+    oracle_capture: est(f.oracle_capture),
+    mix: mixOf(models, f.mix),
+    hull_gap_band: band,
+  };
 }
 
-/** The report of a matrix run: baselines, every setting's operating points, the verdict and the headline. */
+/** Router minus baseline per task, in points, with its paired CR2 interval. */
+function pairedPts(table: OutcomeTable, router: readonly number[], base: readonly number[]): ClusteredEstimate {
+  return clusteredFigure(
+    router.map((m, t) => ({ cluster: table.clusters[t]!, value: { num: table.score[t]![m]! - table.score[t]![base[t]!]!, den: 1 } })),
+    'ratio',
+    0.95,
+    100,
+    [-100, 100],
+  );
+}
+
+const mode = <T>(xs: readonly T[]): T | null => {
+  const c = new Map<T, number>();
+  for (const x of xs) c.set(x, (c.get(x) ?? 0) + 1);
+  let best: T | null = null;
+  let n = 0;
+  for (const [x, k] of c) if (k > n) [best, n] = [x, k];
+  return best;
+};
+
+/** A setting's chosen picks (null for in sample, or a cross-fit recorded without its inner validation and no declared knob). */
+function chosenOf(s: SettingRun, table: OutcomeTable, costWeights: readonly number[], target: RoutingTarget): (ChosenPicks & { judged: number[] }) | null {
+  const all = table.score.map((_, t) => t);
+  if (s.setting === 'online') return s.order ? prefixChoice(table, costWeights, s.picks, s.order, target) : null;
+  if (s.setting === 'in_sample' || !s.folds) return null;
+  if (s.nested) return { ...nestedChoice(table, costWeights, s.picks, { folds: s.folds, inner: s.nested }, target), judged: all };
+  if (target.kind !== 'cost_weight') return null;
+  const i = costWeights.findIndex((w) => Math.abs(w - target.value) < 1e-12);
+  return i < 0 ? null : { picks: [...s.picks[i]!], byFold: [], chosenBy: 'declared', judged: all };
+}
+
+/** The baselines' picks at the chosen point: fitted on each fold's training tasks to the same target. */
+function baselinePicks(s: SettingRun, table: OutcomeTable, chars: readonly number[] | undefined, target: RoutingTarget, seed: number): { lookup: number[]; costOnly: number[] | null; fixed: number[]; knobs: { lookup: number | null; costOnly: number | null } } | null {
+  const n = table.score.length;
+  const taus: number[] = [];
+  const shares: number[] = [];
+  let folds: number[];
+  let how: FoldSetting = 'tasks';
+  if (s.setting === 'online' && s.order) {
+    const cut = Math.ceil(s.order.length * ONLINE_WINDOW);
+    const window = new Set(s.order.slice(0, cut));
+    // Fold 0 is judged, fold 1 (the calibration window) trains.
+    folds = table.score.map((_, t) => (window.has(t) ? 1 : 0));
+  } else if (s.folds) {
+    folds = s.folds;
+    how = s.setting === 'new_workspace' ? 'clusters' : 'tasks';
+  } else return null;
+  const judgedOnly = (fit: (train: number[], test: number[], f: number) => number[]) =>
+    crossFitBaseline(n, folds, (train, test, f) => (s.setting === 'online' && f === 1 ? test.map(() => 0) : fit(train, test, f)));
+  const lookup = judgedOnly((train, test, f) => {
+    const r = lookupPicks(table, train, test, target, { k: 3, setting: how, seed: seed + 1000 * (f + 1) });
+    taus.push(r.tau);
+    return r.picks;
+  });
+  const costOnly = chars
+    ? judgedOnly((train, test) => {
+        const r = costOnlyPicks(table, chars, train, test, target);
+        shares.push(r.share);
+        return r.picks;
+      })
+    : null;
+  const fixed = judgedOnly((train, test) => {
+    const m = bestFixedChoice(singlePoints(subTable(table, train)), target);
+    return test.map(() => m);
+  });
+  return { lookup, costOnly, fixed, knobs: { lookup: mode(taus), costOnly: mode(shares) } };
+}
+
+/** The report of a matrix run: baselines, every setting's swept and chosen points, the verdict and the headline. */
 export function buildMatrixReport(d: MatrixRunData): MatrixReport {
   const b = matrixBaselines(d.table);
   const { models } = d.table;
+  const target = d.provenance.target ? parseTarget(d.provenance.target) : DEFAULT_TARGET;
+  const costWeights = d.provenance.cost_weights;
   const single = (m: number) => operatingFigures(b, d.table.score.map(() => m));
-  const settings: Setting[] = d.settings.map((s) => ({
-    setting: s.setting,
-    description: SETTING_TEXT[s.setting].description,
-    points: s.picks.map((picks, i): OperatingPoint => {
-      const f = operatingFigures(b, picks);
-      return {
-        cost_weight: d.provenance.cost_weights[i]!,
-        cost_per_task_usd: money(f.cost_per_task_usd),
-        cost: est(f.cost),
-        solved_rate: est(f.solved_rate),
-        hull_gap_pts: est(f.hull_gap_pts),
-        vs_random_at_mix_pts: est(f.vs_random_at_mix_pts),
-        pgr: est(f.pgr),
-        oracle_capture: est(f.oracle_capture),
-        mix: mixOf(models, f.mix),
-      };
-    }),
-    apgr: est(apgr(b, s.picks)),
-    store: s.store,
-  }));
-  const primary = PRIMARY.map((name) => settings.find((s) => s.setting === name)).find((s) => s && s.points.length > 0) ?? null;
-  const judged = primary ? judgedPoint(primary.points) : null;
+  const settings: Setting[] = d.settings.map((s): Setting => {
+    const costs = s.picks.map((picks) => picks.reduce((sum, m, t) => sum + d.table.costF[t]![m]!, 0) / picks.length);
+    const band = simultaneousBand(
+      s.picks.map((picks, i) => hullGapValues(b, picks, costs[i]!)),
+      d.table.clusters,
+      { scale: 100, seed: d.provenance.seed },
+    );
+    const points = s.picks.map((picks, i): OperatingPoint => pointOf(operatingFigures(b, picks), models, costWeights[i]!, band ? { low: band.low[i]!, high: band.high[i]! } : null));
+    const two = models.length === 2;
+    const cpts = two ? cptCallShare(b, s.picks, { seed: d.provenance.seed }) : null;
+    const base = {
+      setting: s.setting,
+      description: SETTING_TEXT[s.setting].description,
+      points,
+      cost_apgr: est(apgr(b, s.picks)),
+      apgr_call_share: two ? est(apgrCallShare(b, s.picks)) : null,
+      cpt50: cpts?.cpt50 ?? null,
+      cpt80: cpts?.cpt80 ?? null,
+      hull_area: two ? null : est(hullArea(b, s.picks)),
+      band: band ? { critical_value: band.critical, df: band.df } : null,
+      store: s.store,
+    };
+    const c = chosenOf(s, d.table, costWeights, target);
+    if (!c) return { ...base, chosen: null, baselines: null };
+    const all = c.judged.length === d.table.score.length;
+    const jt = all ? d.table : subTable(d.table, c.judged);
+    const jb = all ? b : matrixBaselines(jt);
+    const sub = (picks: readonly number[]) => (all ? [...picks] : c.judged.map((t) => picks[t]!));
+    const router = sub(c.picks);
+    const fallbacks = c.byFold.map((f) => f.fallback);
+    const everyFallback = c.byFold.length > 0 && fallbacks.every((f) => f !== null);
+    const routed = c.byFold.filter((f) => f.fallback === null).map((f) => costWeights[f.knob]!);
+    const knob = c.chosenBy === 'declared' ? target.value : mode(routed);
+    const chosen: Chosen = {
+      target: `${target.kind}=${target.value}`,
+      chosen_by: c.chosenBy,
+      cost_weight: everyFallback ? null : knob,
+      by_fold: c.byFold.map((f) => ({ fold: f.fold, cost_weight: costWeights[f.knob]!, fallback_model: f.fallback === null ? null : models[f.fallback]!, validated_hull_gap_pts: est(f.validated_gap) })),
+      fallback_model: everyFallback ? models[mode(fallbacks as number[])!]! : null,
+      tasks_judged: c.judged.length,
+      point: pointOf(operatingFigures(jb, router), models, everyFallback ? null : knob, null),
+    };
+    const bp = baselinePicks(s, d.table, d.chars, target, d.provenance.seed);
+    const baseline = (picks: number[], knobValue: number | null = null): Baseline => {
+      const p = sub(picks);
+      const f = operatingFigures(jb, p);
+      return { solved_rate: est(f.solved_rate), cost_per_task_usd: money(f.cost_per_task_usd), hull_gap_pts: est(f.hull_gap_pts), router_minus_baseline_pts: est(pairedPts(jt, router, p)), knob: knobValue };
+    };
+    const oracle = all ? b.oracle : c.judged.map((t) => b.oracle[t]!);
+    const oracleFull = new Array<number>(d.table.score.length).fill(0);
+    c.judged.forEach((t, j) => (oracleFull[t] = oracle[j]!));
+    return {
+      ...base,
+      chosen,
+      baselines: bp
+        ? {
+            per_cluster_lookup: baseline(bp.lookup, bp.knobs.lookup),
+            cost_only: bp.costOnly ? baseline(bp.costOnly, bp.knobs.costOnly) : null,
+            best_fixed: baseline(bp.fixed),
+            oracle: baseline(oracleFull),
+          }
+        : null,
+    };
+  });
+  const primary = PRIMARY.map((name) => settings.find((s) => s.setting === name)).find((s) => s?.chosen) ?? PRIMARY.map((name) => settings.find((s) => s.setting === name)).find((s) => s && s.points.length > 0) ?? null;
   const bs = bestSingle(b);
   const oracleMix = new Array<number>(models.length).fill(0);
   // Counted, then divided once: adding 1/n per task drifts (0.4000000000000001 for 16 of 40).
@@ -118,7 +247,7 @@ export function buildMatrixReport(d: MatrixRunData): MatrixReport {
   for (let m = 0; m < oracleMix.length; m++) oracleMix[m] = oracleMix[m]! / b.oracle.length;
   const report: MatrixReport = {
     kind: 'matrix',
-    report_version: 1,
+    report_version: 2,
     headline: '',
     provenance: d.provenance,
     models: models.map((model, m) => ({ model, cost_per_task_usd: money(b.singles[m]!.cost_per_task_usd), solved_rate: est(single(m).solved_rate), on_hull: b.hull.some((v) => v.model === m) })),
@@ -126,24 +255,63 @@ export function buildMatrixReport(d: MatrixRunData): MatrixReport {
     oracle: { cost_per_task_usd: money(b.oraclePoint.cost_per_task_usd), solved_rate: est(operatingFigures(b, b.oracle).solved_rate), mix: mixOf(models, oracleMix) },
     best_single: { model: models[bs]!, cost_per_task_usd: money(b.singles[bs]!.cost_per_task_usd), solved_rate: b.singles[bs]!.solved_rate },
     settings,
-    verdict: { beats_hull: judged?.beats ?? false, setting: primary?.setting ?? 'none', cost_weight: primary && judged ? primary.points[judged.index]!.cost_weight : null },
+    verdict: verdictOf(primary),
   };
-  report.headline = headline(report, primary, judged);
+  report.headline = headline(report, primary);
   return report;
 }
 
-/** The one sentence every rendering opens with (issue 20 item 5). */
-function headline(r: MatrixReport, primary: Setting | null, judged: { index: number; beats: boolean } | null): string {
+// A zero-width interval (no variation) claims nothing, above 0 or not: the verdict grammar's rule.
+const above = (e: Estimate | undefined | null) => e?.ci_low !== null && e?.ci_low !== undefined && e.ci_high !== null && e.ci_high !== undefined && e.ci_high > e.ci_low && e.ci_low > 0;
+
+/** The verdict of the primary setting at its chosen point alone. */
+export function verdictOf(primary: Setting | null): MatrixReport['verdict'] {
+  const c = primary?.chosen ?? null;
+  if (!primary || !c)
+    return { beats_hull: false, setting: primary?.setting ?? 'none', cost_weight: null, chosen_by: null, predicts_prompts: false, matched_by: null, routing_adds_nothing: false, use_model: null, statement: 'No chosen operating point: the router was not judged.' };
+  const b = primary.baselines;
+  const beats = above(c.point.hull_gap_pts);
+  const predicts = above(b?.per_cluster_lookup?.router_minus_baseline_pts);
+  const order: [string, Baseline | null | undefined][] = [
+    ['per_cluster_lookup', b?.per_cluster_lookup],
+    ['cost_only', b?.cost_only],
+    ['best_fixed', b?.best_fixed],
+  ];
+  const matched = predicts ? null : (order.find(([, x]) => x && !above(x.router_minus_baseline_pts))?.[0] ?? null);
+  const nothing = c.fallback_model !== null;
+  const phrase = SETTING_TEXT[primary.setting].phrase;
+  const statement = nothing
+    ? `Routing adds nothing here: use ${c.fallback_model} (${phrase}; inner validation showed no gain over the best fixed mix at ${c.target}).`
+    : predicts
+      ? `The router predicts which prompts need the strong model (${phrase}): it beats the per-cluster lookup at the chosen point by ${ptsText(b!.per_cluster_lookup!.router_minus_baseline_pts)}.`
+      : matched
+        ? `The router does not beat the ${BASELINE_TEXT[matched]} at the chosen point (${phrase}; router minus it ${ptsText(order.find(([k]) => k === matched)![1]!.router_minus_baseline_pts)}): that baseline matches it.`
+        : `The router beats every baseline at the chosen point (${phrase}) except that no per-cluster lookup was fitted.`;
+  // A baseline that clears the hull where the router does not is worth a routing team's attention.
+  const clears = beats ? [] : order.filter(([, x]) => x && above(x.hull_gap_pts));
+  const note = clears.map(([k, x]) => ` The ${BASELINE_TEXT[k]} is above the hull here (hull gap ${ptsText(x!.hull_gap_pts)}).`).join('');
+  return { beats_hull: beats, setting: primary.setting, cost_weight: c.cost_weight, chosen_by: c.chosen_by, predicts_prompts: predicts, matched_by: matched, routing_adds_nothing: nothing, use_model: c.fallback_model, statement: statement + note };
+}
+
+/** How the prose names each baseline. */
+export const BASELINE_TEXT: Record<string, string> = {
+  per_cluster_lookup: 'per-cluster lookup (each cluster\'s best training gain per dollar)',
+  cost_only: 'cost-only rule (the strong model for the shortest prompts)',
+  best_fixed: 'best fixed model at the target',
+  oracle: 'oracle',
+};
+
+/** The sentences every rendering opens with: the chosen point, the cheapest good single model, the verdict. */
+function headline(r: MatrixReport, primary: Setting | null): string {
   const n = r.provenance.tasks.toLocaleString('en-US');
   const best = `The cheapest single model within 1 pt of the best is ${r.best_single.model} at ${usdText(r.best_single.cost_per_task_usd)} a task.`;
-  if (!primary || !judged) return `On ${n} tasks the router was not run. ${best}`;
-  const p = primary.points[judged.index]!;
+  const c = primary?.chosen;
+  if (!primary || !c) return `On ${n} tasks the router was not judged (no chosen operating point). ${best}`;
+  const p = c.point;
   const g = p.hull_gap_pts;
   const side = g.estimate === null ? 'against' : g.estimate > 0 ? 'above' : g.estimate < 0 ? 'below' : 'level with';
   const size = g.estimate === null ? 'n/a' : `${Math.abs(g.estimate).toFixed(1)} pts`;
-  const lead = `On ${n} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${size} ${side} the best fixed mix at that cost (hull gap ${ptsText(g)}; cost_weight ${p.cost_weight}).`;
-  const plain = judged.beats
-    ? ''
-    : ` The router does not beat the best fixed mix at any cost here (no interval excludes 0 from above): the best fixed choice is ${r.best_single.model} at ${usdText(r.best_single.cost_per_task_usd)} a task.`;
-  return `${lead} ${best}${plain}`;
+  const how = c.chosen_by === 'declared' ? `declared cost_weight ${c.cost_weight}` : c.cost_weight === null ? `target ${c.target}, fixed choice` : `target ${c.target}, cost_weight ${c.cost_weight} chosen ${c.chosen_by === 'nested' ? 'inside the training folds' : 'on the calibration window'}`;
+  const lead = `On ${c.tasks_judged === r.provenance.tasks ? n : `${c.tasks_judged.toLocaleString('en-US')} of ${n}`} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${size} ${side} the best fixed mix at that cost (hull gap ${ptsText(g)}; ${how}).`;
+  return `${lead} ${r.verdict.statement} ${best}`;
 }

@@ -18,7 +18,13 @@ CREATE TABLE matrix_run (run_id TEXT PRIMARY KEY, provenance TEXT NOT NULL);
 CREATE TABLE matrix_tasks (run_id TEXT NOT NULL, t INTEGER NOT NULL, task_id TEXT NOT NULL, cluster TEXT NOT NULL, scores TEXT NOT NULL, costs_usd TEXT NOT NULL, PRIMARY KEY (run_id, t));
 CREATE TABLE matrix_picks (run_id TEXT NOT NULL, setting TEXT NOT NULL, point INTEGER NOT NULL, cost_weight REAL NOT NULL, picks TEXT NOT NULL, PRIMARY KEY (run_id, setting, point));
 CREATE TABLE matrix_stores (run_id TEXT NOT NULL, setting TEXT NOT NULL, outcomes_max INTEGER NOT NULL, fingerprints_max INTEGER NOT NULL, stores INTEGER NOT NULL, PRIMARY KEY (run_id, setting));
+CREATE TABLE matrix_layout (run_id TEXT NOT NULL, setting TEXT NOT NULL, folds TEXT, arrival TEXT, PRIMARY KEY (run_id, setting));
+CREATE TABLE matrix_inner_picks (run_id TEXT NOT NULL, setting TEXT NOT NULL, fold INTEGER NOT NULL, point INTEGER NOT NULL, picks TEXT NOT NULL, PRIMARY KEY (run_id, setting, fold, point));
+CREATE TABLE matrix_task_chars (run_id TEXT NOT NULL, t INTEGER NOT NULL, chars INTEGER NOT NULL, PRIMARY KEY (run_id, t));
 `;
+
+// Tables a DB from before the nested choice lacks; reading it still works, with no chosen point.
+const hasTable = (db: Database.Database, name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
 /** True when the SQLite file at `path` holds a matrix run (it has the matrix_run table). */
 export function isMatrixRunDb(path: string): boolean {
@@ -47,10 +53,16 @@ export function writeMatrixRun(path: string, data: MatrixRunData): void {
       data.table.taskIds.forEach((id, t) => task.run(run, t, id, data.table.clusters[t]!, JSON.stringify(data.table.score[t]), JSON.stringify(data.table.cost[t]!.map((c) => c.toFixed()))));
       const pick = db.prepare('INSERT INTO matrix_picks (run_id, setting, point, cost_weight, picks) VALUES (?, ?, ?, ?, ?)');
       const store = db.prepare('INSERT INTO matrix_stores (run_id, setting, outcomes_max, fingerprints_max, stores) VALUES (?, ?, ?, ?, ?)');
+      const layout = db.prepare('INSERT INTO matrix_layout (run_id, setting, folds, arrival) VALUES (?, ?, ?, ?)');
+      const inner = db.prepare('INSERT INTO matrix_inner_picks (run_id, setting, fold, point, picks) VALUES (?, ?, ?, ?, ?)');
       for (const s of data.settings) {
         s.picks.forEach((p, i) => pick.run(run, s.setting, i, data.provenance.cost_weights[i]!, p.join(',')));
         store.run(run, s.setting, s.store.outcomes_max, s.store.fingerprints_max, s.store.stores);
+        layout.run(run, s.setting, s.folds ? s.folds.join(',') : null, s.order ? s.order.join(',') : null);
+        s.nested?.forEach((sweep, f) => sweep.forEach((p, i) => inner.run(run, s.setting, f, i, p.join(','))));
       }
+      const chars = db.prepare('INSERT INTO matrix_task_chars (run_id, t, chars) VALUES (?, ?, ?)');
+      data.chars?.forEach((c, t) => chars.run(run, t, c));
     })();
   } finally {
     db.close();
@@ -79,12 +91,28 @@ export function readMatrixRun(path: string, runId?: string): MatrixRunData {
     };
     const picks = db.prepare('SELECT setting, point, picks FROM matrix_picks WHERE run_id = ? ORDER BY setting, point').all(row.run_id) as { setting: SettingName; point: number; picks: string }[];
     const stores = db.prepare('SELECT setting, outcomes_max, fingerprints_max, stores FROM matrix_stores WHERE run_id = ? ORDER BY rowid').all(row.run_id) as ({ setting: SettingName } & SettingRun['store'])[];
-    const settings: SettingRun[] = stores.map((s) => ({
-      setting: s.setting,
-      store: { outcomes_max: s.outcomes_max, fingerprints_max: s.fingerprints_max, stores: s.stores },
-      picks: picks.filter((p) => p.setting === s.setting).map((p) => p.picks.split(',').map(Number)),
-    }));
-    return { provenance, table, settings };
+    const nums = (x: string) => (x === '' ? [] : x.split(',').map(Number));
+    const layouts = hasTable(db, 'matrix_layout') ? (db.prepare('SELECT setting, folds, arrival FROM matrix_layout WHERE run_id = ?').all(row.run_id) as { setting: SettingName; folds: string | null; arrival: string | null }[]) : [];
+    const inner = hasTable(db, 'matrix_inner_picks') ? (db.prepare('SELECT setting, fold, point, picks FROM matrix_inner_picks WHERE run_id = ? ORDER BY setting, fold, point').all(row.run_id) as { setting: SettingName; fold: number; point: number; picks: string }[]) : [];
+    const settings: SettingRun[] = stores.map((s) => {
+      const run: SettingRun = {
+        setting: s.setting,
+        store: { outcomes_max: s.outcomes_max, fingerprints_max: s.fingerprints_max, stores: s.stores },
+        picks: picks.filter((p) => p.setting === s.setting).map((p) => nums(p.picks)),
+      };
+      const l = layouts.find((x) => x.setting === s.setting);
+      if (l?.folds) run.folds = nums(l.folds);
+      if (l?.arrival) run.order = nums(l.arrival);
+      const mine = inner.filter((x) => x.setting === s.setting);
+      if (mine.length) {
+        const nested: number[][][] = [];
+        for (const x of mine) (nested[x.fold] ??= [])[x.point] = nums(x.picks);
+        run.nested = nested;
+      }
+      return run;
+    });
+    const chars = hasTable(db, 'matrix_task_chars') ? (db.prepare('SELECT chars FROM matrix_task_chars WHERE run_id = ? ORDER BY t').all(row.run_id) as { chars: number }[]).map((c) => c.chars) : [];
+    return { provenance, table, settings, ...(chars.length === table.taskIds.length ? { chars } : {}) };
   } finally {
     db.close();
   }

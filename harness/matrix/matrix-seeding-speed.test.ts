@@ -32,9 +32,9 @@ function unoptimised(d: MatrixProtocolDeps): MatrixProtocolDeps {
   return {
     ...d,
     openStore: (path): PatternStore => ({ ...d.openStore(path), batch: (body) => body() }),
-    routerFor: (store): MatrixRouter => {
-      const router = d.routerFor(store);
-      return { ...router, learn: (...args) => d.routerFor(store).learn(...args) };
+    routerFor: (store, defaultModel): MatrixRouter => {
+      const router = d.routerFor(store, defaultModel);
+      return { ...router, learn: (...args) => d.routerFor(store, defaultModel).learn(...args) };
     },
   };
 }

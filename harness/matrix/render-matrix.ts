@@ -2,7 +2,7 @@ import * as echarts from 'echarts/core';
 import { LineChart, ScatterChart, type LineSeriesOption, type ScatterSeriesOption } from 'echarts/charts';
 import { GridComponent, LegendComponent, type GridComponentOption, type LegendComponentOption } from 'echarts/components';
 import { SVGRenderer } from 'echarts/renderers';
-import type { Estimate, MatrixReport, Setting } from '../../schemas/types/matrix-report.ts';
+import type { Baseline, Estimate, MatrixReport, Setting } from '../../schemas/types/matrix-report.ts';
 import { pctText, ptsText, SETTING_TEXT, usdText } from './matrix-report.ts';
 import type { FitColumn } from '../report/fit-table.ts';
 import { fixedText, intervalText } from '../report/number-text.ts';
@@ -20,8 +20,14 @@ type ChartOption = echarts.ComposeOption<LineSeriesOption | ScatterSeriesOption 
 const FONT = 'Arial, Helvetica, Liberation Sans, sans-serif';
 const SETTING_COLOR: Record<Setting['setting'], string> = { in_sample: '#8c959f', unseen_tasks: '#cf222e', new_workspace: '#8250df', online: '#bf8700' };
 
+const bandText = (b: { low: number; high: number } | null | undefined) => (b ? intervalText(signedText(b.low, 1), signedText(b.high, 1)) : 'n/a');
+const signedText = (x: number, digits: number) => `${x >= 0 ? '+' : '\u2212'}${Math.abs(x).toFixed(digits)}`;
+
+const INTERVALS =
+  'Intervals: paired 95%, cluster-robust over the clusters (CR2); CPT intervals from a cluster bootstrap. Hull gap and vs-random are in points of solved rate. A swept point supports a claim only where its simultaneous band excludes 0; every verdict comes from the chosen point.';
+
 // A zero-width interval prints as "(no variation)", as the verdict grammar words it, never as [x, x].
-const num = (e: Estimate, digits = 3) =>
+const num = (e: Pick<Estimate, 'estimate' | 'ci_low' | 'ci_high'>, digits = 3) =>
   e.estimate === null
     ? 'n/a'
     : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? (e.ci_low === e.ci_high ? ' (no variation)' : ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}`) : ''}`;
@@ -40,11 +46,13 @@ const SETTING_COLUMNS = [
   col('$/task', 0, { numeric: true }),
   col('solved', 0),
   col('vs hull', 0),
+  col('vs hull, band', 1),
   col('vs random at mix', 2),
   col('PGR', 3),
   col('oracle capture', 2),
   col('mix', 1, { wrap: true }),
 ];
+const CHOSEN_COLUMNS = [col('arm', 0, { wrap: true }), col('$/task', 0, { numeric: true }), col('solved', 0), col('vs hull', 0), col('router minus arm', 0)];
 
 /** The rows of every table, shared by the text, Markdown and HTML renderings. */
 function tables(r: MatrixReport, names: Readonly<Record<string, string>> = {}, allShares = false): { title: string; columns: FitColumn[]; head: string[]; rows: string[][]; notes: string[] }[] {
@@ -61,14 +69,41 @@ function tables(r: MatrixReport, names: Readonly<Record<string, string>> = {}, a
     // The oracle's mix can name every model of the matrix: a line of its own, not a column padding the table.
     notes: [`  oracle's mix: ${mixText(r.oracle.mix, names, allShares) || 'none'}`],
   });
-  for (const s of r.settings)
+  for (const s of r.settings) {
+    const curve = [
+      `cost_apgr ${num(s.cost_apgr)} (area under PGR over normalised cost)`,
+      ...(s.apgr_call_share ? [`APGR on strong-call share ${num(s.apgr_call_share)}`] : []),
+      ...(s.cpt50 && s.cpt80 ? [`CPT(50%) ${num(s.cpt50, 2)}, CPT(80%) ${num(s.cpt80, 2)}`] : []),
+      ...(s.hull_area ? [`area above the hull ${num(s.hull_area)}`] : []),
+    ].join('; ');
+    const bandNote = s.band ? `; band: simultaneous 95% over the ${s.points.length} points (critical value ${s.band.critical_value.toFixed(2)}), claims only where it excludes 0` : '';
     out.push({
-      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. APGR ${num(s.apgr)} (over the cost_weights swept: another sweep gives another APGR); stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)`,
+      title: `Router, ${SETTING_TEXT[s.setting].phrase}: ${s.description}. ${curve}; stores held at most ${s.store.outcomes_max} outcomes (${s.store.fingerprints_max} fingerprints) over ${s.store.stores} store(s)${bandNote}`,
       columns: SETTING_COLUMNS,
       head: SETTING_COLUMNS.map((c) => c.head),
-      rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix, names, allShares)]),
+      rows: s.points.map((p) => [String(p.cost_weight), usdText(p.cost_per_task_usd), pctText(p.solved_rate), ptsText(p.hull_gap_pts), bandText(p.hull_gap_band), ptsText(p.vs_random_at_mix_pts), num(p.pgr, 2), num(p.oracle_capture, 2), mixText(p.mix, names, allShares)]),
       notes: [],
     });
+    const c = s.chosen;
+    if (!c) continue;
+    const b = s.baselines;
+    const row = (name: string, x: Baseline | null | undefined): string[][] => (x ? [[name, usdText(x.cost_per_task_usd), pctText(x.solved_rate), ptsText(x.hull_gap_pts), ptsText(x.router_minus_baseline_pts)]] : []);
+    const how = c.fallback_model ? `every fold fell back to ${c.fallback_model}` : `cost_weight ${c.cost_weight} (${c.chosen_by})`;
+    out.push({
+      title: `Chosen point, ${SETTING_TEXT[s.setting].phrase}: target ${c.target}, ${how}, ${c.tasks_judged} tasks judged; baselines on the same folds and target`,
+      columns: CHOSEN_COLUMNS,
+      head: CHOSEN_COLUMNS.map((c) => c.head),
+      notes: [],
+      rows: [
+        ['router (chosen point)', usdText(c.point.cost_per_task_usd), pctText(c.point.solved_rate), ptsText(c.point.hull_gap_pts), ''],
+        ['random at the router\'s mix', '', '', '', ptsText(c.point.vs_random_at_mix_pts)],
+        ...row('per-cluster lookup', b?.per_cluster_lookup),
+        ...row('cost-only rule (shortest prompts to the strong model)', b?.cost_only),
+        ...row('best fixed model at the target', b?.best_fixed),
+        ...row('oracle', b?.oracle),
+      ],
+    });
+  }
   return out;
 }
 
@@ -92,7 +127,7 @@ export function renderMatrixText(r: MatrixReport, o: MatrixTextOptions = { json:
   const width = o.width ?? null;
   const sections: TextSection[] = [{ lines: [withNames(r.headline, o.names ?? {}), ''] }];
   for (const t of tables(r, o.names, width === null)) sections.push({ title: t.title, columns: t.columns, rows: t.rows, notes: t.notes }, { lines: [''] });
-  const tail = ['Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate.'];
+  const tail = [INTERVALS];
   if (o.db) tail.push(`DB: ${o.db}`);
   if (o.json) tail.push(`JSON: ${o.json}`);
   sections.push({ lines: tail });
@@ -104,7 +139,7 @@ export function renderMatrixMarkdown(r: MatrixReport): string {
   const esc = (s: string) => s.replaceAll('|', '\\|');
   const lines = [`**${esc(r.headline)}**`, ''];
   for (const t of tables(r, {}, true)) lines.push(`*${esc(t.title)}*`, '', `| ${t.head.join(' | ')} |`, `| ${t.head.map(() => '---').join(' | ')} |`, ...t.rows.map((row) => `| ${row.map(esc).join(' | ')} |`), '', ...t.notes.map((n) => esc(n.trim())), ...(t.notes.length ? [''] : []));
-  lines.push('Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate.');
+  lines.push(INTERVALS);
   return lines.join('\n');
 }
 
@@ -160,7 +195,7 @@ export function renderMatrixHtml(r: MatrixReport): string {
 <p class="headline">${h(r.headline)}</p>
 ${renderMatrixChart(r)}
 ${body}
-<p>Intervals: paired 95%, cluster-robust over the clusters (CR2). Hull gap and vs-random are in points of solved rate. Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
+<p>${h(INTERVALS)} Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
 </body></html>
 `;
 }

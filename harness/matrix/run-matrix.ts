@@ -7,16 +7,23 @@ import { defaultRoutingConfig, loadGlobalRoutingConfig, type RoutingConfig } fro
 import { SetupError } from '../errors.ts';
 import { choosePatternStore, DEFAULT_EMBEDDING_PROVIDER, type PatternStoreChoice } from '../runner/run-pattern-store.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
-import { assignFolds, shuffled } from './matrix-folds.ts';
-import { runCrossFit, runInSample, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
+import { assignFolds, shuffled, type FoldSetting } from './matrix-folds.ts';
+import { runInSample, runNestedCrossFit, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
 import type { SettingName, SettingRun } from './matrix-report.ts';
 import { createMatrixRouter } from './matrix-router.ts';
 import type { OutcomeMatrix } from './outcome-matrix.ts';
 import { matrixBaselines } from './operating-point.ts';
 import type { OutcomeTable } from './outcome-table.ts';
+import { bestFixedChoice, DEFAULT_TARGET, singlePoints, subTable, type RoutingTarget } from './routing-target.ts';
 
 /** The router's knob swept by default: slot 4's cost_weight, from quality only to cost-heavy. */
 export const DEFAULT_COST_WEIGHTS: readonly number[] = [0, 0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3, 0.5];
+
+/** Which of a matrix's clusters a run uses (see matrix-split.ts). */
+export type MatrixSplit = 'dev' | 'confirm' | 'all';
+
+/** Inner folds of the nested cross-fit that chooses the knob inside each training fold. */
+export const INNER_FOLDS = 3;
 
 /** Every setting, in the order a run plays them. */
 export const ALL_SETTINGS: readonly SettingName[] = ['in_sample', 'unseen_tasks', 'new_workspace', 'online'];
@@ -30,6 +37,10 @@ export interface MatrixRunOptions {
   folds: number;
   seed: number;
   settings: readonly SettingName[];
+  /** --target: what the chosen operating point must meet (default quality=2). */
+  target?: RoutingTarget;
+  /** --split: the matrix's dev or confirm clusters, or all of them (default all). */
+  split?: MatrixSplit;
   fingerprintVersion?: 'v1' | 'v2' | null;
   embeddingProvider?: string | null;
   routingConfigPath?: string | null;
@@ -81,7 +92,7 @@ export function matrixRouting(o: Pick<MatrixRunOptions, 'fingerprintVersion' | '
 }
 
 /** Protocol deps for `table` over the runtime's router with a fresh store of the chosen kind per call of openStore. */
-export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'models' | 'pricingVersion'>, table: OutcomeTable, r: MatrixRouting, costWeights: readonly number[], seed = 0): MatrixProtocolDeps {
+export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'models' | 'pricingVersion'>, table: OutcomeTable, r: MatrixRouting, costWeights: readonly number[], seed = 0, target: RoutingTarget = DEFAULT_TARGET): MatrixProtocolDeps {
   const logger = createStderrLogger('error');
   const clock = createSystemClock();
   const bus = createEventBus({ mode: 'lenient', logger, clock });
@@ -103,10 +114,12 @@ export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'mo
     latencyMs: (t, m) => matrix.cells[t]![col[m]!]!.latencyMs,
     costWeights,
     openStore,
-    routerFor: (store) =>
+    // Slot 7 when slot 4 abstains: the seeding data's best fixed choice at the target, not the pool's cheapest.
+    defaultFor: (train) => bestFixedChoice(singlePoints(subTable(table, train)), target),
+    routerFor: (store, defaultModel) =>
       createMatrixRouter({
         models: table.models,
-        defaultModel: table.models[b.weak]!,
+        defaultModel: table.models[defaultModel ?? b.weak]!,
         routing: r.routing,
         store,
         bus,
@@ -120,7 +133,7 @@ export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'mo
 }
 
 /** Plays one setting and what its stores held. */
-export async function playSetting(setting: SettingName, d: MatrixProtocolDeps, folds: number, seed: number): Promise<SettingRun> {
+export async function playSetting(setting: SettingName, d: MatrixProtocolDeps, folds_: number, seed: number): Promise<SettingRun> {
   const held = { outcomes_max: 0, fingerprints_max: 0, stores: 0 };
   const deps: MatrixProtocolDeps = {
     ...d,
@@ -131,20 +144,19 @@ export async function playSetting(setting: SettingName, d: MatrixProtocolDeps, f
     },
   };
   const clusters = d.tasks.map((t) => t.cluster);
-  const picks =
-    setting === 'in_sample'
-      ? await runInSample(deps, 'known')
-      : setting === 'unseen_tasks'
-        ? await runCrossFit(deps, assignFolds(clusters, folds, 'tasks', seed), 'known')
-        : setting === 'new_workspace'
-          ? await runCrossFit(deps, assignFolds(clusters, folds, 'clusters', seed), 'new')
-          : await runOnline(
-              deps,
-              shuffled(
-                d.tasks.map((_, t) => t),
-                seededRandom(seed),
-              ),
-              'known',
-            );
-  return { setting, picks, store: held };
+  if (setting === 'in_sample') return { setting, picks: await runInSample(deps, 'known'), store: held };
+  if (setting === 'online') {
+    const order = shuffled(
+      d.tasks.map((_, t) => t),
+      seededRandom(seed),
+    );
+    return { setting, picks: await runOnline(deps, order, 'known'), store: held, order };
+  }
+  const how: FoldSetting = setting === 'unseen_tasks' ? 'tasks' : 'clusters';
+  const folds = assignFolds(clusters, folds_, how, seed);
+  // Leaving clusters out inside a training fold needs one cluster per inner fold; with fewer there is no nested choice.
+  const trainClusters = Math.min(...Array.from({ length: folds_ }, (_, f) => new Set(clusters.filter((_, t) => folds[t] !== f)).size));
+  const inner = how === 'tasks' || trainClusters >= INNER_FOLDS ? { k: INNER_FOLDS, setting: how, seed } : null;
+  const run = await runNestedCrossFit(deps, folds, how === 'tasks' ? 'known' : 'new', inner);
+  return { setting, picks: run.picks, store: held, folds, ...(run.nested ? { nested: run.nested } : {}) };
 }

@@ -12,6 +12,8 @@ import { writeMatrixRun } from '../matrix/matrix-run-db.ts';
 import { loadOutcomeMatrix } from '../matrix/outcome-matrix.ts';
 import { matrixBaselines } from '../matrix/operating-point.ts';
 import { outcomeTable, type OutcomeTable } from '../matrix/outcome-table.ts';
+import { splitMatrix } from '../matrix/matrix-split.ts';
+import { DEFAULT_TARGET, targetText } from '../matrix/routing-target.ts';
 import { matrixRouting, playSetting, protocolDeps, type MatrixRunOptions } from '../matrix/run-matrix.ts';
 import { runProtocol } from '../runner/run-suite.ts';
 import type { ProgressMode } from '../runner/progress.ts';
@@ -87,7 +89,12 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
   return {
     open: async (protocol) => {
       const started = new Date();
-      const matrix = await loadOutcomeMatrix(resolve(io.cwd, o.workloadDir));
+      const split = o.split ?? 'all';
+      const matrix = splitMatrix(await loadOutcomeMatrix(resolve(io.cwd, o.workloadDir)), split);
+      if (matrix.tasks.length === 0) throw new SetupError(`${matrix.path}: --split ${split} keeps no task (every cluster falls in the other half); use --split all`);
+      const target = o.target ?? DEFAULT_TARGET;
+      // A declared cost_weight is one of the swept points, so its picks exist.
+      const costWeights = target.kind === 'cost_weight' && !o.costWeights.some((w) => Math.abs(w - target.value) < 1e-12) ? [...o.costWeights, target.value].sort((a, b) => a - b) : [...o.costWeights];
       let table: OutcomeTable;
       try {
         table = outcomeTable(matrix, o.models ?? undefined);
@@ -95,13 +102,14 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
         if (e instanceof RangeError) throw new SetupError(`${matrix.path}: ${e.message}`);
         throw e;
       }
-      if (o.costWeights.length === 0 || o.costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be in [0, 1]; got ${o.costWeights.join(',')}`);
+      if (costWeights.length === 0 || costWeights.some((w) => !(w >= 0 && w <= 1))) throw new SetupError(`--cost-weights: each must be in [0, 1]; got ${o.costWeights.join(',')}`);
       const clusterCount = new Set(table.clusters).size;
       const r = matrixRouting(o, io.env, io.cwd);
       const todo = protocol.plan({ settings: o.settings, clusters: clusterCount, folds: o.folds });
-      // One routing decision per task and cost_weight in every setting played: what the meter counts.
-      const meter = createMeter({ label: `matrix ${matrix.name}: routing decisions`, total: todo.filter((j) => !j.skip).length * table.taskIds.length * o.costWeights.length, mode: io.progressMode ?? 'off', write: io.progress });
-      const deps = { ...protocolDeps(matrix, table, r, o.costWeights, o.seed), onRouted: (n: number) => meter.tick(n) };
+      // One routing decision per task and cost_weight in every setting played: what the meter counts
+      // (a nested choice routes more, in its inner folds; the meter stops at its total and says done at the end).
+      const meter = createMeter({ label: `matrix ${matrix.name}: routing decisions`, total: todo.filter((j) => !j.skip).length * table.taskIds.length * costWeights.length, mode: io.progressMode ?? 'off', write: io.progress });
+      const deps = { ...protocolDeps(matrix, table, r, costWeights, o.seed, target), onRouted: (n: number) => meter.tick(n) };
       const settings: SettingRun[] = [];
       const timings: Record<string, number> = {};
       let closed = false;
@@ -146,7 +154,9 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
             fingerprint_version: r.choice.fingerprint_version,
             embedding_provider: r.choice.embedding_provider,
             pattern: { scoring: pattern.scoring, min_similarity: pattern.min_similarity, min_confidence: pattern.min_confidence, min_sample_size: pattern.min_sample_size, exploration: pattern.exploration },
-            cost_weights: [...o.costWeights],
+            cost_weights: costWeights,
+            target: targetText(target),
+            split,
             folds: o.folds,
             seed: o.seed,
             started_at: started.toISOString(),
@@ -155,7 +165,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
             db_path: dbPath,
             timings_ms: timings,
           };
-          const data = { provenance, table, settings };
+          const data = { provenance, table, settings, chars: matrix.tasks.map((t) => t.text.length) };
           mkdirSync(dirname(dbPath), { recursive: true });
           writeMatrixRun(dbPath, data);
           const report = protocol.reportSection(data);

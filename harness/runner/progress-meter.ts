@@ -33,6 +33,8 @@ export function createMeter(o: { label: string; total: number; mode: ProgressMod
   return {
     tick(n = 1) {
       count += n;
+      // A job that found more work than planned (a nested choice's inner folds) never reads past 100%.
+      if (count > total) total = count;
       if (o.mode === 'off') return;
       const t = now();
       if (t - last < METER_INTERVAL_MS[o.mode]) return;

@@ -5,7 +5,7 @@
  */
 export interface MatrixReport {
   kind: 'matrix';
-  report_version: 1;
+  report_version: 2;
   /**
    * The one-sentence answer the reports open with.
    */
@@ -27,7 +27,7 @@ export interface MatrixReport {
      */
     models: string[];
     /**
-     * Slot 7 when slot 4 abstains: the pool's cheapest model.
+     * Slot 7 of an empty store (online): the pool's cheapest model. A seeded store's slot 7 is its training data's best fixed choice at the target.
      */
     default_model: string;
     pricing_version: string | null;
@@ -56,6 +56,14 @@ export interface MatrixReport {
     timings_ms?: {
       [k: string]: number | undefined;
     };
+    /**
+     * --target the chosen operating point meets: cost_weight=X, budget=USD (per task) or quality=PTS (within PTS points of the best single model). Absent in reports from before it existed.
+     */
+    target?: string;
+    /**
+     * --split: the matrix clusters this run used (sha256 of the cluster id: about 70% dev, the rest confirm), or all.
+     */
+    split?: 'dev' | 'confirm' | 'all';
   };
   models: SingleModel[];
   /**
@@ -92,12 +100,27 @@ export interface MatrixReport {
   };
   settings: Setting[];
   /**
-   * Whether any operating point of the primary out-of-sample setting lies above the hull with an interval excluding 0 (and which, the best such; else the point of largest gap).
+   * The verdict of the primary out-of-sample setting at its chosen point alone: above the hull with an interval excluding 0, whether the router predicts which prompts need the strong model (beats the per-cluster lookup), which baseline matches it, and whether routing adds nothing.
    */
   verdict: {
     beats_hull: boolean;
     setting: string;
     cost_weight: number | null;
+    chosen_by: string | null;
+    /**
+     * The router beats the per-cluster lookup at the chosen point with a paired interval above 0.
+     */
+    predicts_prompts: boolean;
+    /**
+     * The first baseline (per_cluster_lookup, cost_only, best_fixed) the router does not beat with an interval above 0, when it does not beat the lookup.
+     */
+    matched_by: string | null;
+    /**
+     * Every fold's inner validation showed no gain over the best fixed mix, so the setting routed as the fixed choice use_model.
+     */
+    routing_adds_nothing: boolean;
+    use_model: string | null;
+    statement: string;
   };
 }
 export interface SingleModel {
@@ -119,13 +142,12 @@ export interface Estimate {
   clusters: number;
 }
 /**
- * One protocol setting: its operating points and APGR (area under PGR over normalised cost; a random mix of weak and strong scores 0.5).
+ * One protocol setting: its swept operating points (for the curve, with a simultaneous band), the chosen point every claim comes from, the baselines at that point, and the curve metrics.
  */
 export interface Setting {
   setting: 'in_sample' | 'unseen_tasks' | 'new_workspace' | 'online';
   description: string;
   points: OperatingPoint[];
-  apgr: Estimate;
   /**
    * What the pattern stores held after seeding (in sample and cross-fit) under their caps.
    */
@@ -134,15 +156,49 @@ export interface Setting {
     fingerprints_max: number;
     stores: number;
   };
+  cost_apgr: Estimate1;
+  /**
+   * RouteLLM's APGR: area under PGR over the share of calls to the strong model, through (0,0) and (1,1) (two-model pools only).
+   */
+  apgr_call_share: Estimate | null;
+  /**
+   * Smallest strong-call share reaching PGR 50% (two-model pools only).
+   */
+  cpt50: BootEstimate | null;
+  /**
+   * Smallest strong-call share reaching PGR 80% (two-model pools only).
+   */
+  cpt80: BootEstimate | null;
+  /**
+   * Pools of more than two models: the area between the router's curve and the hull over normalised cost, divided by the strong model's gain over the weak one (0 on the hull).
+   */
+  hull_area: Estimate | null;
+  /**
+   * The simultaneous 95% band over the swept points (max-t over their CR2 covariance): its critical value and df.
+   */
+  band: null | {
+    critical_value: number;
+    df: number;
+  };
+  chosen: Chosen | null;
+  /**
+   * Baselines at the chosen point (null without one).
+   */
+  baselines: null | {
+    per_cluster_lookup: Baseline | null;
+    cost_only: Baseline | null;
+    best_fixed: Baseline;
+    oracle: Baseline;
+  };
 }
 /**
  * One operating point of the router (one cost_weight): cost (USD per task, float, with interval); solved_rate; hull_gap_pts = solved rate minus the hull of fixed mixes at the same cost, in points (+ above); vs_random_at_mix_pts = minus a random router at this point's own mix; pgr = (rate − weak)/(strong − weak) (RouteLLM); oracle_capture = (rate − weak)/(oracle − weak).
  */
 export interface OperatingPoint {
   /**
-   * Slot 4's cost_weight at this operating point (the router's knob).
+   * Slot 4's cost_weight at this operating point (the router's knob); at a chosen point the value most outer folds chose (null when every fold fell back to a fixed model).
    */
-  cost_weight: number;
+  cost_weight: number | null;
   /**
    * USD, exact decimal text.
    */
@@ -159,4 +215,65 @@ export interface OperatingPoint {
   mix: {
     [k: string]: number | undefined;
   };
+  /**
+   * The hull gap (pts) within the simultaneous 95% band of its sweep (swept points only).
+   */
+  hull_gap_band?: null | {
+    low: number;
+    high: number;
+  };
+}
+/**
+ * A figure with its paired 95% interval, cluster-robust over the matrix's clusters (CR2, Bell–McCaffrey df); bounds null without an interval.
+ */
+export interface Estimate1 {
+  estimate: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  clusters: number;
+}
+/**
+ * A figure with a 95% percentile interval from a cluster bootstrap (1,000 resamples of the clusters, seeded).
+ */
+export interface BootEstimate {
+  estimate: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+  clusters: number;
+}
+/**
+ * The operating point this setting is judged by: never picked after its test tasks are seen.
+ */
+export interface Chosen {
+  target: string;
+  /**
+   * nested: chosen inside each training fold by inner folds; declared: --target cost_weight=X; prefix (online): chosen on the first 20% of the arrival order, judged on the rest.
+   */
+  chosen_by: 'nested' | 'declared' | 'prefix';
+  cost_weight: number | null;
+  by_fold: {
+    fold: number;
+    cost_weight: number;
+    fallback_model: string | null;
+    validated_hull_gap_pts: Estimate;
+  }[];
+  /**
+   * Set when every fold's validation showed no gain over the best fixed mix: the fixed model routed instead (routing adds nothing here).
+   */
+  fallback_model: string | null;
+  tasks_judged: number;
+  point: OperatingPoint;
+}
+/**
+ * A baseline on the same tasks and folds as the chosen point, fitted on the same training tasks to the same target: its figures and the router minus it (pts, paired, CR2).
+ */
+export interface Baseline {
+  solved_rate: Estimate;
+  cost_per_task_usd: string;
+  hull_gap_pts: Estimate;
+  router_minus_baseline_pts: Estimate;
+  /**
+   * The rule's own knob value (the lookup's modal τ in solved rate per USD, the cost-only rule's modal strong share).
+   */
+  knob?: number | null;
 }

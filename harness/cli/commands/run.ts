@@ -15,6 +15,7 @@ import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
 import { renderMultiRunBlock } from '../../report/multi-run-headline.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
 import { parseSettings, runMatrixCommand } from '../../matrix/run-matrix-command.ts';
+import { parseTarget } from '../../matrix/routing-target.ts';
 import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
 import { defaultResourceLimits, withOverrides } from '../../../runtime/sandbox/resource-limits.ts';
 
@@ -98,6 +99,8 @@ export const runCommandSpec: CommandSpec = {
       .option('--cost-weights <list>', `matrix workloads: slot 4 cost_weight values swept for the router's curve (default ${DEFAULT_COST_WEIGHTS.join(',')})`)
       .option('--folds <n>', 'matrix workloads: cross-fit folds (default 5)', intArg('--folds', 2), 5)
       .option('--matrix-settings <list>', 'matrix workloads: settings to play, comma-separated: in_sample, unseen_tasks, new_workspace, online (default all)')
+      .option('--target <target>', "matrix workloads: what the router's chosen operating point meets: cost_weight=X (declared knob), budget=USD (per task) or quality=PTS (within PTS points of the best single model); budget and quality are chosen inside each training fold (default quality=2)")
+      .addOption(new Option('--split <half>', "matrix workloads: the matrix's dev clusters (about 70%, by a hash of the cluster id), its confirm clusters, or all").choices(['dev', 'confirm', 'all']).default('all'))
       .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
     addWidthOptions(cmd);
@@ -158,6 +161,8 @@ export const runCommandSpec: CommandSpec = {
       costWeights?: string;
       folds: number;
       matrixSettings?: string;
+      target?: string;
+      split: 'dev' | 'confirm' | 'all';
     }>();
     if (o.otlpHeader.length > 0 && !o.otlpEndpoint) throw new SetupError('--otlp-header applies to --otlp-endpoint; give --otlp-endpoint URL too');
     // A resumed run rewrites its own report; a fresh one must not overwrite a file it did not write.
@@ -173,6 +178,8 @@ export const runCommandSpec: CommandSpec = {
           folds: o.folds,
           seed: o.seed,
           settings: parseSettings(o.matrixSettings),
+          target: parseTarget(o.target),
+          split: o.split,
           fingerprintVersion: o.fingerprintVersion ?? null,
           embeddingProvider: o.embeddingProvider ?? null,
           routingConfigPath: o.routingConfig ?? null,
