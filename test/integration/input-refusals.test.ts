@@ -90,7 +90,7 @@ describe('run notes', () => {
 
   it('--max-cost stopping says so on the console: the bound, the spend so far, incomplete', async () => {
     const db = join(tempDir(), 'mc.db');
-    const r = await bench(['run', '--workload', 'fix-a-bug-small', '--workload', 'write-a-doc-from-notes', '--max-cost', '0.02', '--db-path', db], { env });
+    const r = await bench(['run', '--workload', 'fix-a-bug-small', '--workload', 'write-a-doc-from-notes', '--max-cost', '0.02', '--width', '200', '--db-path', db], { env });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/status: +incomplete \(stopped early in fix-a-bug-small, pass single, rep 1: --max-cost 0\.02: spent 0\.\d+/);
     expect(r.stdout).toContain('this report is incomplete');
