@@ -12,7 +12,7 @@ import { outcomeTable } from '../matrix/outcome-table.ts';
 import { renderMatrixText } from '../matrix/render-matrix.ts';
 import { handProvenance } from '../matrix/test-support/hand-provenance.ts';
 import { maxLineWidth } from './fit-table.ts';
-import { renderSections } from './text-sections.ts';
+import { renderSections, topShares } from './text-sections.ts';
 
 // 24 models with leaderboard-folder ids, each solving a different slice of 48 tasks in 6 clusters.
 const MODELS = Array.from({ length: 24 }, (_, m) => ({ id: `2024${String(m).padStart(4, '0')}_agentless_scaffold_with_a_long_model_name_${m}` }));
@@ -62,7 +62,9 @@ describe('every report fits --width', () => {
     const text = renderMatrixText(matrix, { json: null, db: null, width: 100, names });
     expect(text).toContain('Agentless scaffold');
     expect(text).not.toContain('_agentless_scaffold_');
-    expect(text).toMatch(/oracle's mix: .*\+\d+ more/s);
+    expect(text).toMatch(/oracle's mix: Agentless scaffold/);
+    // A mix of more than three models shows the top three and "+N more".
+    expect(topShares([0.1, 0.4, 0.2, 0.05, 0.25].map((share, i) => ({ name: `m${i}`, share })))).toBe('m1 40%, m4 25%, m2 20%, +2 more');
     expect(matrix.models[0]!.model).toBe(MODELS[0]!.id);
     // With no limit every model of the mix is named.
     expect(renderMatrixText(matrix, { json: null, db: null, width: null, names })).not.toMatch(/\+\d+ more/);

@@ -18,7 +18,7 @@ describe('verdict grammar', () => {
     fc.assert(
       fc.property(interval, margin, (d, m) => {
         const clause = solvedRateClause(solvedRateClaim(d, { marginPts: m, units: 45 }));
-        expect(clause).toMatch(/^solved (rate (non-inferior|inconclusive|, no variation: no claim)|fewer tasks)/);
+        expect(clause).toMatch(/^solved (rate( non-inferior| inconclusive|, no variation: no claim)|fewer tasks)/);
         expect(clause).not.toMatch(/solved rate solved/);
       }),
     );
