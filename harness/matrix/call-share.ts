@@ -72,15 +72,7 @@ export function apgrCallShare(b: MatrixBaselines, curve: readonly (readonly numb
   const order = pts.map((p, i) => ({ ...p, i })).sort((a, c) => a.x - c.x);
   const zero = new Array<number>(n).fill(0);
   const all = [{ x: 0, y: 0, infl: zero }, ...order.map((p) => ({ x: p.x, y: p.y, infl: infl[p.i]! })), { x: 1, y: 1, infl: zero }];
-  let area = 0;
-  const total = new Array<number>(n).fill(0);
-  for (let i = 0; i + 1 < all.length; i++) {
-    const a = all[i]!;
-    const z = all[i + 1]!;
-    const dx = z.x - a.x;
-    area += (dx * (a.y + z.y)) / 2;
-    for (let t = 0; t < n; t++) total[t]! += (dx * (a.infl[t]! + z.infl[t]!)) / 2;
-  }
+  const { area, total } = trapezoid(all, n);
   return intervalOf({ estimate: area, influence: total, clusters: [...clusters], weights: 'equal-clusters' }, n, g, confidence);
 }
 
@@ -178,6 +170,13 @@ export function hullArea(b: MatrixBaselines, curve: readonly (readonly number[])
   });
   const zero = new Array<number>(n).fill(0);
   const all = [{ x: 0, y: 0, infl: zero }, ...pts.sort((a, z) => a.x - z.x), { x: 1, y: 0, infl: zero }];
+  const { area, total } = trapezoid(all, n);
+  const mean = total.reduce((s, x) => s + x, 0) / n;
+  return intervalOf({ estimate: area, influence: total.map((x) => x - mean), clusters: [...clusters], weights: 'equal-clusters' }, n, g, confidence);
+}
+
+/** The trapezoid area under points sorted by x, and each task's share of it (its influence carried through the same rule). */
+function trapezoid(all: readonly { x: number; y: number; infl: readonly number[] }[], n: number): { area: number; total: number[] } {
   let area = 0;
   const total = new Array<number>(n).fill(0);
   for (let i = 0; i + 1 < all.length; i++) {
@@ -187,6 +186,5 @@ export function hullArea(b: MatrixBaselines, curve: readonly (readonly number[])
     area += (dx * (a.y + z.y)) / 2;
     for (let t = 0; t < n; t++) total[t]! += (dx * (a.infl[t]! + z.infl[t]!)) / 2;
   }
-  const mean = total.reduce((s, x) => s + x, 0) / n;
-  return intervalOf({ estimate: area, influence: total.map((x) => x - mean), clusters: [...clusters], weights: 'equal-clusters' }, n, g, confidence);
+  return { area, total };
 }

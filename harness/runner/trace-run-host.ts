@@ -229,8 +229,9 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     }
     const committed = jobsStore.committed(runId);
     let finished = [...committed.values()].length;
-    // Leftovers of runs whose process is gone: removed, or a warning; never this run's failure.
-    setupWarnings.push(...sweepDeadWorkDirs().warnings);
+    // Leftovers of runs whose process is gone: removed, or a warning; never this run's failure. On
+    // stderr, not in the report: they are about another run, and a report must not depend on them.
+    for (const w of sweepDeadWorkDirs().warnings) io.err(`warning: ${w}`);
     const workDir = createRunWorkDir(runId);
 
     const hostPath = io.env.PATH;
