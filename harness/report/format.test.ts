@@ -1,10 +1,17 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkCell, pct, qualityCell, rate, usd } from './format.ts';
+import { checkCell, estimateCell, pct, qualityCell, rate, usd } from './format.ts';
 import type { Rep } from '../../schemas/types/report.ts';
 
 describe('report cell formatters', () => {
+  it('an estimate cell says "(no variation)" for a zero-width interval, never [x, x], as the headline does', () => {
+    const f = (x: number) => x.toFixed(1);
+    expect(estimateCell({ estimate: 66.7, ci_low: 66.7, ci_high: 66.7 } as never, f)).toBe('66.7 (no variation)');
+    expect(estimateCell({ estimate: 40, ci_low: 11.9, ci_high: 68.1 } as never, f)).toBe('40.0 [11.9, 68.1]');
+    expect(estimateCell({ estimate: 40, ci_low: null, ci_high: null } as never, f)).toBe('40.0 (no interval)');
+  });
+
   it('money rounds half-up on the exact decimal, not on a float', () => {
     // 2.00025 as a float is 2.000249999…, which float formatting rounds down.
     expect((2.00025).toFixed(4)).toBe('2.0002');

@@ -59,7 +59,9 @@ export function solvedCell(w: { solved: number; solved_rate: number | null; outc
 /** An estimate with its interval, each bound through `f`: `29.1 [22.0, 35.3]`; `n/a` without an estimate. */
 export function estimateCell(e: Estimate | null, f: (x: number) => string): string {
   if (e === null || e.estimate === null) return 'n/a';
-  return e.ci_low === null || e.ci_high === null ? `${f(e.estimate)} (no interval)` : `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]`;
+  if (e.ci_low === null || e.ci_high === null) return `${f(e.estimate)} (no interval)`;
+  // A zero-width interval reads as the headline words it, never as [x, x].
+  return e.ci_high > e.ci_low ? `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]` : `${f(e.estimate)} (no variation)`;
 }
 
 /** `pass@k / pass^k (k=N)`; `n/a` when no rep was scored. */
