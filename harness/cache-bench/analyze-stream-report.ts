@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { EXIT, SetupError } from '../errors.ts';
 import { recordFromJson } from './query-records.ts';
 import { renderStreamTable } from './render-stream-table.ts';

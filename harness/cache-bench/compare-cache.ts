@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { createEmbeddingProvider } from '../../runtime/patterns/embeddings/create-embedding-provider.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { EXIT, SetupError } from '../errors.ts';
 import { studentTQuantile } from '../metrics/student-t.ts';
 import type { FitColumn } from '../report/fit-table.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHashingProvider } from '../../runtime/patterns/embeddings/hashing-provider.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { compareCacheArms } from './compare-cache.ts';
 import { loadQueryStream } from './load-stream.ts';
 import { runStream, type StreamRun } from './run-stream.ts';

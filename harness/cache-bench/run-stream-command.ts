@@ -2,7 +2,7 @@
 // per-tier table; with --cache off, the cache-off arm (every query computed) for a paired comparison.
 // The protocol is harness/protocols/stream-protocol.ts; runSuite's runProtocol drives it.
 import { join } from 'node:path';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import { streamProtocol, streamRunHost } from '../protocols/stream-protocol.ts';
 import { runProtocol } from '../runner/run-suite.ts';

@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readRoutingFile } from '../../runtime/routing/load-routing-config.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import type { RunSuiteResult } from '../runner/run-suite.ts';
 import { abRunDir, type RunSuiteFn, type SharedRunOptions } from './fingerprint-ab.ts';

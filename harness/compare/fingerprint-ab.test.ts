@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import { loadReport } from '../report/find-report.ts';
 import type { RunSuiteOptions, RunSuiteResult } from '../runner/run-suite.ts';

@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { isoFromUs } from '../../runtime/core/clock.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import type { RunSuiteOptions, RunSuiteResult } from '../runner/run-suite.ts';
 

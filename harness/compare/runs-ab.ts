@@ -1,4 +1,4 @@
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import { runSeeds } from '../runner/multi-run.ts';
 import type { RunSuiteOptions } from '../runner/run-suite.ts';

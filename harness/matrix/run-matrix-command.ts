@@ -4,7 +4,7 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import { workloadKind } from '../workloads/workload-kind.ts';
 import { buildMatrixReport, type SettingName } from './matrix-report.ts';

@@ -7,7 +7,7 @@ import { loadPriceTable, type PriceTable } from '../../runtime/pricing/index.ts'
 import { DEFAULT_TUNER_CONFIG } from '../../runtime/cache/threshold-tuner.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { EXIT, SetupError } from '../errors.ts';
 import type { StreamCommandOptions, StreamReportEntry } from '../cache-bench/run-stream-command.ts';
 import { runCrossFitted } from '../cache-bench/cross-fit.ts';

@@ -5,7 +5,7 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import type { MultiRun } from '../../schemas/types/multi-run.ts';
 import { REPO_ROOT, tempDir } from '../../test/support/temp.ts';
 import { loadReport } from '../report/find-report.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { runPaths, runSeeds, seedsFor } from './multi-run.ts';
 import type { RunSuiteOptions, RunSuiteResult } from './run-suite.ts';
 

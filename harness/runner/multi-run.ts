@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import type { MultiRun } from '../../schemas/types/multi-run.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import { buildMultiRunHeadline } from '../report/multi-run-headline.ts';
 import { defaultDbPath, type RunSuiteOptions, type RunSuiteResult } from './run-suite.ts';

@@ -1,4 +1,4 @@
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { protocolFor } from '../protocols/protocols.ts';
 import type { Protocol, ProtocolTypes, RunHost } from '../protocols/run-protocol.ts';
 import { mapPool } from './pool.ts';

@@ -21,7 +21,7 @@ import { buildReport } from '../report/build-report.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { createProgress } from './progress.ts';
 import { reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from './run-pattern-store.ts';

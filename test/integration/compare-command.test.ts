@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
-import type { CliIO } from '../../harness/cli/command.ts';
+import type { CliIO } from '../../harness/io/cli-io.ts';
 import { createCompareCommandSpec } from '../../harness/cli/commands/compare.ts';
 import type { FingerprintArmOptions } from '../../harness/compare/index.ts';
 import { loadReport } from '../../harness/report/find-report.ts';

@@ -23,7 +23,8 @@ import { DEFAULT_REGRESSION_METRICS, DEFAULT_REGRESSION_SCOPES, findRegressions,
 import { loadReport } from '../../report/find-report.ts';
 import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
 import { SetupError } from '../../errors.ts';
-import type { CliIO, CommandSpec } from '../command.ts';
+import type { CommandSpec } from '../command.ts';
+import type { CliIO } from '../../io/cli-io.ts';
 import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
 import { parseSettings, selectsMatrix } from '../../matrix/run-matrix-command.ts';
