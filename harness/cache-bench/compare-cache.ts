@@ -13,7 +13,7 @@ import type { FitColumn } from '../report/fit-table.ts';
 import { exactMoneyText, fixedText, intervalText, signedMoneyText } from '../report/number-text.ts';
 import { renderSections } from '../report/text-sections.ts';
 import { loadQueryStream } from './load-stream.ts';
-import { DEFAULT_CACHE_EMBEDDER, selectsQueryStreams } from './run-stream-command.ts';
+import { DEFAULT_CACHE_EMBEDDER, selectsQueryStreams } from './stream-options.ts';
 import { runStream } from './run-stream.ts';
 
 export interface CacheCompareRow {

@@ -8,7 +8,7 @@ import type { CliIO } from '../io/cli-io.ts';
 import { compareCacheArms } from './compare-cache.ts';
 import { loadQueryStream } from './load-stream.ts';
 import { runStream, type StreamRun } from './run-stream.ts';
-import { runStreamCommand } from './run-stream-command.ts';
+import { runStreamCommand } from '../cli/commands/run/run-stream-command.ts';
 import { streamFigures } from './stream-metrics.ts';
 
 const WORKLOADS = join(import.meta.dirname, '..', '..', 'workloads');

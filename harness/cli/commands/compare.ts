@@ -27,7 +27,7 @@ import type { CommandSpec } from '../command.ts';
 import type { CliIO } from '../../io/cli-io.ts';
 import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
-import { parseSettings, selectsMatrix } from '../../matrix/run-matrix-command.ts';
+import { parseSettings, selectsMatrix } from '../../matrix/matrix-selection.ts';
 import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
 import { COMPARE_SETTINGS, runMatrixCompare, TIGHTNESS_PER_CLUSTER, type MatrixArmSpec } from '../../matrix/run-matrix-compare.ts';
 

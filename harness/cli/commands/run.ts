@@ -8,13 +8,14 @@ import { addForceOption, addWidthOptions, collect, decimalArg, freshOutputPath, 
 import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
 import { parseShard, type ShardSpec } from '../../runner/shard.ts';
-import { runStreamCommand } from '../../cache-bench/run-stream-command.ts';
+import { runStreamCommand } from './run/run-stream-command.ts';
 import { selectProtocol } from '../../protocols/select-protocol.ts';
 import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
 import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
 import { renderMultiRunBlock } from '../../report/multi-run-headline.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
-import { parseSettings, runMatrixCommand } from '../../matrix/run-matrix-command.ts';
+import { parseSettings } from '../../matrix/matrix-selection.ts';
+import { runMatrixCommand } from './run/run-matrix-command.ts';
 import { parseTarget } from '../../matrix/routing-target.ts';
 import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
 import { defaultResourceLimits, withOverrides } from '../../../runtime/sandbox/resource-limits.ts';
