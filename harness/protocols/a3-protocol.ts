@@ -4,8 +4,8 @@ import { a3Metrics } from '../report/protocol-metrics.ts';
 import { planRandomArm, randomArmNotRun, runRandomPass } from '../runner/random-arm.ts';
 import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from '../runner/holdout.ts';
 import { createPassProtocol } from './pass-protocol.ts';
-import { A3_PASSES } from './protocol.ts';
-import type { HoldoutKind } from './protocol.ts';
+import { A3_PASSES } from '../jobs/passes.ts';
+import type { HoldoutKind } from '../jobs/passes.ts';
 import type { RunProtocol } from './run-protocol.ts';
 
 /** A3's own options (`bench run --protocol a3`); the suite runner passes them through untouched. */

@@ -6,10 +6,10 @@ import { resolveRunIdentity, traceRunHost } from './trace-run-host.ts';
 export { defaultDbPath } from './trace-run-host.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import type { Decimal } from 'decimal.js';
-import type { HoldoutKind, ProtocolName } from '../protocols/protocol.ts';
-import type { RequestedProvider } from './resolve-provider.ts';
+import type { HoldoutKind, ProtocolName } from '../jobs/passes.ts';
+import type { RequestedProvider } from '../jobs/resolve-provider.ts';
 import type { ProgressMode } from './progress.ts';
-import type { ShardSpec } from './shard.ts';
+import type { ShardSpec } from '../jobs/shard.ts';
 import type { OtlpTarget } from '../export/otlp/otlp-send.ts';
 import type { SandboxLimits } from '../../runtime/sandbox/resource-limits.ts';
 

@@ -33,7 +33,7 @@ import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
 import { budgetWarning, costModeOf } from './cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import { simSignalWarning } from '../signal/sim-signal-warning.ts';
-import { derivedRunId, jobKey, selectJobs } from './shard.ts';
+import { derivedRunId, jobKey, selectJobs } from '../jobs/shard.ts';
 import { RunJobs } from '../runs/run-jobs.ts';
 import { dropAllCheckpoints, dropCheckpoint, restoreCheckpoint, writeCheckpoint } from '../runs/pattern-checkpoint.ts';
 import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';

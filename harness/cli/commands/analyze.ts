@@ -57,7 +57,7 @@ export const analyzeCommandSpec: CommandSpec = {
 
 /** What an interrupted run holds and how to continue it. */
 async function interruptedSummary(path: string, runId: string, db: Database): Promise<string> {
-  const [{ RunJobs }, { jobKey }] = await Promise.all([import('../../runs/run-jobs.ts'), import('../../runner/shard.ts')]);
+  const [{ RunJobs }, { jobKey }] = await Promise.all([import('../../runs/run-jobs.ts'), import('../../jobs/shard.ts')]);
   const jobs = new RunJobs(db);
   const plan = jobs.plan(runId)?.filter((j) => j.mine) ?? null;
   const committed = jobs.committed(runId);

@@ -7,7 +7,7 @@ import { SetupError } from '../../errors.ts';
 import { addForceOption, addWidthOptions, collect, decimalArg, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
-import { parseShard, type ShardSpec } from '../../runner/shard.ts';
+import { parseShard, type ShardSpec } from '../../jobs/shard.ts';
 import { runStreamCommand } from './run/run-stream-command.ts';
 import { selectProtocol } from '../../protocols/select-protocol.ts';
 import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';

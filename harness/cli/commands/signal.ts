@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { SIM_BANNER } from '../../report/build-report.ts';
 import { terminalWidth } from '../../report/fit-table.ts';
 import { runSuite } from '../../runner/run-suite.ts';
-import type { RequestedProvider } from '../../runner/resolve-provider.ts';
+import type { RequestedProvider } from '../../jobs/resolve-provider.ts';
 import { signedPts } from '../../report/verdict-grammar.ts';
 import { HIGH_SIGNAL_GAP, signalVerdict, type SignalResult } from '../../signal/signal-verdict.ts';
 import { writeSignal } from '../../signal/write-signal.ts';
