@@ -66,7 +66,7 @@ export interface RunSuiteOptions {
   routingConfigPath?: string | null;
   /** `--unsandboxed`: a real provider's run_shell and checks may run without bubblewrap (harness/workspace/run-sandbox.ts). */
   unsandboxed?: boolean;
-  /** `--holdout workload` (A3): also run Pass C leave-one-workload-out as pass C-oos (harness/runner/holdout.ts). */
+  /** `--holdout workload` (A3): also run Pass C leave-one-workload-out as pass C-oos (harness/protocols/holdout.ts). */
   holdout?: HoldoutKind | null;
   /** A3: run Pass R, the random router at Pass C's strong-call share, after the planned passes (default on; `--no-random-arm`). */
   randomArm?: boolean;
