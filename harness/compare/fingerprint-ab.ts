@@ -8,7 +8,7 @@ import type { RunSuiteOptions, RunSuiteResult } from '../runner/run-suite.ts';
 export type FingerprintVersion = 'v1' | 'v2';
 
 /** The embedder `bench compare v1 v2` gives the v2 arm unless `--embedding-provider` says otherwise. */
-export { DEFAULT_EMBEDDING_PROVIDER } from '../runner/run-pattern-store.ts';
+export { DEFAULT_EMBEDDING_PROVIDER } from '../runs/run-pattern-store.ts';
 
 /** The pattern-store choice of one arm, as `runSuite` takes it. */
 export interface FingerprintArmOptions {

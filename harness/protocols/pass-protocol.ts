@@ -1,4 +1,4 @@
-import { accumulationErrors } from '../runner/pattern-checks.ts';
+import { accumulationErrors } from '../report/pattern-checks.ts';
 import { runWorkloadRep } from '../runner/run-workload.ts';
 import { planJobs, type RunJob } from '../jobs/shard.ts';
 import type { PassSpec, ProtocolName } from '../jobs/passes.ts';

@@ -23,8 +23,8 @@ import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.t
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../io/cli-io.ts';
 import { createProgress } from './progress.ts';
-import { reportFingerprintSources } from './pattern-checks.ts';
-import { choosePatternStore, openRunPatternStore } from './run-pattern-store.ts';
+import { reportFingerprintSources } from '../report/pattern-checks.ts';
+import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
 import type { AgentProtocolTypes, OpenRun, ProtocolContext, RunHost, RunProtocol } from '../protocols/run-protocol.ts';
 import type { RunSuiteOptions, RunSuiteResult } from './run-suite.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
