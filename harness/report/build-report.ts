@@ -8,7 +8,7 @@ import { buildHeadline } from './headline.ts';
 import type { FingerprintSource } from './protocol-metrics.ts';
 import { protocolFor } from '../protocols/protocols.ts';
 import { savingsJson } from './savings-json.ts';
-import { mean, NOISY_STD, sampleStd } from './stats.ts';
+import { mean, NOISY_STD, sampleStd } from '../metrics/stats.ts';
 
 export { savingsJson } from './savings-json.ts';
 
