@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { isoFromUs } from '../../runtime/core/clock.ts';
 import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
-import type { RunSuiteOptions, RunSuiteResult } from '../runner/run-suite.ts';
+import type { RunSuiteOptions, RunSuiteResult } from '../suite/run-suite-options.ts';
 
 /** A pattern-store fingerprint version (pattern-store.md §16). */
 export type FingerprintVersion = 'v1' | 'v2';

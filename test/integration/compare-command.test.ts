@@ -7,7 +7,7 @@ import type { CliIO } from '../../harness/io/cli-io.ts';
 import { createCompareCommandSpec } from '../../harness/cli/commands/compare.ts';
 import type { FingerprintArmOptions } from '../../harness/compare/index.ts';
 import { loadReport } from '../../harness/report/find-report.ts';
-import type { RunSuiteOptions, RunSuiteResult } from '../../harness/runner/run-suite.ts';
+import type { RunSuiteOptions, RunSuiteResult } from '../../harness/suite/run-suite-options.ts';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import type { CompareArtifact } from '../../schemas/types/compare.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';

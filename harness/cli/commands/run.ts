@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
+import { runSuite } from '../../suite/run-suite.ts';
+import type { RunSuiteOptions } from '../../suite/run-suite-options.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import { join } from 'node:path';
 import type { CommandSpec } from '../command.ts';
@@ -11,7 +12,7 @@ import { parseShard, type ShardSpec } from '../../jobs/shard.ts';
 import { runStreamCommand } from './run/run-stream-command.ts';
 import { selectProtocol } from '../../protocols/select-protocol.ts';
 import { checkEndpoint, parseHeaders } from '../../export/otlp/otlp-send.ts';
-import { runSeeds, seedsFor } from '../../runner/multi-run.ts';
+import { runSeeds, seedsFor } from '../../suite/multi-run.ts';
 import { renderMultiRunBlock } from '../../report/multi-run-headline.ts';
 import { createSystemClock } from '../../../runtime/core/clock.ts';
 import { parseSettings } from '../../matrix/matrix-selection.ts';

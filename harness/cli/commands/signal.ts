@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SIM_BANNER } from '../../report/build-report.ts';
 import { terminalWidth } from '../../report/fit-table.ts';
-import { runSuite } from '../../runner/run-suite.ts';
+import { runSuite } from '../../suite/run-suite.ts';
 import type { RequestedProvider } from '../../jobs/resolve-provider.ts';
 import { signedPts } from '../../report/verdict-grammar.ts';
 import { HIGH_SIGNAL_GAP, signalVerdict, type SignalResult } from '../../signal/signal-verdict.ts';

@@ -4,7 +4,7 @@
 import type { StreamCommandOptions } from '../../../cache-bench/stream-options.ts';
 import type { CliIO } from '../../../io/cli-io.ts';
 import { streamProtocol, streamRunHost } from '../../../protocols/stream-protocol.ts';
-import { runProtocol } from '../../../runner/run-suite.ts';
+import { runProtocol } from '../../../protocols/drive-protocol.ts';
 
 /** Runs the streams; exit 1 when a must-miss query was served or Ctrl-C stopped a stream (its partial figures are still printed and written), else 0. */
 export function runStreamCommand(o: StreamCommandOptions, io: CliIO): Promise<number> {
