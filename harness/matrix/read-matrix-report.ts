@@ -58,7 +58,7 @@ export function readMatrixReport(path: string): MatrixReport | null {
 /** The report in one of `bench report`'s formats. */
 export function renderMatrixAs(report: MatrixReport, format: 'table' | 'md' | 'html' | 'json', paths: { json: string | null; db: string | null }, width: number | null = null): string {
   if (format === 'md') return renderMatrixMarkdown(report);
-  if (format === 'html') return renderMatrixHtml(report);
+  if (format === 'html') return renderMatrixHtml(report, modelNames(report));
   if (format === 'json') return JSON.stringify(report, null, 2);
   return renderMatrixText(report, { ...paths, width, names: modelNames(report) });
 }
