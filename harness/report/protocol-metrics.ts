@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { Analytics, RouteDecisionRow } from '../../runtime/analytics/index.ts';
 import { chosenWithout } from '../../runtime/routing/index.ts';
-import type { PassSummary, ProtocolMetrics, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
+import type { PassSummary, ProtocolMetrics, Provenance, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
 
 type UnforcedTurn = ProtocolMetrics['unforced_turns'][number];
 import { clusterTightness, countOutcomes, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, solvedRate, strongCallShare } from '../metrics/index.ts';
@@ -133,4 +133,13 @@ export function a3Metrics<T, U>(options: {
     routed_turns: routedTurns(routed, records),
     oracle: oracleMetrics({ analytics, records, baseline, cheapModel: options.cheapModel, strongModel: options.strongModel, ...(options.oracle ?? { truth: { unavailable: 'no simulator truth was given' } }) }),
   };
+}
+
+/** What a protocol's report section is built from. */
+export interface ReportSectionInput {
+  analytics: Analytics;
+  records: readonly WorkloadRunRecord[];
+  provenance: Provenance;
+  fingerprints: FingerprintSource<unknown> | null;
+  fingerprintsV2: FingerprintSource<unknown> | null;
 }

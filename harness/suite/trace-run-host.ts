@@ -25,6 +25,7 @@ import type { CliIO } from '../io/cli-io.ts';
 import { createProgress } from '../runner/progress.ts';
 import { reportFingerprintSources } from '../report/pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
+import { protocolFor } from '../protocols/protocols.ts';
 import type { AgentProtocolTypes, OpenRun, ProtocolContext, RunHost, RunProtocol } from '../protocols/run-protocol.ts';
 import type { RunSuiteOptions, RunSuiteResult } from './run-suite-options.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
@@ -366,6 +367,7 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
           runs,
           analytics: createAnalytics(store.database, prices),
           runId,
+          sectionOf: protocolFor,
           ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
         });
         patterns.close();

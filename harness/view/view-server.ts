@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
 import { compareReports } from '../compare/index.ts';
 import { SetupError } from '../errors.ts';
+import { protocolFor } from '../protocols/protocols.ts';
 import { openTraceDbReadOnly, reportFromDb, runIdsOf } from '../report/report-from-db.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { repDetail } from './rep-detail.ts';
@@ -134,7 +135,7 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
       return { dbs: dbs.map((d) => d.name), ...listRuns(dbs) };
     case '/api/report': {
       const d = dbAt(dbs, q.get('db'));
-      return reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env });
+      return reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env, sectionOf: protocolFor });
     }
     case '/api/rep': {
       const d = dbAt(dbs, q.get('db'));
@@ -148,7 +149,7 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
       const side = (key: 'a' | 'b') => {
         const [db, run] = (q.get(key) ?? '').split(':');
         const d = dbAt(dbs, db ?? null);
-        return { report: reportFromDb(usable(d), d.name, { run, env }), path: null, label: `${d.name}:${run}` };
+        return { report: reportFromDb(usable(d), d.name, { run, env, sectionOf: protocolFor }), path: null, label: `${d.name}:${run}` };
       };
       return compareReports(side('a'), side('b'));
     }

@@ -30,7 +30,7 @@ import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, numb
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
 import { parseSettings, selectsMatrix } from '../../matrix/matrix-selection.ts';
 import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
-import { COMPARE_SETTINGS, runMatrixCompare, TIGHTNESS_PER_CLUSTER, type MatrixArmSpec } from '../../matrix/run-matrix-compare.ts';
+import { COMPARE_SETTINGS, runMatrixCompare, TIGHTNESS_PER_CLUSTER, type MatrixArmSpec } from '../../compare/run-matrix-compare.ts';
 
 const HELP = `
 A and B are two report JSONs (bench run --json ...), compared as they are; or the literal pair
