@@ -152,7 +152,7 @@ export function createPatternSlot(options: {
       const rec = recommendations.get(req.turn_id);
       recommendations.delete(req.turn_id);
       const hybrid = hybridTurns.delete(req.turn_id);
-      if (decision.chain[decision.winner_index]?.policy !== 'pattern' || !rec) return;
+      if (decision.chain[decision.winner_index]?.policy !== 'pattern' || !rec || bus.wants?.('pattern.matched') === false) return;
       // fingerprint_id is null when this exact shape has not been stored yet (it is recorded at session end).
       const payload = patternMatchedPayload(rec, hybrid ? 'hybrid' : 'structural');
       if (payload) bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: routeEventId, type: 'pattern.matched', actor: 'system', payload });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdvancedRouter } from '../cache/advanced-router.ts';
+import { newId } from '../core/ids.ts';
 import type { EventBus } from '../events/event.ts';
 import type { ModelRegistry } from '../models/model-profile.ts';
 import { createCapabilityValidator } from './capability-validator.ts';
@@ -209,6 +210,13 @@ export function createRouter(options: RouterOptions): TurnRouter {
     };
     // Aliases resolve to canonical ids so prices and the trace always name one model.
     const payload = decideRoute(ctx, chainFor(routing.config), validate, { canonicalize: (m) => registry.resolve(m).id });
+    // With no subscriber for route.decided, its payload's extras are not built and nothing is emitted; the
+    // decision still gets an id (a parent for what follows) and slot 4 still closes the turn.
+    if (bus.wants?.('route.decided') === false) {
+      const id = newId();
+      options.slot4?.onDecided?.(req, payload, id);
+      return { chosen_model: payload.chosen_model, event_id: id };
+    }
     options.slot4?.annotate?.(req, payload);
     const ev = bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: req.parent_event_id, type: 'route.decided', actor: 'system', payload });
     options.slot4?.onDecided?.(req, payload, ev.id);
