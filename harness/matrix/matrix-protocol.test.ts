@@ -206,7 +206,7 @@ describe('the sweep scores each task\'s evidence at every cost_weight (MatrixRou
     return [`c${i % 4}`, rnd() < 0.9 - hard ? 1 : 0, rnd() < 0.95 - hard / 3 ? 1 : 0];
   });
   const plain = matrix(rows);
-  const m = { ...plain, tasks: plain.tasks.map((t, i) => ({ ...t, text: `${t.text} ${'detail '.repeat(i % 7)}` })) };
+  const m = { ...plain, tasks: plain.tasks.map((t, i) => ({ ...t, text: `What is the value of item ${i}? ${'detail '.repeat(i % 7)}` })) };
   const weights = [0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1];
   /** The same deps with prepare removed from every router: each (task, weight) decided from scratch. */
   const withoutPrepare = (d: MatrixProtocolDeps): MatrixProtocolDeps => ({
