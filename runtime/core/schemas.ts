@@ -36,7 +36,8 @@ export function precompiledValidator(relPath: string, schema: () => Record<strin
   if (!v) return undefined;
   const s = schema();
   const id = typeof s.$id === 'string' ? s.$id : relPath;
-  if (!ajv.schemas[id] && !ajv.refs[id]) ajv.addSchema(s, typeof s.$id === 'string' ? undefined : relPath);
+  // Not checked against the meta-schema again (that compiles it, the cost saved here): the build compiled it.
+  if (!ajv.schemas[id] && !ajv.refs[id]) ajv.addSchema(s, typeof s.$id === 'string' ? undefined : relPath, undefined, false);
   return v;
 }
 
