@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The folder the CLI may keep derived indexes in (harness/cli/commands/list-index.ts reads it). */
+/** The folder the CLI may keep derived indexes in (harness/cli/list/list-index.ts reads it). */
 export const CACHE_DIR_ENV = 'METIS_BENCH_CACHE_DIR';
 
 /** Name of the file in dist/ that records which source files (size, mtime) the build read. */

@@ -3,8 +3,8 @@ import { renderStreamList } from '../../cache-bench/stream-catalog.ts';
 import { renderMatrixList } from '../../matrix/matrix-catalog.ts';
 import type { CommandSpec } from '../command.ts';
 import { addWidthOptions, tableWidth } from '../parse-args.ts';
-import { CACHE_DIR_ENV, listRowsIndexed } from './list-index.ts';
-import type { ListRow } from './list-rows.ts';
+import { CACHE_DIR_ENV, listRowsIndexed } from '../list/list-index.ts';
+import type { ListRow } from '../list/list-rows.ts';
 
 /** A column of the list: `drop` 0 is always shown, higher numbers are left out sooner when the width is short. */
 interface ListColumn {
@@ -117,7 +117,7 @@ export const listCommandSpec: CommandSpec = {
     }>();
     const root = resolve(io.cwd, o.workloadsDir);
     // The loaders (YAML, ajv, the outcome-matrix reader) load only when the list index cannot answer.
-    const read = async (dir: string) => (await import('./list-rows.ts')).readListRows(dir);
+    const read = async (dir: string) => (await import('../list/list-rows.ts')).readListRows(dir);
     const { agents: rows, streams, matrices } = await listRowsIndexed(root, io.env[CACHE_DIR_ENV], read);
     if (o.json) {
       // One array: agent workloads, then query streams, told apart by `kind`.
