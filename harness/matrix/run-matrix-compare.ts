@@ -9,7 +9,7 @@ import type { Arm, MatrixCompareArtifact } from '../../schemas/types/matrix-comp
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { DEFAULT_EMBEDDING_ALPHA } from '../../runtime/patterns/index.ts';
 import { SetupError } from '../errors.ts';
-import { DEFAULT_EMBEDDING_PROVIDER } from '../runner/run-pattern-store.ts';
+import { DEFAULT_EMBEDDING_PROVIDER } from '../runs/run-pattern-store.ts';
 import { compareMatrixRuns, renderMatrixCompare } from './compare-matrix.ts';
 import type { SettingName } from './matrix-report.ts';
 import { readMatrixRun } from './matrix-run-db.ts';

@@ -6,9 +6,9 @@ import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
 import type { FingerprintSource } from '../report/protocol-metrics.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
 import type { RunnerDeps } from '../runner/run-workload.ts';
-import type { RunJob, ShardSpec } from '../runner/shard.ts';
+import type { RunJob, ShardSpec } from '../jobs/shard.ts';
 import type { Workload } from '../workloads/workload.ts';
-import type { PassSpec, ProtocolName } from './protocol.ts';
+import type { PassSpec, ProtocolName } from '../jobs/passes.ts';
 
 /** The types one protocol works in: what plans it, what its jobs see, a job, a job's result, and its report section. */
 export interface ProtocolTypes {

@@ -2,13 +2,13 @@ import type { Analytics, SavingsResult, SemanticCacheSummary } from '../../runti
 import { sumSavings } from '../../runtime/analytics/index.ts';
 import type { BenchReport, Provenance, Rep, SemanticCache, WorkloadResult } from '../../schemas/types/report.ts';
 import { countOutcomes, passAtK, passHatK, solvedRate } from '../metrics/index.ts';
-import { HOLDOUT_PASS, passesOf } from '../protocols/protocol.ts';
+import { HOLDOUT_PASS, passesOf } from '../jobs/passes.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
 import { buildHeadline } from './headline.ts';
 import type { FingerprintSource } from './protocol-metrics.ts';
 import { protocolFor } from '../protocols/protocols.ts';
 import { savingsJson } from './savings-json.ts';
-import { mean, NOISY_STD, sampleStd } from './stats.ts';
+import { mean, NOISY_STD, sampleStd } from '../metrics/stats.ts';
 
 export { savingsJson } from './savings-json.ts';
 

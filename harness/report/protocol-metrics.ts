@@ -6,10 +6,10 @@ import type { PassSummary, ProtocolMetrics, RoutedTurn, Tightness } from '../../
 type UnforcedTurn = ProtocolMetrics['unforced_turns'][number];
 import { clusterTightness, countOutcomes, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, solvedRate, strongCallShare } from '../metrics/index.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import { A3_PASSES, HOLDOUT_PASS, PASS_D_NOT_RUN, RANDOM_PASS } from '../protocols/protocol.ts';
+import { A3_PASSES, HOLDOUT_PASS, PASS_D_NOT_RUN, RANDOM_PASS } from '../jobs/passes.ts';
 import { savingsJson } from './savings-json.ts';
 import { oracleMetrics, type OracleMetricsOptions } from '../metrics/oracle-block.ts';
-import { mean, NOISY_STD, sampleStd } from './stats.ts';
+import { mean, NOISY_STD, sampleStd } from '../metrics/stats.ts';
 
 /** What cluster tightness is computed over: the patterns DB's fingerprints and a similarity without the workload partition. */
 export interface FingerprintSource<T> {

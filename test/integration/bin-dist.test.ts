@@ -52,6 +52,18 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
     rmSync(join(root, 'dist', 'stamp.json'));
     expect((await node(bin, ['run'], { cwd: root })).stdout).toBe('edited run\n');
   });
+
+  it('point the CLI at dist/ for its indexes only while dist/ runs, never at a folder inherited from a parent', async () => {
+    const { root, source } = miniCheckout();
+    const says = (where: string) => `export async function main() {\n  console.log(\`${where} \${process.env.METIS_BENCH_CACHE_DIR ?? '-'}\`);\n  return 0;\n}\n`;
+    writeFileSync(join(root, 'dist', 'main.js'), says('dist'));
+    const bin = join(root, 'bin', 'bench.mjs');
+    const inherited = { METIS_BENCH_CACHE_DIR: '/elsewhere/dist/' };
+    expect((await node(bin, ['list'], { cwd: root, env: inherited })).stdout).toBe(`dist ${join(root, 'dist')}/\n`);
+    // Stale dist/: the sources run, and no index folder is named (their code is not the code that made it).
+    writeFileSync(source, says('edited').replace('main()', 'main(): Promise<number>'));
+    expect((await node(bin, ['list'], { cwd: root, env: inherited })).stdout).toBe('edited -\n');
+  });
 });
 
 describe('the compiled CLI (scripts/build-dist.mjs)', () => {
