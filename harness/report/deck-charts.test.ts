@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { labelLines, niceCeil, renderArmChart, spreadLabels } from './deck-charts.ts';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../test/support/temp.ts';
+import { labelLines, niceCeil, renderArmChart, renderHeadlineCard, spreadLabels } from './deck-charts.ts';
+import { loadReport } from './find-report.ts';
+import { verdictLead } from './verdict-lead.ts';
 import { wrapWords } from './legend.ts';
 
 /** The words of an SVG's text elements, one space between elements (a label wrapped over lines reads whole). */
@@ -84,5 +88,16 @@ describe('deck chart layout', () => {
     expect(svg).toMatch(/>\$0\.5</);
     expect(svg).not.toMatch(/>\$5</);
     expect(svg.indexOf('B: always sonnet')).toBeLessThan(svg.indexOf('model-based optimum'));
+  });
+
+  it('headline card: every line of the verdict above the simulated-provider note, all inside the card', () => {
+    const report = loadReport(join(REPO_ROOT, 'test/fixtures/reports/a3-oracle.json')).report;
+    const svg = renderHeadlineCard(report);
+    const ys = [...svg.matchAll(/<text[^>]*transform="[^"]*?(-?[\d.]+)\)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ y: Number(m[1]), text: m[2]! }));
+    const note = ys.find((t) => t.text.startsWith('Simulated provider'))!;
+    const verdict = ys.filter((t) => !t.text.startsWith('Simulated provider'));
+    expect(verdict.map((t) => t.text).join(' ')).toBe(verdictLead(report.headline!.verdict).lead.replace(/'/g, '&#39;'));
+    expect(note.y).toBeGreaterThan(Math.max(...verdict.map((t) => t.y)) + 26);
+    expect(Number(svg.match(/<svg width="\d+" height="(\d+)"/)![1])).toBeGreaterThan(note.y + 16);
   });
 });

@@ -248,15 +248,26 @@ export function signalVerdict(report: Pick<BenchReport, 'workloads' | 'provenanc
   return `Signal run on ${workloads} workload${workloads === 1 ? '' : 's'}: ${each.join('; ')}. Each arm ran one model on every turn; the run measures the gap between them per workload (\`bench signal\` prints each workload's verdict), not routing. To measure routing: \`bench run --protocol a3\`.`;
 }
 
-/** The headline card as a 16:9 SVG for slides: title, the verdict (the headline's first sentence), and the simulated-provider note. */
+/**
+ * The headline card as a 16:9 SVG for slides: the verdict (the headline's first sentence: its scope in small type,
+ * its claim in bold), and the simulated-provider note under it. The card grows to hold every line.
+ */
 export function renderHeadlineCard(report: BenchReport, size: { width: number; height: number } = { width: 960, height: 300 }): string {
   const { title, verdict, note } = headlineText(report);
-  const lines = wrapWords(verdictLead(verdict).lead, 62);
-  const graphic = [
-    { type: 'rect', shape: { x: 0, y: 0, width: size.width, height: size.height }, style: { fill: '#ffffff', stroke: '#d0d7de' } },
-    { type: 'text', x: 32, y: 28, style: { text: title, fontSize: 20, fill: MUTED, fontFamily: FONT } },
-    ...lines.map((l, i) => ({ type: 'text' as const, x: 32, y: 72 + i * 36, style: { text: l, fontSize: 26, fontWeight: 'bold' as const, fill: INK, fontFamily: FONT } })),
-    ...(note ? [{ type: 'text' as const, x: 32, y: size.height - 40, style: { text: note, fontSize: 16, fill: '#9a6700', fontFamily: FONT } }] : []),
+  const { scope, claim } = verdictLead(verdict);
+  const texts: { text: string; size: number; bold: boolean; fill: string }[] = [
+    ...wrapWords(scope ?? title, 80).map((text) => ({ text, size: 20, bold: false, fill: MUTED })),
+    ...wrapWords(claim, 62).map((text) => ({ text, size: 26, bold: true, fill: INK })),
   ];
-  return renderSvg({ graphic: { elements: graphic } as GraphicComponentOption }, size.width, Math.max(size.height, 120 + lines.length * 36));
+  let y = 28;
+  const elements: object[] = [];
+  for (const [i, t] of texts.entries()) {
+    if (i > 0) y += (texts[i - 1]!.size === t.size ? 0 : 10) + Math.round(t.size * 1.38);
+    elements.push({ type: 'text', x: 32, y, style: { text: t.text, fontSize: t.size, ...(t.bold ? { fontWeight: 'bold' } : {}), fill: t.fill, fontFamily: FONT } });
+  }
+  y += 36 + 20;
+  if (note) elements.push({ type: 'text', x: 32, y, style: { text: note, fontSize: 16, fill: '#9a6700', fontFamily: FONT } });
+  const height = Math.max(size.height, y + 40);
+  const card = { type: 'rect', shape: { x: 0, y: 0, width: size.width, height }, style: { fill: '#ffffff', stroke: '#d0d7de' } };
+  return renderSvg({ graphic: { elements: [card, ...elements] } as GraphicComponentOption }, size.width, height);
 }

@@ -123,5 +123,8 @@ describe('renderReportHtml', () => {
     expect(card).not.toContain('No headline');
     expect(card).toContain(`haiku-4-5 (cheap) solved ${rate(cheap)}%`);
     expect(card).toContain(`sonnet-4-6 (strong) solved ${rate(strong)}%`);
+    // Commands read as code, never with their Markdown backquotes.
+    expect(card).toContain('<code>bench run --protocol a3</code>');
+    expect(card).not.toContain('`');
   });
 });

@@ -12,10 +12,12 @@ export function escapeHtml(text: string): string {
 
 /**
  * Report text as HTML content: escaped, with every bracketed interval (`[−57, 85]`) in a span that never breaks,
- * so a narrow cell or card wraps between figures, never inside one.
+ * so a narrow cell or card wraps between figures, never inside one, and a backquoted command as code.
  */
 export function htmlText(text: string): string {
-  return escapeHtml(text).replace(/\[[^[\]\n]{1,60}\]/g, (iv) => `<span class="iv">${iv}</span>`);
+  return escapeHtml(text)
+    .replace(/\[[^[\]\n]{1,60}\]/g, (iv) => `<span class="iv">${iv}</span>`)
+    .replace(/`([^`\n]+)`/g, (_, cmd: string) => `<code>${cmd}</code>`);
 }
 
 // Everything inline: the page must open from an artifact zip or an email with no network and no script.
@@ -44,6 +46,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; }
 ul { padding-left: 1.25rem; }
 pre { background: var(--head); padding: 0.6rem 0.8rem; border-radius: 6px; overflow-x: auto; }
+code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.92em; }
 figure { margin: 1rem 0 1.5rem; }
 figcaption { font-weight: 600; margin-bottom: 0.35rem; }
 /* Charts are drawn dark-on-light: they sit on a light card in both themes so they stay legible. */
