@@ -94,12 +94,14 @@ describe('bench export --format inspect', () => {
     }
   });
 
-  it("writes listing.json beside the logs, as Inspect's viewer lists a folder: each log's header by file name, no samples", () => {
+  it("writes listing.json beside the logs, as Inspect's viewer lists a folder: each log's preview by file name, no samples", () => {
     expect(Object.keys(sim.listing).sort()).toEqual([...sim.logs.keys()].sort());
     for (const [file, log] of sim.logs) {
       const entry = sim.listing[file]!;
-      expect(entry.eval).toEqual(log.eval);
-      expect(entry.status).toBe(log.status);
+      // The viewer reads these at the top level (its LogPreview), not under `eval`.
+      expect(entry).toMatchObject({ run_id: log.eval.run_id, task: 'metis-bench/single', model: log.eval.model, status: log.status, version: 2 });
+      expect(entry.primary_metric).toMatchObject({ name: 'accuracy' });
+      expect(typeof entry.completed_at).toBe('string');
       expect(entry).not.toHaveProperty('samples');
     }
   });

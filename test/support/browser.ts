@@ -24,7 +24,7 @@ export function recordForeignRequests(page: Page): string[] {
   const foreign: string[] = [];
   page.on('request', (req) => {
     const url = new URL(req.url());
-    if (url.protocol === 'data:' || url.protocol === 'about:' || url.protocol === 'file:') return;
+    if (url.protocol === 'data:' || url.protocol === 'about:' || url.protocol === 'file:' || url.protocol === 'blob:') return;
     if (!['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)) foreign.push(req.url());
   });
   return foreign;

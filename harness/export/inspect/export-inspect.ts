@@ -44,10 +44,10 @@ export function exportInspect(db: Database, opts: { dbPath: string; runId: strin
     writeFileSync(path, `${JSON.stringify(log, null, 1)}\n`);
     return { path, runId, pass, samples: (log.samples as unknown[]).length };
   });
-  // Inspect's viewer, served over plain HTTP from the folder, lists the logs from this file: each log's header by file name.
+  // Inspect's viewer, served over plain HTTP from the folder, lists the logs from this file: each log's preview by file name.
   // Logs already in the folder (an earlier export) stay listed.
   const listingPath = join(opts.outDir, LISTING_FILE);
-  const listing = Object.fromEntries(logs.map(({ path, log }) => [basename(path), logHeader(log)]));
+  const listing = Object.fromEntries(logs.map(({ path, log }) => [basename(path), logPreview(log)]));
   writeFileSync(listingPath, `${JSON.stringify({ ...readListing(listingPath), ...listing }, null, 1)}\n`);
   return written;
 }
@@ -55,10 +55,44 @@ export function exportInspect(db: Database, opts: { dbPath: string; runId: strin
 /** The file Inspect's log viewer reads to list the logs of a folder. */
 export const LISTING_FILE = 'listing.json';
 
-/** A log without its samples (and their reductions): what a listing holds of it. */
-function logHeader(log: Record<string, unknown>): Record<string, unknown> {
-  const { samples: _samples, reductions: _reductions, ...header } = log;
-  return header;
+/** What Inspect's viewer reads of a log from a listing (its `LogPreview`): the task, model, status, times and the first score's first metric. */
+export interface InspectLogPreview {
+  eval_id: string;
+  run_id: string;
+  task: string;
+  task_id: string;
+  task_version: number | string;
+  version: number;
+  status: string;
+  error: unknown;
+  model: string;
+  started_at: string | undefined;
+  completed_at: string | undefined;
+  primary_metric: Record<string, unknown> | undefined;
+}
+
+/**
+ * A log's entry in the listing. The viewer shows these fields as they are (a whole header there leaves the
+ * task, model, score and status columns empty until each log is opened), so they sit at the top level.
+ */
+export function logPreview(log: Record<string, unknown>): InspectLogPreview {
+  const ev = log.eval as Record<string, unknown>;
+  const stats = log.stats as { started_at?: string; completed_at?: string } | undefined;
+  const scores = (log.results as { scores?: { metrics?: Record<string, Record<string, unknown>> }[] } | undefined)?.scores ?? [];
+  return {
+    eval_id: String(ev.eval_id),
+    run_id: String(ev.run_id),
+    task: String(ev.task),
+    task_id: String(ev.task_id),
+    task_version: ev.task_version as number | string,
+    version: log.version as number,
+    status: String(log.status),
+    error: log.error ?? null,
+    model: String(ev.model),
+    started_at: stats?.started_at,
+    completed_at: stats?.completed_at,
+    primary_metric: Object.values(scores[0]?.metrics ?? {})[0],
+  };
 }
 
 /** The listing already in the folder, or none when it is missing or unreadable (it is rewritten whole). */
