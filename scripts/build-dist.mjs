@@ -43,7 +43,7 @@ async function buildDist(dir) {
   const before = statSources();
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const validators = await standaloneValidators();
+  const validators = await standaloneValidators(dir);
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: { main: 'harness/cli/main.ts' },
@@ -75,13 +75,14 @@ async function buildDist(dir) {
 
 /**
  * ajv standalone code for every schema under schemas/ (not schemas/types/), compiled with the options of
- * runtime/core/schemas.ts (ajv-options.json), as an ES module exporting PRECOMPILED (schema path -> validator). A schema
+ * runtime/core/schemas.ts (ajv-options.json), one CommonJS file each under `dir`/validators/, and an ES module
+ * exporting PRECOMPILED (schema path -> validator, loaded at first use). A schema
  * ajv refuses is left out: the CLI then compiles it at first use and reports the problem as before.
  */
-async function standaloneValidators() {
+async function standaloneValidators(dir) {
   const [{ Ajv }, { default: addFormats }, { default: standaloneCode }] = await Promise.all([import('ajv'), import('ajv-formats'), import('ajv/dist/standalone/index.js')]);
   const options = JSON.parse(readFileSync(join(ROOT, AJV_OPTIONS_FILE), 'utf8'));
-  const ajv = addFormats(new Ajv({ ...options, code: { source: true, esm: true } }));
+  const ajv = addFormats(new Ajv({ ...options, code: { source: true } }));
   const files = [];
   const walk = (d) => {
     for (const e of readdirSync(join(ROOT, d), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -105,24 +106,35 @@ async function standaloneValidators() {
       // Not a schema ajv takes (a duplicate $id, bad JSON): compiled, and refused, at first use instead.
     }
   }
-  const exported = {};
+  // One CommonJS file per schema, required only when a command first validates against it: one module of
+  // every schema was 2 MB that each command using a schema compiled whole.
+  mkdirSync(join(dir, 'validators'), { recursive: true });
   const table = [];
   for (const [rel, key] of keys) {
+    let validate;
     try {
-      if (!ajv.getSchema(key)) continue;
+      validate = ajv.getSchema(key);
     } catch {
       continue;
     }
-    const name = `v${table.length}`;
-    exported[name] = key;
-    table.push(`[${JSON.stringify(rel)}, ${name}]`);
+    if (!validate) continue;
+    const file = `v${table.length}.cjs`;
+    writeFileSync(join(dir, 'validators', file), standaloneCode(ajv, validate));
+    table.push(`[${JSON.stringify(rel)}, ${JSON.stringify(file)}]`);
   }
-  // ajv's standalone ESM still calls require() for its runtime helpers and the formats.
   const code = [
     "import { createRequire } from 'node:module';",
     'const require = createRequire(import.meta.url);',
-    standaloneCode(ajv, exported),
-    `export const PRECOMPILED = new Map([${table.join(', ')}]);`,
+    `const files = new Map([${table.join(', ')}]);`,
+    'const loaded = new Map();',
+    'export const PRECOMPILED = {',
+    '  get(relPath) {',
+    '    const file = files.get(relPath);',
+    '    if (file === undefined) return undefined;',
+    '    if (!loaded.has(relPath)) loaded.set(relPath, require(`./validators/${file}`));',
+    '    return loaded.get(relPath);',
+    '  },',
+    '};',
   ].join('\n');
   return { code, inputs: [...files, AJV_OPTIONS_FILE] };
 }

@@ -65,7 +65,7 @@ describe('terminalWidth', () => {
 
 describe('plainTableWidth', () => {
   // Characters cli-table3 counts as one column, and some it does not (wide, emoji, combining, control, ANSI).
-  const narrow = fc.constantFrom(...'abcXYZ019 #*-_./|%$±×—–…•“”éßĀž\u00a0\n'.split(''));
+  const narrow = fc.constantFrom(...'abcXYZ019 #*-_./|%$±×—–…•“”éßĀžεαΔΩ−≥≤≈∞√∑\u00a0\n'.split(''));
   const other = fc.constantFrom('漢', 'ｘ', '😀', '©', '™', '\u0301', '\t', '\u001b[1m', '\u200b', '→');
   const table = (chars: fc.Arbitrary<string>) =>
     fc.integer({ min: 1, max: 5 }).chain((n) =>

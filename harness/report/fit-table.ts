@@ -41,11 +41,11 @@ export function maxLineWidth(text: string): number {
 
 /**
  * Text whose every character cli-table3 (string-width) counts as one column and none of which is an emoji,
- * ANSI escape or control character: ASCII, Latin-1 and Latin Extended, most general punctuation (dashes,
- * quotes, bullets, ellipsis), and newlines between a cell's lines. For such cells a table's width follows
+ * ANSI escape or control character: ASCII, Latin-1 and Latin Extended, Greek (ε), most general punctuation
+ * (dashes, quotes, bullets, ellipsis), mathematical operators (− ≥ ≤), and newlines between a cell's lines. For such cells a table's width follows
  * from the cells' lengths alone.
  */
-const ONE_COLUMN_TEXT = /^[\n\x20-\x7e\u00a0-\u00a8\u00aa-\u00ad\u00af-\u02ff\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e]*$/;
+const ONE_COLUMN_TEXT = /^[\n\x20-\x7e\u00a0-\u00a8\u00aa-\u00ad\u00af-\u02ff\u0370-\u03ff\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e\u2200-\u22ff]*$/;
 
 /**
  * maxLineWidth(render(columns, rows)) without rendering, when every head and cell is ONE_COLUMN_TEXT and each

@@ -4,4 +4,4 @@
 import type { ValidateFunction } from 'ajv';
 
 /** Validators by schema path (`workload.schema.json`, `events/turn.started.json`), or null: compile at first use. */
-export const PRECOMPILED: ReadonlyMap<string, ValidateFunction> | null = null;
+export const PRECOMPILED: { get(relPath: string): ValidateFunction | undefined } | null = null;
