@@ -1,5 +1,8 @@
 // Types of launch.mjs for the TypeScript that imports it (perf scripts, tests).
 
+/** The environment variable naming the folder the CLI may keep derived indexes in (set to dist/ while it is fresh). */
+export const CACHE_DIR_ENV: string;
+
 /** Name of the file in dist/ that records which source files (size, mtime) the build read. */
 export const STAMP_FILE: string;
 

@@ -3,6 +3,10 @@
 // a compiled start skips compiling some 400 files on every call, and an edited checkout never runs
 // stale code. METIS_BENCH_NO_DIST=1 always takes the sources.
 import { readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The folder the CLI may keep derived indexes in (harness/cli/list/list-index.ts reads it). */
+export const CACHE_DIR_ENV = 'METIS_BENCH_CACHE_DIR';
 
 /** Name of the file in dist/ that records which source files (size, mtime) the build read. */
 export const STAMP_FILE = 'stamp.json';
@@ -42,7 +46,14 @@ export function distIsFresh(distDir, rootDir) {
 export async function loadMain(env = process.env) {
   const root = new URL('../', import.meta.url);
   const dist = new URL('dist/', root);
-  if (env.METIS_BENCH_NO_DIST !== '1' && distIsFresh(dist, root)) return import(new URL('main.js', dist).href);
+  // Derived indexes (bench list's) are kept in dist/ and only while it is fresh: made and read by the same
+  // code, and deleted by a rebuild. Always set or cleared here, so a bench started by another bench never
+  // inherits its parent's.
+  delete env[CACHE_DIR_ENV];
+  if (env.METIS_BENCH_NO_DIST !== '1' && distIsFresh(dist, root)) {
+    env[CACHE_DIR_ENV] = fileURLToPath(dist);
+    return import(new URL('main.js', dist).href);
+  }
   const { register } = await import('tsx/esm/api');
   register();
   return import(new URL('harness/cli/main.ts', root).href);

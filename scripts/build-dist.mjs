@@ -4,7 +4,7 @@
 //   node scripts/build-dist.mjs [--outdir DIR] [--if-possible]
 // --if-possible: on a failed build, warn and exit 0 (bench then runs the sources through tsx), so an
 // install never fails on a source being edited.
-import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -13,6 +13,10 @@ import { STAMP_FILE } from '../bin/launch.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Folders whose .ts and .json files may be compiled in; their size and mtime are taken before the build. */
 const SOURCE_DIRS = ['harness', 'runtime', 'schemas'];
+/** Where the sources keep the (empty) table of precompiled validators; the build swaps in the real one. */
+const PRECOMPILED_MODULE = 'runtime/core/precompiled-validators.ts';
+/** The shared ajv instance's options (runtime/core/schemas.ts reads the same file). */
+const AJV_OPTIONS_FILE = 'runtime/core/ajv-options.json';
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
@@ -39,6 +43,7 @@ async function buildDist(dir) {
   const before = statSources();
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
+  const validators = await standaloneValidators();
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: { main: 'harness/cli/main.ts' },
@@ -55,15 +60,83 @@ async function buildDist(dir) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
-    plugins: [sourceUrls(dir)],
+    plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
   const inputs = {};
-  for (const path of [...Object.keys(result.metafile.inputs), 'scripts/build-dist.mjs']) {
+  // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
+  for (const path of [...Object.keys(result.metafile.inputs), ...validators.inputs, 'scripts/build-dist.mjs']) {
     const seen = before.get(path) ?? statOf(path);
     if (!seen) throw new Error(`${path} appeared during the build`);
     inputs[path] = seen;
   }
   writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs }, null, 1)}\n`);
+}
+
+
+/**
+ * ajv standalone code for every schema under schemas/ (not schemas/types/), compiled with the options of
+ * runtime/core/schemas.ts (ajv-options.json), as an ES module exporting PRECOMPILED (schema path -> validator). A schema
+ * ajv refuses is left out: the CLI then compiles it at first use and reports the problem as before.
+ */
+async function standaloneValidators() {
+  const [{ Ajv }, { default: addFormats }, { default: standaloneCode }] = await Promise.all([import('ajv'), import('ajv-formats'), import('ajv/dist/standalone/index.js')]);
+  const options = JSON.parse(readFileSync(join(ROOT, AJV_OPTIONS_FILE), 'utf8'));
+  const ajv = addFormats(new Ajv({ ...options, code: { source: true, esm: true } }));
+  const files = [];
+  const walk = (d) => {
+    for (const e of readdirSync(join(ROOT, d), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = `${d}/${e.name}`;
+      if (e.isDirectory()) {
+        if (path !== 'schemas/types') walk(path);
+      } else if (e.name.endsWith('.json')) files.push(path);
+    }
+  };
+  walk('schemas');
+  const keys = new Map();
+  for (const path of files) {
+    const rel = path.slice('schemas/'.length);
+    try {
+      const schema = JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
+      if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) continue;
+      const key = typeof schema.$id === 'string' ? schema.$id : rel;
+      if (!ajv.getSchema(key)) ajv.addSchema(schema, typeof schema.$id === 'string' ? undefined : rel);
+      keys.set(rel, key);
+    } catch {
+      // Not a schema ajv takes (a duplicate $id, bad JSON): compiled, and refused, at first use instead.
+    }
+  }
+  const exported = {};
+  const table = [];
+  for (const [rel, key] of keys) {
+    try {
+      if (!ajv.getSchema(key)) continue;
+    } catch {
+      continue;
+    }
+    const name = `v${table.length}`;
+    exported[name] = key;
+    table.push(`[${JSON.stringify(rel)}, ${name}]`);
+  }
+  // ajv's standalone ESM still calls require() for its runtime helpers and the formats.
+  const code = [
+    "import { createRequire } from 'node:module';",
+    'const require = createRequire(import.meta.url);',
+    standaloneCode(ajv, exported),
+    `export const PRECOMPILED = new Map([${table.join(', ')}]);`,
+  ].join('\n');
+  return { code, inputs: [...files, AJV_OPTIONS_FILE] };
+}
+
+/** Swaps the sources' empty table of precompiled validators for the standalone code. */
+function precompiledValidators(code) {
+  return {
+    name: 'precompiled-validators',
+    setup(b) {
+      b.onLoad({ filter: /precompiled-validators\.ts$/ }, (args) =>
+        relative(ROOT, args.path).split(sep).join('/') === PRECOMPILED_MODULE ? { contents: code, loader: 'js', resolveDir: join(ROOT, 'runtime', 'core') } : undefined,
+      );
+    },
+  };
 }
 
 /**

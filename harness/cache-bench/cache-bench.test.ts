@@ -7,7 +7,8 @@ import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { SetupError } from '../errors.ts';
 import { gptCacheQueries, loadQueryStream } from './load-stream.ts';
 import { runStream } from './run-stream.ts';
-import { runStreamCommand, selectsQueryStreams } from './run-stream-command.ts';
+import { runStreamCommand } from '../cli/commands/run/run-stream-command.ts';
+import { selectsQueryStreams } from './stream-options.ts';
 import { percentile, streamFigures, type QueryRecord } from './stream-metrics.ts';
 
 const WORKLOADS = join(import.meta.dirname, '..', '..', 'workloads');

@@ -6,14 +6,14 @@ import { dirname, join, resolve } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { createEmbeddingProvider } from '../../runtime/patterns/embeddings/create-embedding-provider.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { EXIT, SetupError } from '../errors.ts';
 import { studentTQuantile } from '../metrics/student-t.ts';
 import type { FitColumn } from '../report/fit-table.ts';
 import { exactMoneyText, fixedText, intervalText, signedMoneyText } from '../report/number-text.ts';
 import { renderSections } from '../report/text-sections.ts';
 import { loadQueryStream } from './load-stream.ts';
-import { DEFAULT_CACHE_EMBEDDER, selectsQueryStreams } from './run-stream-command.ts';
+import { DEFAULT_CACHE_EMBEDDER, selectsQueryStreams } from './stream-options.ts';
 import { runStream } from './run-stream.ts';
 
 export interface CacheCompareRow {

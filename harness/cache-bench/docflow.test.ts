@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createHashingProvider } from '../../runtime/patterns/embeddings/hashing-provider.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { compareCacheArms } from './compare-cache.ts';
 import { loadQueryStream } from './load-stream.ts';
 import { runStream, type StreamRun } from './run-stream.ts';
-import { runStreamCommand } from './run-stream-command.ts';
+import { runStreamCommand } from '../cli/commands/run/run-stream-command.ts';
 import { streamFigures } from './stream-metrics.ts';
 
 const WORKLOADS = join(import.meta.dirname, '..', '..', 'workloads');

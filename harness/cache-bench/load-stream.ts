@@ -8,8 +8,9 @@ import { SetupError } from '../errors.ts';
 import { checkInputSize } from '../input-limits.ts';
 import { resolveStreamDocuments, type StreamDocuments } from './stream-documents.ts';
 import { loadAuditedMerges, type StreamLabels } from './audited-labels.ts';
+import { STREAM_FILE } from './stream-file.ts';
 
-export const STREAM_FILE = 'stream.yaml';
+export { STREAM_FILE };
 
 export interface QueryStream {
   name: string;
@@ -20,6 +21,8 @@ export interface QueryStream {
   system: string | null;
   queries: Query[];
   dir: string;
+  /** The data file named by `source.file` (absolute), when the stream reads one. */
+  sourceFile?: string;
   /** Tier 3 documents by "id@version" (empty for streams without documents). */
   documents: StreamDocuments;
   /** The labels the classes follow: GPTCache's own, or with the audited merges applied. */
@@ -121,6 +124,7 @@ export function loadQueryStream(dir: string, labels: StreamLabels = 'gptcache'):
     system: data.system ?? null,
     queries,
     dir: abs,
+    ...(data.source ? { sourceFile: join(abs, data.source.file) } : {}),
     documents: resolveStreamDocuments(file, data),
     labels,
   };

@@ -1,7 +1,8 @@
 // The query streams under a workloads directory, for `bench list` and `bench validate`.
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { STREAM_FILE, type QueryStream } from './load-stream.ts';
+import type { QueryStream } from './load-stream.ts';
+import { STREAM_FILE } from './stream-file.ts';
 
 /** Directories under `root` holding a stream.yaml, sorted by name (none when `root` is missing). */
 export function queryStreamDirs(root: string): string[] {

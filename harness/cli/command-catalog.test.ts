@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs';
 import { Command, Help } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_CATALOG, requestedCommand } from './command-catalog.ts';
-import type { CliIO } from './command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { main } from './main.ts';
 
 /** Runs `bench ARGS` in-process and returns what it printed. */

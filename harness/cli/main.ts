@@ -1,7 +1,7 @@
 import { Command, CommanderError, Help } from 'commander';
 import { EXIT, SetupError } from '../errors.ts';
 import { catalogEntry, COMMAND_CATALOG, requestedCommand } from './command-catalog.ts';
-import type { CliIO } from './command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 async function exitCodeFor(e: unknown, io: CliIO): Promise<number> {

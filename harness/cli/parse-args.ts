@@ -1,6 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { terminalWidth } from '../report/fit-table.ts';
-import type { CliIO } from './command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { Decimal } from 'decimal.js';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -4,7 +4,7 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import { intervalOf, pairedDifferenceParts, pairedSavingsParts, unitCorrelation, type ClusteredEstimate, type FigureKind, type FigureRange, type PairedUnit, type UnitValue } from '../metrics/index.ts';
 import { DEFAULT_MARGIN_PTS, savingsClaim, solvedRateClaim } from '../report/verdict-grammar.ts';
 import { passUnits, routedTurnUnits, workloadUnits, type Unit } from './rep-samples.ts';
-import { tightnessVerdict } from './tightness-verdict.ts';
+import { tightnessVerdict } from '../metrics/tightness-verdict.ts';
 import { routingJudgement } from './routing-identity.ts';
 
 /** One side of a comparison: the report, where it came from, and its column label. */

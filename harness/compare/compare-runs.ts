@@ -28,7 +28,7 @@ import {
   type RowSpec,
 } from './compare-reports.ts';
 import { routingJudgement, type RoutingJudgement } from './routing-identity.ts';
-import { tightnessVerdict } from './tightness-verdict.ts';
+import { tightnessVerdict } from '../metrics/tightness-verdict.ts';
 
 /**
  * `bench compare a.runs.json b.runs.json` (issue 23 item 4): two multi-run summaries (`bench run --runs N`)

@@ -3,9 +3,9 @@
 import { existsSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readRoutingFile } from '../../runtime/routing/load-routing-config.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
-import type { RunSuiteResult } from '../runner/run-suite.ts';
+import type { RunSuiteResult } from '../suite/run-suite-options.ts';
 import { abRunDir, type RunSuiteFn, type SharedRunOptions } from './fingerprint-ab.ts';
 
 /** One arm: its column label and the routing.yaml it runs under (absolute path). */

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import { loadReport } from '../report/find-report.ts';
-import type { RunSuiteOptions, RunSuiteResult } from '../runner/run-suite.ts';
+import type { RunSuiteOptions, RunSuiteResult } from '../suite/run-suite-options.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
 import { runFingerprintAb, withFingerprint, type FingerprintArmOptions, type SharedRunOptions } from './fingerprint-ab.ts';
 

@@ -1,14 +1,14 @@
 import { join, resolve } from 'node:path';
 import { isoFromUs } from '../../runtime/core/clock.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
-import type { RunSuiteOptions, RunSuiteResult } from '../runner/run-suite.ts';
+import type { RunSuiteOptions, RunSuiteResult } from '../suite/run-suite-options.ts';
 
 /** A pattern-store fingerprint version (pattern-store.md §16). */
 export type FingerprintVersion = 'v1' | 'v2';
 
 /** The embedder `bench compare v1 v2` gives the v2 arm unless `--embedding-provider` says otherwise. */
-export { DEFAULT_EMBEDDING_PROVIDER } from '../runner/run-pattern-store.ts';
+export { DEFAULT_EMBEDDING_PROVIDER } from '../runs/run-pattern-store.ts';
 
 /** The pattern-store choice of one arm, as `runSuite` takes it. */
 export interface FingerprintArmOptions {

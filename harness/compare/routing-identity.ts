@@ -1,6 +1,6 @@
 import type { BenchReport } from '../../schemas/types/report.ts';
 import type { CompareArtifact } from '../../schemas/types/compare.ts';
-import { HOLDOUT_PASS } from '../protocols/protocol.ts';
+import { HOLDOUT_PASS } from '../jobs/passes.ts';
 import { passUnits, routedTurnUnits } from './rep-samples.ts';
 
 /**

@@ -1,7 +1,7 @@
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
-import { runSeeds } from '../runner/multi-run.ts';
-import type { RunSuiteOptions } from '../runner/run-suite.ts';
+import { runSeeds } from '../suite/multi-run.ts';
+import type { RunSuiteOptions } from '../suite/run-suite-options.ts';
 import type { RunsInput } from './compare-runs.ts';
 import type { RunSuiteFn } from './fingerprint-ab.ts';
 

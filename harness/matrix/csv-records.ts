@@ -147,8 +147,13 @@ function newlinesIn(buf: Uint8Array, end: number): number {
   return k;
 }
 
+// A piece's records live until the last of them is imported. From a 1 MiB piece (about 4,000 rows) they outlived
+// the young generation and piled up in the old one as garbage, 358 MB peak RSS for 400,000 rows; 64 KiB pieces
+// die young (294 MB). Smaller ones cost more Buffers than they save.
+const PIECE_BYTES = 1 << 16;
+
 /**
- * The records of a CSV file, read in 1 MiB pieces: memory holds one piece and the record in progress,
+ * The records of a CSV file, read in 64 KiB pieces: memory holds one piece and the record in progress,
  * whatever the file's size. Bytes that are not UTF-8 are a CsvSyntaxError at their line (a decoder would
  * turn them into U+FFFD without a word). `onBytes` hears the bytes read so far after each piece.
  */
@@ -159,7 +164,7 @@ export async function* csvRecordsOf(file: string, onBytes?: (bytesRead: number) 
   let line = 1;
   const refuse = (buf: Uint8Array, at: number) =>
     new CsvSyntaxError(line + newlinesIn(buf, at), `not valid UTF-8 (byte offset ${offset + at}, byte 0x${buf[at]!.toString(16).padStart(2, '0')})`, 'save the file as UTF-8, e.g. iconv -f latin1 -t utf-8');
-  for await (const piece of createReadStream(file, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+  for await (const piece of createReadStream(file, { highWaterMark: PIECE_BYTES }) as AsyncIterable<Buffer>) {
     const buf = carry.length ? Buffer.concat([carry, piece]) : piece;
     const end = wholeSequencesEnd(buf);
     const head = buf.subarray(0, end);

@@ -1,6 +1,6 @@
 // What the importers refuse, naming the file and line: a RouteLLM prompt given twice with other outcomes,
-// bytes that are not UTF-8, SWE-bench counts and costs past the bounds in harness/data/input-limits.json;
-// and the RouteLLM import's progress, at most one line a second.
+// bytes that are not UTF-8, SWE-bench counts and costs past the bounds in harness/data/input-limits.json,
+// a SWE-bench instance given twice; and the RouteLLM import's progress, at most one line a second.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,7 +81,7 @@ describe('bench import routellm streams', () => {
   });
 });
 
-describe('bench import swebench-leaderboard refuses counts and costs past the bounds, and bad UTF-8', () => {
+describe('bench import swebench-leaderboard refuses counts and costs past the bounds, an instance given twice, and bad UTF-8', () => {
   type Board = { leaderboards: { results: { per_instance_details: Record<string, Record<string, unknown>> }[] }[] };
   const variant = (mutate: (b: Board) => void) => {
     const b = JSON.parse(readFileSync(join(FIXTURES, 'leaderboards.json'), 'utf8')) as Board;
@@ -104,6 +104,22 @@ describe('bench import swebench-leaderboard refuses counts and costs past the bo
     const run = importSwebenchLeaderboard({ leaderboards: lb, problems: join(FIXTURES, 'problems.jsonl'), out: join(parent, 'x') });
     await expect(run).rejects.toThrow(message);
     await expect(run).rejects.toThrow(`${lb}: leaderboards[1].results[0] ('Strong Model (2025-01-01)').per_instance_details['alpha__lib-101']`);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+  it('an instance given twice in one entry (JSON.parse would keep the last), naming the file, both lines and the id', async () => {
+    const text = readFileSync(join(FIXTURES, 'leaderboards.json'), 'utf8');
+    const open = text.indexOf('"per_instance_details": {') + '"per_instance_details": {'.length;
+    // The same instance first with the opposite outcome, on the line after the object opens.
+    const twice = `${text.slice(0, open)}\n      "alpha__lib-102": { "resolved": false, "cost": 0.31, "api_calls": 14 },${text.slice(open)}`;
+    const lb = join(tmp(), 'leaderboards.json');
+    writeFileSync(lb, twice);
+    const lineOf = (at: number) => twice.slice(0, at).split('\n').length;
+    const first = lineOf(twice.indexOf('"alpha__lib-102"'));
+    const repeat = lineOf(twice.indexOf('"alpha__lib-102"', twice.indexOf('"alpha__lib-102"') + 1));
+    const parent = out();
+    await expect(importSwebenchLeaderboard({ leaderboards: lb, problems: join(FIXTURES, 'problems.jsonl'), out: join(parent, 'x') })).rejects.toThrow(
+      `${lb}:${repeat}: leaderboards[1].results[0].per_instance_details: instance 'alpha__lib-102' given twice (first on line ${first})`,
+    );
     expect(readdirSync(parent)).toEqual([]);
   });
   it('a problems file that is not UTF-8, at its line and column', async () => {

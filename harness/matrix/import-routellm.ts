@@ -1,6 +1,5 @@
 // `bench import routellm`: RouteLLM's evaluation CSVs (lm-sys/RouteLLM routellm/evals) as a matrix workload.
 // Correctness comes from the CSVs; cost from token counts at each model's list price in the price table.
-import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +11,7 @@ import type { RoutellmModels } from '../../schemas/types/routellm-models.ts';
 import { SetupError } from '../errors.ts';
 import { checkInputSize, type InputKind } from '../input-limits.ts';
 import { CsvSyntaxError, csvRecordsOf, type CsvRecord } from './csv-records.ts';
-import { DigestTable } from './digest-table.ts';
+import { DigestTable, textDigest } from './digest-table.ts';
 import type { MatrixSummary } from './matrix-summary.ts';
 import { checkOutDir, openMatrixWorkload } from './write-matrix-workload.ts';
 
@@ -168,6 +167,8 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
   const sizes = csvs.map((c) => checkInputSize(c, 'import_csv') ?? 0);
   const models = loadRoutellmModels();
   const ids = [...models.values()];
+  // The duplicate check keeps a row's outcomes as one bit per model in 32 bits.
+  if (ids.length > 32) throw new SetupError(`${ROUTELLM_MODELS_PATH}: ${ids.length} models mapped; at most 32 (split the import)`);
   const priceTable = opts.priceTable ?? loadPriceTable();
   for (const id of ids)
     if (!priceTable.rates(id)) throw new SetupError(`${ROUTELLM_MODELS_PATH}: model ${id} has no rates in ${priceTable.path ?? 'the price table'} (add it to runtime/data/prices.json with its source and as_of)`);
@@ -185,9 +186,9 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
     let taskCount = 0;
     let mmluCount = 0;
     const subjects = new Set<string>();
-    // Each prompt seen, by a 64-bit digest, to where it was first (file index * 2^32 + line) and its outcomes
+    // Each prompt seen, by a 64-bit digest (not the text: a million prompts would not fit), to where it was first (file index * 2^32 + line) and its outcomes
     // (one bit per model): a prompt given again with other outcomes is refused.
-    const seenPrompts = new DigestTable();
+    let seenPrompts: DigestTable | null = new DigestTable();
     let bytesBefore = 0;
     for (const [fileIndex, file] of csvs.entries()) {
       const kind = routellmDataset(file);
@@ -219,11 +220,10 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
           const prompt = rec.fields[cols!.prompt]!;
           if (prompt.trim() === '') throw new SetupError(`${file}:${rec.line}: empty prompt (every row needs the prompt the models answered)`);
           const scores = cols!.model.map((ci) => scoreOf(file, rec, header!.fields[ci]!, rec.fields[ci]!));
-          const digest = createHash('sha256').update(prompt).digest();
-          const [hi, lo] = [digest.readUInt32LE(0), digest.readUInt32LE(4)];
+          const [hi, lo] = textDigest(prompt);
           const bits = scores.reduce((acc: number, sc, k) => acc + sc * 2 ** k, 0);
-          const seen = seenPrompts.get(hi, lo);
-          if (seen === null) seenPrompts.set(hi, lo, [fileIndex * 2 ** 32 + rec.line, bits]);
+          const seen = seenPrompts!.get(hi, lo);
+          if (seen === null) seenPrompts!.set(hi, lo, [fileIndex * 2 ** 32 + rec.line, bits]);
           else if (seen[1] !== bits) {
             const [firstFile, firstLine] = [Math.floor(seen[0] / 2 ** 32), seen[0] % 2 ** 32];
             const written = (b: number) => scores.map((_, k) => Math.floor(b / 2 ** k) % 2).join('');
@@ -266,6 +266,8 @@ export async function importRoutellm(opts: RoutellmImportOptions): Promise<Route
       bytesBefore += sizes[fileIndex]!;
     }
     report(totalBytes, taskCount, true);
+    // Let it go before the load-back, which keeps a table of its own: both at once were the peak.
+    seenPrompts = null;
 
     const licence = readText(findLicence(csvs, opts.licence), 'the licence', 'import_licence');
     // GSM8K clusters by length need every GSM8K task's length: tasks are relabelled as they are copied into place.

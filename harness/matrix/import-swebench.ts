@@ -7,6 +7,7 @@ import type { MatrixCellEntry, MatrixModelEntry, MatrixTaskLine } from '../../sc
 import { SetupError } from '../errors.ts';
 import { checkInputSize, defaultInputLimits, type InputKind } from '../input-limits.ts';
 import { firstInvalidUtf8Offset, lineAndColumnOfByte } from '../workloads/utf8.ts';
+import { firstDuplicateKey } from './duplicate-json-keys.ts';
 import type { OutcomeMatrix } from './outcome-matrix.ts';
 import { checkOutDir, writeMatrixWorkload } from './write-matrix-workload.ts';
 
@@ -108,6 +109,9 @@ export function readProblems(file: string): Problem[] {
   return out;
 }
 
+/** Where an entry's per-instance results are in leaderboards.json: an object keyed by instance id. */
+const PER_INSTANCE_PATH = /^leaderboards\[\d+\]\.results\[\d+\]\.per_instance_details$/;
+
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** A model id from the entry's folder (or name): the matrix id pattern allows letters, digits and . _ : / + -. */
@@ -124,7 +128,14 @@ export async function importSwebenchLeaderboard(opts: SwebenchImportOptions): Pr
   const wanted = opts.leaderboard ?? 'bash-only';
   checkInputSize(lbFile, 'import_json');
   checkInputSize(problemsFile, 'import_jsonl');
-  const data = parseJsonFile(lbFile, readText(lbFile, 'the leaderboards file', 'import_json'));
+  const lbText = readText(lbFile, 'the leaderboards file', 'import_json');
+  const data = parseJsonFile(lbFile, lbText);
+  // JSON.parse keeps the last of an instance given twice: one of its two results would vanish without a word.
+  const twice = firstDuplicateKey(lbText, (path) => PER_INSTANCE_PATH.test(path));
+  if (twice)
+    throw new SetupError(
+      `${lbFile}:${twice.line}: ${twice.path}: instance '${twice.key}' given twice (first on line ${twice.firstLine}); a JSON reader keeps only the last, so one result would be lost (remove the wrong one)`,
+    );
   const boards = isObj(data) ? data.leaderboards : undefined;
   if (!Array.isArray(boards)) throw new SetupError(`${lbFile}: no "leaderboards" array at the top level (expected {"leaderboards":[{"name":...,"results":[...]}]}, swebench.com's data/leaderboards.json)`);
   const bi = boards.findIndex((b) => isObj(b) && b.name === wanted);

@@ -197,3 +197,36 @@ describe('fold assignment', () => {
     expect(() => assignFolds(clusters, 1, 'tasks', 0)).toThrow(/--folds must be an integer >= 2/);
   });
 });
+
+describe('the sweep scores each task\'s evidence at every cost_weight (MatrixRouter.prepare)', () => {
+  // Four clusters of varied difficulty; the strong model dearer. Texts differ in length so fingerprints differ.
+  const rnd = seededRandom(11);
+  const rows: [string, number, number][] = Array.from({ length: 60 }, (_, i): [string, number, number] => {
+    const hard = (i % 4) / 4;
+    return [`c${i % 4}`, rnd() < 0.9 - hard ? 1 : 0, rnd() < 0.95 - hard / 3 ? 1 : 0];
+  });
+  const plain = matrix(rows);
+  const m = { ...plain, tasks: plain.tasks.map((t, i) => ({ ...t, text: `What is the value of item ${i}? ${'detail '.repeat(i % 7)}` })) };
+  const weights = [0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.5, 0.8, 1];
+  /** The same deps with prepare removed from every router: each (task, weight) decided from scratch. */
+  const withoutPrepare = (d: MatrixProtocolDeps): MatrixProtocolDeps => ({
+    ...d,
+    routerFor: (store, def) => {
+      const { prepare: _prepare, ...rest } = d.routerFor(store, def);
+      return rest;
+    },
+  });
+
+  it.each([
+    ['similarity_weighted', {}],
+    ['expected_gain with thompson exploration', { scoring: 'expected_gain', exploration: 'thompson' }],
+  ] as [string, Partial<RoutingConfig['pattern']>][])('%s: in sample and cross-fit picks are those of routing each (task, weight) afresh', async (_n, pattern) => {
+    const folds = assignFolds(m.tasks.map((t) => t.cluster), 3, 'tasks', 0);
+    const fresh = await runCrossFit(withoutPrepare(deps(m, [], routingWith(pattern), weights)), folds, 'known');
+    const swept = await runCrossFit(deps(m, [], routingWith(pattern), weights), folds, 'known');
+    expect(swept).toEqual(fresh);
+    // The weights move the picks, so the comparison covers more than one answer.
+    expect(new Set(fresh.map((p) => p.join())).size).toBeGreaterThan(1);
+    expect(await runInSample(deps(m, [], routingWith(pattern), weights), 'known')).toEqual(await runInSample(withoutPrepare(deps(m, [], routingWith(pattern), weights)), 'known'));
+  });
+});

@@ -72,10 +72,16 @@ async function seed(d: MatrixProtocolDeps, router: MatrixRouter, train: readonly
 async function routeAll(d: MatrixProtocolDeps, router: MatrixRouter, test: readonly number[], mode: WorkspaceMode, tag: string, picks: SweepPicks): Promise<void> {
   if (test.length === 0) return;
   for (const t of test) await router.warm(d.tasks[t]!);
+  // Evidence then score: each task's features and neighbours once, scored at every cost_weight. The sweep
+  // still runs weight by weight, so every draw a router makes comes in the order it always did.
+  const prepared = test.map((t) => router.prepare?.(d.tasks[t]!, mode) ?? null);
   let routed = 0;
   for (let i = 0; i < d.costWeights.length; i++)
-    for (const t of test) {
-      picks[i]![t] = router.route(d.tasks[t]!, mode, `route:${tag}:${i}:${t}`, d.costWeights[i]!);
+    for (let x = 0; x < test.length; x++) {
+      const t = test[x]!;
+      const turnId = `route:${tag}:${i}:${t}`;
+      const p = prepared[x];
+      picks[i]![t] = p ? p.route(turnId, d.costWeights[i]!) : router.route(d.tasks[t]!, mode, turnId, d.costWeights[i]!);
       if (++routed % 1000 === 0) {
         await d.drain?.();
         d.onRouted?.(1000);

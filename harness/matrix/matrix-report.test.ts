@@ -53,7 +53,7 @@ describe('matrix report', () => {
     expect(r.best_single.model).toBe('strong');
     expect(r.verdict.beats_hull).toBe(false);
     expect(r.settings[0]!.chosen!.chosen_by).toBe('declared');
-    expect(r.headline).toMatch(/^On 16 tasks, out of sample by task \(unseen tasks, known clusters\), the router solved 50% \[50, 50\] at \$0\.0010 a task, 0\.0 pts level with the best fixed mix .*declared cost_weight 0\)/);
+    expect(r.headline).toMatch(/^On 16 tasks, out of sample by task \(unseen tasks, known clusters\), the router solved 50% \(no variation\) at \$0\.0010 a task, 0\.0 pts against the best fixed mix at that cost, no variation: no claim .*declared cost_weight 0\)/);
     // Always the cheap model: the best fixed model at cost_weight 0 (strong) is 25 pts better, and the verdict names it.
     expect(r.settings[0]!.baselines!.best_fixed.router_minus_baseline_pts.estimate).toBeCloseTo(-25, 9);
     expect(r.verdict.predicts_prompts).toBe(false);
@@ -70,7 +70,10 @@ describe('matrix report', () => {
     expect(p.hull_gap_pts.ci_low).toBe(p.hull_gap_pts.ci_high);
     expect(r.verdict).toMatchObject({ beats_hull: false, setting: 'unseen_tasks', cost_weight: 0, chosen_by: 'declared', routing_adds_nothing: false });
     expect(r.settings[0]!.apgr_call_share!.estimate).toBeCloseTo(1 - 0.25 / 2, 12);
-    expect(r.headline).toContain('18.8 pts above the best fixed mix');
+    // The words never say more than the interval: a zero-width gap is named as no claim, not "above".
+    expect(r.headline).toContain('+18.8 pts against the best fixed mix at that cost, no variation: no claim (hull gap +18.8 pts (no variation)');
+    expect(r.headline).not.toMatch(/\[(\S+), \1\]/);
+    expect(r.verdict.statement).toContain('router minus it +25.0 pts (no variation)): no variation: no claim either way.');
     for (const text of [renderMatrixText(r), renderMatrixMarkdown(r), renderMatrixHtml(r)]) expect(text).toContain(r.headline.slice(0, 40));
     expect(renderMatrixHtml(r)).toContain('<svg');
   });

@@ -11,6 +11,7 @@ import { costOnlyPicks, crossFitBaseline, lookupPicks } from './router-baselines
 import { bestFixedChoice, DEFAULT_TARGET, parseTarget, singlePoints, subTable, type RoutingTarget } from './routing-target.ts';
 import { simultaneousBand } from './simultaneous-band.ts';
 import { moneyText } from '../report/number-text.ts';
+import { NO_VARIATION_NO_CLAIM } from '../report/verdict-grammar.ts';
 
 /** The protocol settings a matrix run reports. */
 export type SettingName = Setting['setting'];
@@ -72,7 +73,13 @@ export function usdText(d: Decimal | string): string {
 /** A rate as a percent with its interval: "71% [68, 74]". */
 export function pctText(e: Estimate): string {
   const p = (x: number) => (100 * x).toFixed(0);
-  return e.estimate === null ? 'n/a' : `${p(e.estimate)}%${e.ci_low !== null && e.ci_high !== null ? ` [${p(e.ci_low)}, ${p(e.ci_high)}]` : ''}`;
+  return e.estimate === null ? 'n/a' : `${p(e.estimate)}%${intervalSuffix(e, p)}`;
+}
+
+/** " [lo, hi]", " (no variation)" for a zero-width interval (the verdict grammar's words), or nothing without one. */
+function intervalSuffix(e: Estimate, fmt: (x: number) => string): string {
+  if (e.ci_low === null || e.ci_high === null) return '';
+  return e.ci_low === e.ci_high ? ' (no variation)' : ` [${fmt(e.ci_low)}, ${fmt(e.ci_high)}]`;
 }
 
 /** A signed difference in points with its interval: "+2 pts [−1, +4]". */
@@ -81,7 +88,7 @@ export function ptsText(e: Estimate, digits = 1): string {
     const r = x.toFixed(digits);
     return Number(r) === 0 ? (0).toFixed(digits) : x > 0 ? `+${r}` : `\u2212${r.slice(1)}`;
   };
-  return e.estimate === null ? 'n/a' : `${s(e.estimate)} pts${e.ci_low !== null && e.ci_high !== null ? ` [${s(e.ci_low)}, ${s(e.ci_high)}]` : ''}`;
+  return e.estimate === null ? 'n/a' : `${s(e.estimate)} pts${intervalSuffix(e, s)}`;
 }
 
 /** The point the figures of `picks` make, as the report writes it. */
@@ -264,6 +271,13 @@ export function buildMatrixReport(d: MatrixRunData): MatrixReport {
 // A zero-width interval (no variation) claims nothing, above 0 or not: the verdict grammar's rule.
 const above = (e: Estimate | undefined | null) => e?.ci_low !== null && e?.ci_low !== undefined && e.ci_high !== null && e.ci_high !== undefined && e.ci_high > e.ci_low && e.ci_low > 0;
 
+/** What a router-minus-baseline interval that is not above 0 allows the verdict to say. */
+function matchWords(e: Estimate): string {
+  if (e.ci_low === null || e.ci_high === null) return 'no interval, so no claim either way';
+  if (e.ci_low === e.ci_high) return `${NO_VARIATION_NO_CLAIM} either way`;
+  return e.ci_high < 0 ? 'that baseline beats it' : 'that baseline matches it';
+}
+
 /** The verdict of the primary setting at its chosen point alone. */
 export function verdictOf(primary: Setting | null): MatrixReport['verdict'] {
   const c = primary?.chosen ?? null;
@@ -285,7 +299,7 @@ export function verdictOf(primary: Setting | null): MatrixReport['verdict'] {
     : predicts
       ? `The router predicts which prompts need the strong model (${phrase}): it beats the per-cluster lookup at the chosen point by ${ptsText(b!.per_cluster_lookup!.router_minus_baseline_pts)}.`
       : matched
-        ? `The router does not beat the ${BASELINE_TEXT[matched]} at the chosen point (${phrase}; router minus it ${ptsText(order.find(([k]) => k === matched)![1]!.router_minus_baseline_pts)}): that baseline matches it.`
+        ? `The router does not beat the ${BASELINE_TEXT[matched]} at the chosen point (${phrase}; router minus it ${ptsText(order.find(([k]) => k === matched)![1]!.router_minus_baseline_pts)}): ${matchWords(order.find(([k]) => k === matched)![1]!.router_minus_baseline_pts)}.`
         : `The router beats every baseline at the chosen point (${phrase}) except that no per-cluster lookup was fitted.`;
   // A baseline that clears the hull where the router does not is worth a routing team's attention.
   const clears = beats ? [] : order.filter(([, x]) => x && above(x.hull_gap_pts));
@@ -309,9 +323,14 @@ function headline(r: MatrixReport, primary: Setting | null): string {
   if (!primary || !c) return `On ${n} tasks the router was not judged (no chosen operating point). ${best}`;
   const p = c.point;
   const g = p.hull_gap_pts;
-  const side = g.estimate === null ? 'against' : g.estimate > 0 ? 'above' : g.estimate < 0 ? 'below' : 'level with';
-  const size = g.estimate === null ? 'n/a' : `${Math.abs(g.estimate).toFixed(1)} pts`;
+  // "above" and "below" only where the interval can carry them; otherwise the estimate is named as no claim.
+  const sure = g.ci_low !== null && g.ci_high !== null && g.ci_high > g.ci_low && (g.ci_low > 0 || g.ci_high < 0);
+  const against = g.estimate === null
+    ? 'not compared with the best fixed mix at that cost'
+    : sure
+      ? `${Math.abs(g.estimate).toFixed(1)} pts ${g.estimate > 0 ? 'above' : 'below'} the best fixed mix at that cost`
+      : `${ptsText({ ...g, ci_low: null, ci_high: null })} against the best fixed mix at that cost, ${g.ci_low !== null && g.ci_low === g.ci_high ? NO_VARIATION_NO_CLAIM : 'not decisive'}`;
   const how = c.chosen_by === 'declared' ? `declared cost_weight ${c.cost_weight}` : c.cost_weight === null ? `target ${c.target}, fixed choice` : `target ${c.target}, cost_weight ${c.cost_weight} chosen ${c.chosen_by === 'nested' ? 'inside the training folds' : 'on the calibration window'}`;
-  const lead = `On ${c.tasks_judged === r.provenance.tasks ? n : `${c.tasks_judged.toLocaleString('en-US')} of ${n}`} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${size} ${side} the best fixed mix at that cost (hull gap ${ptsText(g)}; ${how}).`;
+  const lead = `On ${c.tasks_judged === r.provenance.tasks ? n : `${c.tasks_judged.toLocaleString('en-US')} of ${n}`} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${against} (hull gap ${ptsText(g)}; ${how}).`;
   return `${lead} ${r.verdict.statement} ${best}`;
 }

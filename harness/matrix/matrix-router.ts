@@ -53,12 +53,23 @@ export interface MatrixRouterOptions {
 export interface MatrixRouter {
   /** Routes one task with slot 4's cost_weight set to `costWeight`; returns the chosen model's pool index. */
   route(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, costWeight: number): number;
+  /**
+   * The task prepared for routing at many cost weights (evidence then score): its features and slot 4's
+   * neighbours are computed once, then each `route` only scores them. `prepare(t, m).route(id, w)` answers
+   * what `route(t, m, id, w)` answers, as long as nothing is learned in between (prepare again after `learn`).
+   */
+  prepare?(task: MatrixTurnTask, mode: WorkspaceMode): PreparedMatrixTurn;
   /** Writes the task's recorded outcome on pool model `model` to the store, as a finished turn. */
   learn(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, model: number, outcome: MatrixTurnOutcome): Promise<void>;
   /** The structural features slot 4 computes for the task's turn in `mode` (what its stored fingerprint holds). */
   features(task: MatrixTurnTask, mode: WorkspaceMode): StructuralFeatures;
   /** v2: puts the task's text in the store's embedding cache (no outcome), so routing it meets its vector rather than the §16.13 structural fallback; v1: nothing. */
   warm(task: MatrixTurnTask): Promise<void>;
+}
+
+/** A task prepared for a sweep (MatrixRouter.prepare). */
+export interface PreparedMatrixTurn {
+  route(turnId: string, costWeight: number): number;
 }
 
 /** A registry of exactly the pool: text-only, so every model passes capability validation. */
@@ -136,13 +147,31 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     if (lastEmbedded?.text !== text) lastEmbedded = { text, vector: await store.embedForRecording(text) };
     return lastEmbedded.vector;
   };
+  const poolIndex = (model: string): number => {
+    const i = index.get(model);
+    if (i === undefined) throw new Error(`router chose '${model}', which is not in the pool ${o.models.join(', ')}`);
+    return i;
+  };
+  // The sweep's router: its pattern knobs are patched per decision (PreparedRoute), as routerFor(w) builds them in.
+  let base: TurnRouter | null = null;
   return {
     route(task, mode, turnId, costWeight) {
       const d = routerFor(costWeight).decide(request(task, mode, turnId));
       slot.forget(turnId);
-      const i = index.get(d.chosen_model);
-      if (i === undefined) throw new Error(`router chose '${d.chosen_model}', which is not in the pool ${o.models.join(', ')}`);
-      return i;
+      return poolIndex(d.chosen_model);
+    },
+    prepare(task, mode) {
+      base ??= createRouter({ bus: o.bus, registry, global: { ...o.routing, default_model: o.defaultModel }, slot4: slot });
+      const router = base;
+      const prepared = router.prepare?.(request(task, mode, `prepare:${mode}`));
+      return {
+        route(turnId, costWeight) {
+          const r = request(task, mode, turnId);
+          const d = prepared ? prepared.decide({ session_id: r.session_id, turn_id: r.turn_id, parent_event_id: r.parent_event_id }, { cost_weight: costWeight }) : routerFor(costWeight).decide(r);
+          slot.forget(turnId);
+          return poolIndex(d.chosen_model);
+        },
+      };
     },
     async learn(task, mode, turnId, model, outcome) {
       // The features the pattern slot computes for this turn at routing time, so the stored

@@ -1,7 +1,7 @@
 import type { MatrixTightness } from '../../schemas/types/matrix-compare.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { similarity, similarityV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
-import { judgeTightness } from '../compare/tightness-verdict.ts';
+import { judgeTightness } from '../metrics/tightness-verdict.ts';
 import { clusterTightness, type ClusterTightness } from '../metrics/cluster-tightness.ts';
 import { shuffled } from './matrix-folds.ts';
 

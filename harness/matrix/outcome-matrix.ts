@@ -13,6 +13,7 @@ import type { MatrixHeader, MatrixModelEntry, MatrixTaskLine, OutcomeMatrixLine 
 import type { MatrixWorkload as MatrixWorkloadSpec } from '../../schemas/types/matrix-workload.ts';
 import { SetupError } from '../errors.ts';
 import { checkInputSize } from '../input-limits.ts';
+import { DigestTable, textDigest } from './digest-table.ts';
 
 export type { MatrixWorkloadSpec };
 
@@ -223,7 +224,8 @@ export async function foldOutcomeMatrixFile(file: string, options: LoadMatrixOpt
   let models: MatrixModel[] | null = null;
   let priceTable: PriceTable | null = null;
   let count = 0;
-  const seen = new Map<string, number>();
+  // Task ids by their digest, not the text: a million-task import's ids as a Map of strings were about 80 MB.
+  const seen = new DigestTable();
   const costMemo = new Map<string, Decimal>();
   let lineNo = 0;
   const input = createReadStream(path, { encoding: 'utf8' });
@@ -272,9 +274,11 @@ export async function foldOutcomeMatrixFile(file: string, options: LoadMatrixOpt
         throw at(`${id} ${problem}`.trim(), fix);
       }
       const row = data;
-      const first = seen.get(row.id);
-      if (first !== undefined) throw at(`duplicate task id '${row.id}' (first on line ${first})`, 'give every task a unique id, or remove the repeated line');
-      seen.set(row.id, lineNo);
+      const [hi, lo, check] = textDigest(row.id);
+      const first = seen.get(hi, lo);
+      if (first === null) seen.set(hi, lo, [lineNo, check]);
+      // The third word tells a repeat from a 64-bit collision (which leaves the first id's entry in place).
+      else if (first[1] === check) throw at(`duplicate task id '${row.id}' (first on line ${first[0]})`, 'give every task a unique id, or remove the repeated line');
       if (row.cells.length < models.length) {
         const missing = models[row.cells.length]!;
         throw at(`task '${row.id}': missing cell for model ${missing.id} (${row.cells.length} of ${models.length} cells)`, 'give every task one cell per header model, in header order (line 1)');

@@ -7,6 +7,8 @@ import { pctText, ptsText, SETTING_TEXT, usdText } from './matrix-report.ts';
 import type { FitColumn } from '../report/fit-table.ts';
 import { fixedText, intervalText } from '../report/number-text.ts';
 import { renderSections, topShares, type TextSection } from '../report/text-sections.ts';
+import { htmlText } from '../report/render-html.ts';
+import { verdictLead } from '../report/verdict-lead.ts';
 
 /**
  * The matrix report rendered: stdout text, Markdown and self-contained HTML, each opening with the
@@ -143,38 +145,53 @@ export function renderMatrixMarkdown(r: MatrixReport): string {
   return lines.join('\n');
 }
 
-/** The main chart as inline SVG. */
-export function renderMatrixChart(r: MatrixReport, size = { width: 900, height: 520 }): string {
+/**
+ * The router's curves as series: a setting whose operating points all land on one spot (every fold fell back to
+ * one model, say) is no line but one marker, drawn above the model points so its legend entry is never an
+ * invisible curve under another point.
+ */
+export function routerSeries(r: MatrixReport): (LineSeriesOption | ScatterSeriesOption)[] {
+  const f = (s: string) => Number(s);
+  const costSpan = Math.max(...r.models.map((m) => f(m.cost_per_task_usd)), f(r.oracle.cost_per_task_usd)) || 1;
+  return r.settings.map((s) => {
+    const name = `router, ${s.setting.replace('_', ' ')}`;
+    const data = [...s.points].sort((a, b) => f(a.cost_per_task_usd) - f(b.cost_per_task_usd)).map((p) => [f(p.cost_per_task_usd), p.solved_rate.estimate ?? 0] as [number, number]);
+    const xs = data.map(([x]) => x);
+    const ys = data.map(([, y]) => y);
+    const onePoint = Math.max(...xs) - Math.min(...xs) <= costSpan * 0.005 && Math.max(...ys) - Math.min(...ys) <= 0.002;
+    if (onePoint) return { type: 'scatter', name, symbol: 'triangle', symbolSize: 16, z: 5, data: data.slice(0, 1), itemStyle: { color: SETTING_COLOR[s.setting], borderColor: '#ffffff', borderWidth: 1 } };
+    return { type: 'line', name, data, z: 3, lineStyle: { color: SETTING_COLOR[s.setting] }, itemStyle: { color: SETTING_COLOR[s.setting] }, symbolSize: 6 };
+  });
+}
+
+/** The main chart as inline SVG: model labels by display name when the importer gave one. */
+export function renderMatrixChart(r: MatrixReport, size = { width: 900, height: 520 }, names: Readonly<Record<string, string>> = {}): string {
   const f = (s: string) => Number(s);
   const singles: ScatterSeriesOption = {
     type: 'scatter',
     name: 'single models',
     symbolSize: 12,
-    data: r.models.map((m) => ({ name: m.model, value: [f(m.cost_per_task_usd), m.solved_rate.estimate ?? 0] })),
+    z: 2,
+    data: r.models.map((m) => ({ name: shown(m.model, names), value: [f(m.cost_per_task_usd), m.solved_rate.estimate ?? 0] })),
     label: { show: true, position: 'right', formatter: (p) => String(p.name), fontSize: 12 },
+    labelLayout: { moveOverlap: 'shiftY' },
     itemStyle: { color: '#0969da' },
   };
-  const hull: LineSeriesOption = { type: 'line', name: 'hull of fixed mixes', data: r.hull.map((v) => [f(v.cost_per_task_usd), v.solved_rate]), lineStyle: { color: '#0969da', type: 'dashed' }, symbol: 'none' };
+  // Dashed and above the curves: a router curve that follows the hull (a fallback to fixed mixes) leaves it visible.
+  const hull: LineSeriesOption = { type: 'line', name: 'hull of fixed mixes', z: 4, data: r.hull.map((v) => [f(v.cost_per_task_usd), v.solved_rate]), lineStyle: { color: '#0969da', type: [6, 6], width: 2 }, symbol: 'none' };
   const oracle: ScatterSeriesOption = { type: 'scatter', name: 'oracle', symbol: 'diamond', symbolSize: 14, data: [[f(r.oracle.cost_per_task_usd), r.oracle.solved_rate.estimate ?? 0]], itemStyle: { color: '#1a7f37' } };
-  const curves: LineSeriesOption[] = r.settings.map((s) => ({
-    type: 'line',
-    name: `router, ${s.setting.replace('_', ' ')}`,
-    data: [...s.points].sort((a, b) => f(a.cost_per_task_usd) - f(b.cost_per_task_usd)).map((p) => [f(p.cost_per_task_usd), p.solved_rate.estimate ?? 0]),
-    lineStyle: { color: SETTING_COLOR[s.setting] },
-    itemStyle: { color: SETTING_COLOR[s.setting] },
-    symbolSize: 6,
-  }));
+  const curves = routerSeries(r);
   const rates = [...r.models.map((m) => m.solved_rate.estimate ?? 0), r.oracle.solved_rate.estimate ?? 0, ...r.settings.flatMap((s) => s.points.map((p) => p.solved_rate.estimate ?? 0))];
   const yMin = Math.max(0, Math.floor(Math.min(...rates) * 20) / 20 - 0.05);
   const yMax = Math.min(1, Math.ceil(Math.max(...rates) * 20) / 20 + 0.02);
   const option: ChartOption = {
     animation: false,
     textStyle: { fontFamily: FONT },
-    legend: { top: 0 },
-    grid: { left: 70, right: 160, top: 50, bottom: 60 },
+    legend: { top: 0, left: 8, right: 8 },
+    grid: { left: 70, right: 200, top: 60, bottom: 60 },
     xAxis: { type: 'value', name: 'cost per task (USD)', nameLocation: 'middle', nameGap: 35, axisLabel: { formatter: (v: number) => `$${Number(v.toPrecision(3))}` } },
     yAxis: { type: 'value', min: yMin, max: yMax, name: 'solved rate', nameLocation: 'middle', nameGap: 50, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
-    series: [hull, singles, oracle, ...curves],
+    series: [singles, oracle, ...curves, hull],
   };
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
   try {
@@ -185,15 +202,17 @@ export function renderMatrixChart(r: MatrixReport, size = { width: 900, height: 
   }
 }
 
-/** Self-contained HTML: the headline, the chart, the tables. */
-export function renderMatrixHtml(r: MatrixReport): string {
-  const h = (s: string) => s.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  const body = tables(r, {}, true)
-    .map((t) => `<h3>${h(t.title)}</h3><table><thead><tr>${t.head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${t.rows.map((row) => `<tr>${row.map((c) => `<td>${h(c)}</td>`).join('')}</tr>`).join('')}</tbody></table>${t.notes.map((n) => `<p>${h(n.trim())}</p>`).join('')}`)
+/** Self-contained HTML: the headline's first sentence with its other sentences under it, the chart, the tables. */
+export function renderMatrixHtml(r: MatrixReport, names: Readonly<Record<string, string>> = {}): string {
+  const h = htmlText;
+  const { lead, details } = verdictLead(withNames(r.headline, names));
+  const body = tables(r, names, true)
+    .map((t) => `<h3>${h(t.title)}</h3><div class="scroll"><table><thead><tr>${t.head.map((c) => `<th>${h(c)}</th>`).join('')}</tr></thead><tbody>${t.rows.map((row) => `<tr>${row.map((c) => `<td>${h(c)}</td>`).join('')}</tr>`).join('')}</tbody></table></div>${t.notes.map((n) => `<p>${h(n.trim())}</p>`).join('')}`)
     .join('\n');
-  return `<!doctype html><html><head><meta charset="utf-8"><title>${h(r.provenance.matrix)}: routing on recorded outcomes</title><style>body{font-family:${FONT};max-width:1000px;margin:2em auto;color:#1f2328}p.headline{font-size:1.2em;font-weight:bold}table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #d0d7de;padding:4px 8px;font-size:0.9em;text-align:left}</style></head><body>
-<p class="headline">${h(r.headline)}</p>
-${renderMatrixChart(r)}
+  return `<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${h(r.provenance.matrix)}: routing on recorded outcomes</title><style>body{font-family:${FONT};max-width:1000px;margin:2em auto;padding:0 1rem;color:#1f2328}p.headline{font-size:1.25em;font-weight:bold;margin-bottom:0.4em}ul.details{margin-top:0}svg{max-width:100%;height:auto}.scroll{overflow-x:auto}.iv{white-space:nowrap}table{border-collapse:collapse;margin-bottom:1.5em}td,th{border:1px solid #d0d7de;padding:4px 8px;font-size:0.9em;text-align:left}</style></head><body>
+<p class="headline">${h(lead)}</p>
+${details.length ? `<ul class="details">${details.map((d) => `<li>${h(d)}</li>`).join('')}</ul>` : ''}
+${renderMatrixChart(r, undefined, names)}
 ${body}
 <p>${h(INTERVALS)} Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
 </body></html>

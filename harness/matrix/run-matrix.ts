@@ -5,7 +5,7 @@ import { createEventBus } from '../../runtime/events/bus.ts';
 import { createEmbeddingProvider, EmbeddingProviderError, openPatternStore, type EmbeddingProvider, type PatternStore } from '../../runtime/patterns/index.ts';
 import { defaultRoutingConfig, loadGlobalRoutingConfig, type RoutingConfig } from '../../runtime/routing/index.ts';
 import { SetupError } from '../errors.ts';
-import { choosePatternStore, DEFAULT_EMBEDDING_PROVIDER, type PatternStoreChoice } from '../runner/run-pattern-store.ts';
+import { choosePatternStore, DEFAULT_EMBEDDING_PROVIDER, type PatternStoreChoice } from '../runs/run-pattern-store.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { assignFolds, shuffled, type FoldSetting } from './matrix-folds.ts';
 import { runInSample, runNestedCrossFit, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';

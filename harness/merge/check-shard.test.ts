@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { planMismatch, type RepKey } from './check-shard.ts';
-import type { RunJob } from '../runner/shard.ts';
+import type { RunJob } from '../jobs/shard.ts';
 
 /** A plan of `n` jobs over two passes and three workloads, each job this DB's or not. */
 const planArb = fc.array(fc.boolean(), { minLength: 1, maxLength: 12 }).map((mine) =>

@@ -1,7 +1,7 @@
 import { SetupError } from '../errors.ts';
-import { HOLDOUT_PASS, RANDOM_PASS, passesOf } from '../protocols/protocol.ts';
-import { randomArmNotRun } from '../runner/random-arm.ts';
-import { jobKey, type RunJob } from '../runner/shard.ts';
+import { HOLDOUT_PASS, RANDOM_PASS, passesOf } from '../jobs/passes.ts';
+import { randomArmNotRun } from '../protocols/random-arm.ts';
+import { jobKey, type RunJob } from '../jobs/shard.ts';
 import { checkSeal } from '../runs/run-seal.ts';
 import type { MergeInput } from './merge-inputs.ts';
 import { patternStorePathOf } from './merge-patterns.ts';

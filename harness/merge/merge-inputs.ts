@@ -2,11 +2,11 @@ import type Database from 'better-sqlite3';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { openTraceDbReadOnly } from '../report/report-from-db.ts';
-import { passesOf } from '../protocols/protocol.ts';
+import { passesOf } from '../jobs/passes.ts';
 import { RunJobs } from '../runs/run-jobs.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { inputChanges, storedInputs } from '../runs/run-inputs.ts';
-import type { RunJob } from '../runner/shard.ts';
+import type { RunJob } from '../jobs/shard.ts';
 
 /** One DB given to `bench merge`, read once. */
 export interface MergeInput {

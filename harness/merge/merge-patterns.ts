@@ -4,7 +4,7 @@ import { createIdFactory } from '../../runtime/core/ids.ts';
 import { welfordAdd, type RunningMean } from '../../runtime/patterns/welford.ts';
 import { SetupError } from '../errors.ts';
 import { BadTraceValueError } from '../runs/check-run-values.ts';
-import { jobKey } from '../runner/shard.ts';
+import { jobKey } from '../jobs/shard.ts';
 import type { MergeInput } from './merge-inputs.ts';
 
 interface FpRow {

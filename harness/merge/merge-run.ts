@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
-import { passesOf } from '../protocols/protocol.ts';
+import { passesOf } from '../jobs/passes.ts';
 import { checkMergeInputs, readMergeInput, type MergeInput } from './merge-inputs.ts';
 import { checkCoverage, checkNoSharedReps, checkShard } from './check-shard.ts';
 import { mergePatternStores } from './merge-patterns.ts';

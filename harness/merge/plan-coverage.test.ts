@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { A3_PASSES, SINGLE_PASSES } from '../protocols/protocol.ts';
-import { planJobs, type RunJob } from '../runner/shard.ts';
+import { A3_PASSES, SINGLE_PASSES } from '../jobs/passes.ts';
+import { planJobs, type RunJob } from '../jobs/shard.ts';
 import { coverageProblems, jobsOfShard, planHoles, showJob } from './plan-coverage.ts';
 
 /** A whole a3 plan: 1-4 workloads (some delegating), 1-3 reps. */

@@ -1,5 +1,5 @@
-import type { PassSpec } from '../protocols/protocol.ts';
-import { jobKey, planJobs, selectJobs, type RunJob, type ShardSpec } from '../runner/shard.ts';
+import type { PassSpec } from '../jobs/passes.ts';
+import { jobKey, planJobs, selectJobs, type RunJob, type ShardSpec } from '../jobs/shard.ts';
 
 /** A job as the merge names it. */
 export const showJob = (k: Pick<RunJob, 'pass' | 'workload' | 'rep'>): string => `pass ${k.pass} ${k.workload} rep ${k.rep}`;

@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Analytics } from '../../runtime/analytics/index.ts';
 import type { OracleMetrics, OracleRouterScores, OracleWorkloadArm } from '../../schemas/types/report.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import { mean } from '../report/stats.ts';
+import { mean } from './stats.ts';
 import {
   apgrVsRandom,
   DEFAULT_ORACLE_EPSILON,

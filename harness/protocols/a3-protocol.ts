@@ -1,16 +1,16 @@
 import { DEFAULT_ORACLE_EPSILON } from '../metrics/oracle.ts';
 import { simTruthFor } from '../metrics/oracle-truth-source.ts';
 import { a3Metrics } from '../report/protocol-metrics.ts';
-import { planRandomArm, randomArmNotRun, runRandomPass } from '../runner/random-arm.ts';
-import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from '../runner/holdout.ts';
+import { planRandomArm, randomArmNotRun, runRandomPass } from './random-arm.ts';
+import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from './holdout.ts';
 import { createPassProtocol } from './pass-protocol.ts';
-import { A3_PASSES } from './protocol.ts';
-import type { HoldoutKind } from './protocol.ts';
+import { A3_PASSES } from '../jobs/passes.ts';
+import type { HoldoutKind } from '../jobs/passes.ts';
 import type { RunProtocol } from './run-protocol.ts';
 
 /** A3's own options (`bench run --protocol a3`); the suite runner passes them through untouched. */
 export interface A3Options {
-  /** `--holdout workload`: also run Pass C leave-one-workload-out as pass C-oos (harness/runner/holdout.ts). */
+  /** `--holdout workload`: also run Pass C leave-one-workload-out as pass C-oos (harness/protocols/holdout.ts). */
   holdout: HoldoutKind | null;
   /** Run Pass R, the random router at Pass C's strong-call share, after the planned passes (off with --no-random-arm). */
   randomArm: boolean;

@@ -16,7 +16,7 @@ import { outcomeTable, type OutcomeTable } from '../matrix/outcome-table.ts';
 import { splitMatrix } from '../matrix/matrix-split.ts';
 import { DEFAULT_TARGET, targetText } from '../matrix/routing-target.ts';
 import { matrixRouting, playSetting, protocolDeps, type MatrixRunOptions } from '../matrix/run-matrix.ts';
-import { runProtocol } from '../runner/run-suite.ts';
+import { runProtocol } from './drive-protocol.ts';
 import type { ProgressMode } from '../runner/progress.ts';
 import { createMeter } from '../runner/progress-meter.ts';
 import type { Protocol, ProtocolTypes, RunHost } from './run-protocol.ts';

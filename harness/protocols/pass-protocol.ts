@@ -1,7 +1,7 @@
-import { accumulationErrors } from '../runner/pattern-checks.ts';
+import { accumulationErrors } from '../report/pattern-checks.ts';
 import { runWorkloadRep } from '../runner/run-workload.ts';
-import { planJobs, type RunJob } from '../runner/shard.ts';
-import type { PassSpec, ProtocolName } from './protocol.ts';
+import { planJobs, type RunJob } from '../jobs/shard.ts';
+import type { PassSpec, ProtocolName } from '../jobs/passes.ts';
 import type { ProtocolContext, RunProtocol } from './run-protocol.ts';
 
 /** The model a pass pins every turn to, or null when routing decides. */

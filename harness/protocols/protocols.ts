@@ -1,5 +1,5 @@
 import { createA3Protocol, DEFAULT_A3_OPTIONS, type A3Options } from './a3-protocol.ts';
-import type { ProtocolName } from './protocol.ts';
+import type { ProtocolName } from '../jobs/passes.ts';
 import type { RunProtocol } from './run-protocol.ts';
 import { signalProtocol, singleProtocol } from './single-protocol.ts';
 

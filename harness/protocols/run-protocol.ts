@@ -3,12 +3,12 @@ import type { PatternSlot } from '../../runtime/learning/index.ts';
 import type { PatternStore } from '../../runtime/patterns/index.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
 import type { BenchReport, Provenance } from '../../schemas/types/report.ts';
-import type { FingerprintSource } from '../report/protocol-metrics.ts';
+import type { ReportSectionInput } from '../report/protocol-metrics.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
 import type { RunnerDeps } from '../runner/run-workload.ts';
-import type { RunJob, ShardSpec } from '../runner/shard.ts';
+import type { RunJob, ShardSpec } from '../jobs/shard.ts';
 import type { Workload } from '../workloads/workload.ts';
-import type { PassSpec, ProtocolName } from './protocol.ts';
+import type { PassSpec, ProtocolName } from '../jobs/passes.ts';
 
 /** The types one protocol works in: what plans it, what its jobs see, a job, a job's result, and its report section. */
 export interface ProtocolTypes {
@@ -136,13 +136,4 @@ export interface ProtocolContext {
   onRecord(record: WorkloadRunRecord): boolean;
   /** Lets the event bus deliver what is queued. */
   drain(): Promise<void>;
-}
-
-/** What a protocol's report section is built from. */
-export interface ReportSectionInput {
-  analytics: Analytics;
-  records: readonly WorkloadRunRecord[];
-  provenance: Provenance;
-  fingerprints: FingerprintSource<unknown> | null;
-  fingerprintsV2: FingerprintSource<unknown> | null;
 }

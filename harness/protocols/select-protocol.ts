@@ -1,6 +1,6 @@
-import { selectsQueryStreams } from '../cache-bench/run-stream-command.ts';
-import { selectsMatrix } from '../matrix/run-matrix-command.ts';
-import type { ProtocolName } from './protocol.ts';
+import { selectsQueryStreams } from '../cache-bench/stream-options.ts';
+import { selectsMatrix } from '../matrix/matrix-selection.ts';
+import type { ProtocolName } from '../jobs/passes.ts';
 
 /** Every protocol `bench run` can follow: the agent-workload ones (--protocol), query streams and matrices. */
 export type BenchProtocolName = ProtocolName | 'query-streams' | 'matrix';

@@ -1,5 +1,5 @@
 import { createPassProtocol } from './pass-protocol.ts';
-import { SIGNAL_PASSES, SINGLE_PASSES } from './protocol.ts';
+import { SIGNAL_PASSES, SINGLE_PASSES } from '../jobs/passes.ts';
 import type { RunProtocol } from './run-protocol.ts';
 
 /** `--protocol single`: one pass, every turn on `--model`; no protocol metrics. */

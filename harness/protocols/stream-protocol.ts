@@ -7,10 +7,10 @@ import { loadPriceTable, type PriceTable } from '../../runtime/pricing/index.ts'
 import { DEFAULT_TUNER_CONFIG } from '../../runtime/cache/threshold-tuner.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { EXIT, SetupError } from '../errors.ts';
 import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
-import type { StreamCommandOptions, StreamReportEntry } from '../cache-bench/run-stream-command.ts';
+import { DEFAULT_CACHE_EMBEDDER, type StreamCommandOptions, type StreamReportEntry } from '../cache-bench/stream-options.ts';
 import { runCrossFitted } from '../cache-bench/cross-fit.ts';
 import { loadQueryStream } from '../cache-bench/load-stream.ts';
 import { renderStreamTable } from '../cache-bench/render-stream-table.ts';
@@ -19,9 +19,6 @@ import { recordToJson } from '../cache-bench/query-records.ts';
 import { runStream } from '../cache-bench/run-stream.ts';
 import { streamFigures } from '../cache-bench/stream-metrics.ts';
 import type { Protocol, ProtocolTypes, RunHost } from './run-protocol.ts';
-
-/** The default Tier 2 embedder of a stream run. */
-export const DEFAULT_CACHE_EMBEDDER = 'local:use-lite';
 
 /** What every stream job of a run shares. */
 export interface StreamContext {

@@ -2,13 +2,12 @@ import type { Analytics, SavingsResult, SemanticCacheSummary } from '../../runti
 import { sumSavings } from '../../runtime/analytics/index.ts';
 import type { BenchReport, Provenance, Rep, SemanticCache, WorkloadResult } from '../../schemas/types/report.ts';
 import { countOutcomes, passAtK, passHatK, solvedRate } from '../metrics/index.ts';
-import { HOLDOUT_PASS, passesOf } from '../protocols/protocol.ts';
+import { HOLDOUT_PASS, passesOf, type ProtocolName } from '../jobs/passes.ts';
 import type { RunStore, WorkloadRunRecord } from '../runs/run-store.ts';
 import { buildHeadline } from './headline.ts';
-import type { FingerprintSource } from './protocol-metrics.ts';
-import { protocolFor } from '../protocols/protocols.ts';
+import type { FingerprintSource, ReportSectionInput } from './protocol-metrics.ts';
 import { savingsJson } from './savings-json.ts';
-import { mean, NOISY_STD, sampleStd } from './stats.ts';
+import { mean, NOISY_STD, sampleStd } from '../metrics/stats.ts';
 
 export { savingsJson } from './savings-json.ts';
 
@@ -18,6 +17,12 @@ export const SIM_BANNER =
 
 
 /**
+ * A protocol's report section by the protocol's name: protocols/protocols.ts's protocolFor, passed in by the
+ * caller, since the report sits below the protocols (docs/architecture.md, Floors).
+ */
+export type SectionOf = (protocol: ProtocolName) => { reportSection(input: ReportSectionInput): BenchReport['protocol_metrics'] };
+
+/**
  * Builds the whole report of a run from the trace DB alone (workload_runs + events), so a finished
  * run and `analyze --skip-execute` on its DB print the same numbers by construction.
  */
@@ -25,6 +30,8 @@ export function buildReport<T = unknown, U = unknown>(options: {
   runs: RunStore;
   analytics: Analytics;
   runId: string;
+  /** The protocol's own section (A3's oracle, capture, tightness...; none for single and signal). */
+  sectionOf: SectionOf;
   /** The run's pattern store fingerprints, for cluster tightness (A3); null when there is no patterns DB. */
   fingerprints?: FingerprintSource<T> | null;
   /** The same fingerprints under v2 similarity (pattern store v2 runs only). */
@@ -126,7 +133,7 @@ export function buildReport<T = unknown, U = unknown>(options: {
 
   const workloads = perWorkload.map((w) => w.result);
   // The protocol's own section (A3's oracle, capture, tightness...; none for single and signal).
-  const protocolMetrics = protocolFor(provenance.protocol).reportSection({ analytics, records, provenance, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null });
+  const protocolMetrics = options.sectionOf(provenance.protocol).reportSection({ analytics, records, provenance, fingerprints: options.fingerprints ?? null, fingerprintsV2: options.fingerprintsV2 ?? null });
   return {
     report_version: 1,
     status,

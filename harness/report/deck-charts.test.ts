@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { niceCeil, renderArmChart, spreadLabels } from './deck-charts.ts';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../../test/support/temp.ts';
+import { labelLines, niceCeil, renderArmChart, renderHeadlineCard, spreadLabels } from './deck-charts.ts';
+import { loadReport } from './find-report.ts';
+import { verdictLead } from './verdict-lead.ts';
 import { wrapWords } from './legend.ts';
+
+/** The words of an SVG's text elements, one space between elements (a label wrapped over lines reads whole). */
+const svgText = (svg: string) => [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.replace(/&#39;/g, "'").replace(/&quot;/g, '"')).join(' ');
 
 describe('deck chart layout', () => {
   it('niceCeil picks 1, 2, 2.5 or 5 × 10^k at or above the value', () => {
@@ -18,6 +25,35 @@ describe('deck chart layout', () => {
         expect(out.at(-1)!).toBeLessThanOrEqual(400);
       }),
     );
+  });
+
+  it('spreadLabels with per-label heights keeps each label at least its own height above the next', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.double({ min: 0, max: 400, noNaN: true }), fc.integer({ min: 18, max: 60 })), { minLength: 1, maxLength: 8 }), (labels) => {
+        const ys = labels.map(([y]) => y);
+        const heights = labels.map(([, h]) => h);
+        const out = spreadLabels(ys, heights, 0, 600);
+        const order = out.map((y, i) => ({ y, i })).sort((a, b) => a.y - b.y);
+        for (let j = 1; j < order.length; j++) expect(order[j]!.y - order[j - 1]!.y).toBeGreaterThanOrEqual(heights[order[j - 1]!.i]! - 1e-9);
+      }),
+    );
+  });
+
+  it('labelLines wraps a long label to the column and keeps every word and the figures', () => {
+    const p = { label: "emulator's model-based optimum (not measured)", kind: 'model' as const, cost_usd: 0.1153323, solved_rate: 0.2586 };
+    const lines = labelLines(p, 34);
+    expect(lines.every((l) => l.length <= 34)).toBe(true);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toBe("emulator's model-based optimum (not measured) 26% · $0.115");
+  });
+
+  it('says when a point is drawn on top of another (the random router at a 0% share sits on A)', () => {
+    const svg = renderArmChart([
+      { label: 'A: always haiku', kind: 'arm', cost_usd: 0.0536, solved_rate: 0 },
+      { label: 'B: always sonnet', kind: 'arm', cost_usd: 0.2, solved_rate: 0.33 },
+      { label: "random router at C's share", kind: 'random', cost_usd: 0.0536, solved_rate: 0 },
+    ]);
+    expect(svgText(svg)).toContain("random router at C's share (on A's point)");
+    expect(svgText(svg)).not.toContain("B: always sonnet (on");
   });
 
   it('spreadLabels leaves a lone label at its point', () => {
@@ -47,10 +83,21 @@ describe('deck chart layout', () => {
     ];
     const model = { label: "emulator's model-based optimum (not measured)", kind: 'model' as const, cost_usd: 4.2, solved_rate: 0.85 };
     const svg = renderArmChart([model, ...measured]);
-    expect(svg).toContain('model-based optimum (not measured)');
+    expect(svgText(svg)).toContain('model-based optimum (not measured)');
     // The axis ends where the measured arms need it ($0.5), not at the model point's $4.2.
     expect(svg).toMatch(/>\$0\.5</);
     expect(svg).not.toMatch(/>\$5</);
     expect(svg.indexOf('B: always sonnet')).toBeLessThan(svg.indexOf('model-based optimum'));
+  });
+
+  it('headline card: every line of the verdict above the simulated-provider note, all inside the card', () => {
+    const report = loadReport(join(REPO_ROOT, 'test/fixtures/reports/a3-oracle.json')).report;
+    const svg = renderHeadlineCard(report);
+    const ys = [...svg.matchAll(/<text[^>]*transform="[^"]*?(-?[\d.]+)\)"[^>]*>([^<]*)<\/text>/g)].map((m) => ({ y: Number(m[1]), text: m[2]! }));
+    const note = ys.find((t) => t.text.startsWith('Simulated provider'))!;
+    const verdict = ys.filter((t) => !t.text.startsWith('Simulated provider'));
+    expect(verdict.map((t) => t.text).join(' ')).toBe(verdictLead(report.headline!.verdict).lead.replace(/'/g, '&#39;'));
+    expect(note.y).toBeGreaterThan(Math.max(...verdict.map((t) => t.y)) + 26);
+    expect(Number(svg.match(/<svg width="\d+" height="(\d+)"/)![1])).toBeGreaterThan(note.y + 16);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitTable, maxLineWidth, terminalWidth, type FitColumn } from './fit-table.ts';
+import { fitTable, maxLineWidth, plainTableWidth, terminalWidth, type FitColumn } from './fit-table.ts';
 
 const COLUMNS: FitColumn[] = [
   { head: 'workload', drop: 0, wrap: true },
@@ -60,5 +60,48 @@ describe('terminalWidth', () => {
     expect(terminalWidth({ columns: 80, env: { COLUMNS: '100' } })).toBe(80);
     expect(terminalWidth({ env: { COLUMNS: '100' } })).toBe(100);
     expect(terminalWidth({ env: {} })).toBe(100);
+  });
+});
+
+describe('plainTableWidth', () => {
+  // Characters cli-table3 counts as one column, and some it does not (wide, emoji, combining, control, ANSI).
+  const narrow = fc.constantFrom(...'abcXYZ019 #*-_./|%$±×—–…•“”éßĀž\u00a0\n'.split(''));
+  const other = fc.constantFrom('漢', 'ｘ', '😀', '©', '™', '\u0301', '\t', '\u001b[1m', '\u200b', '→');
+  const table = (chars: fc.Arbitrary<string>) =>
+    fc.integer({ min: 1, max: 5 }).chain((n) =>
+      fc.tuple(
+        fc.array(fc.record({ head: fc.string({ unit: chars, maxLength: 12 }), drop: fc.nat(3), numeric: fc.boolean() }), { minLength: n, maxLength: n }),
+        fc.array(fc.array(fc.string({ unit: chars, maxLength: 15 }), { minLength: n, maxLength: n }), { maxLength: 6 }),
+      ),
+    );
+
+  it('is the width of the rendered table, for every table of one-column characters', () => {
+    fc.assert(
+      fc.property(table(narrow), ([columns, rows]) => {
+        expect(plainTableWidth(columns, rows)).toBe(maxLineWidth(fitTable(columns, rows, null).text));
+      }),
+    );
+  });
+
+  it('declines (null) a table holding any character of another width, so fitting renders it', () => {
+    fc.assert(
+      fc.property(table(narrow), other, fc.nat(), ([columns, rows], odd, at) => {
+        const cells = rows.length > 0 ? rows.map((r) => [...r]) : [columns.map(() => '')];
+        const row = cells[at % cells.length]!;
+        row[at % row.length] += odd;
+        expect(plainTableWidth(columns, cells)).toBeNull();
+      }),
+    );
+  });
+
+  it('fits a table of wide and emoji cells by rendering it, as before', () => {
+    const columns: FitColumn[] = [
+      { head: 'name', drop: 0 },
+      { head: 'note', drop: 2 },
+    ];
+    const rows = [['漢字漢字', '😀😀😀😀😀😀😀']];
+    const r = fitTable(columns, rows, 16);
+    expect(r.hidden).toEqual(['note']);
+    expect(maxLineWidth(r.text)).toBeLessThanOrEqual(16);
   });
 });

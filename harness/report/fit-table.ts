@@ -39,6 +39,28 @@ export function maxLineWidth(text: string): number {
   return text.split('\n').reduce((m, l) => Math.max(m, [...l].length), 0);
 }
 
+/**
+ * Text whose every character cli-table3 (string-width) counts as one column and none of which is an emoji,
+ * ANSI escape or control character: ASCII, Latin-1 and Latin Extended, most general punctuation (dashes,
+ * quotes, bullets, ellipsis), and newlines between a cell's lines. For such cells a table's width follows
+ * from the cells' lengths alone.
+ */
+const ONE_COLUMN_TEXT = /^[\n\x20-\x7e\u00a0-\u00a8\u00aa-\u00ad\u00af-\u02ff\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e]*$/;
+
+/**
+ * maxLineWidth(render(columns, rows)) without rendering, when every head and cell is ONE_COLUMN_TEXT and each
+ * row has a cell per column (null otherwise): a left border, then each column's widest line plus its padding
+ * and border. Fitting tries one rendering per hidden column, which was most of analyze's table time.
+ */
+export function plainTableWidth(columns: readonly FitColumn[], rows: readonly string[][]): number | null {
+  if (columns.length === 0) return null;
+  for (const t of [columns.map((c) => c.head), ...rows]) {
+    if (t.length !== columns.length) return null;
+    for (const cell of t) if (!ONE_COLUMN_TEXT.test(cell)) return null;
+  }
+  return columns.reduce((sum, c, i) => sum + natural(c, rows, i) + 1, 1);
+}
+
 function natural(col: FitColumn, rows: readonly string[][], i: number): number {
   const cells = [col.head, ...rows.map((r) => r[i] ?? '')];
   return Math.max(...cells.flatMap((c) => c.split('\n').map((l) => [...l].length))) + PAD;
@@ -50,12 +72,20 @@ function natural(col: FitColumn, rows: readonly string[][], i: number): number {
  * A column with `drop: 0` is never hidden.
  */
 export function fitTable(columns: readonly FitColumn[], rows: readonly string[][], width: number | null): FittedTable {
-  const full = render(columns, rows);
-  if (width === null || maxLineWidth(full) <= width) return { text: full, hidden: [] };
+  if (width === null) return { text: render(columns, rows), hidden: [] };
+  const predicted = plainTableWidth(columns, rows);
+  if (predicted === null || predicted <= width) {
+    const full = render(columns, rows);
+    if (maxLineWidth(full) <= width) return { text: full, hidden: [] };
+  }
 
   let keep = columns.map((_, i) => i);
   const hidden: string[] = [];
-  const fits = (idx: number[]) => maxLineWidth(render(idx.map((i) => columns[i]!), rows.map((r) => idx.map((i) => r[i] ?? '')))) <= width;
+  const fits = (idx: number[]) => {
+    const cols = idx.map((i) => columns[i]!);
+    const cells = rows.map((r) => idx.map((i) => r[i] ?? ''));
+    return (plainTableWidth(cols, cells) ?? maxLineWidth(render(cols, cells))) <= width;
+  };
   const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : natural(columns[i]!, rows, i)), 1);
   const hideOne = (minDrop: number): boolean => {
     const droppable = keep.filter((i) => columns[i]!.drop >= minDrop);

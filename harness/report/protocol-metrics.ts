@@ -1,15 +1,15 @@
 import { Decimal } from 'decimal.js';
 import type { Analytics, RouteDecisionRow } from '../../runtime/analytics/index.ts';
 import { chosenWithout } from '../../runtime/routing/index.ts';
-import type { PassSummary, ProtocolMetrics, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
+import type { PassSummary, ProtocolMetrics, Provenance, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
 
 type UnforcedTurn = ProtocolMetrics['unforced_turns'][number];
 import { clusterTightness, countOutcomes, performanceGapRecovered, savingsVsMeasuredPct, slot4Metrics, solvedRate, strongCallShare } from '../metrics/index.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import { A3_PASSES, HOLDOUT_PASS, PASS_D_NOT_RUN, RANDOM_PASS } from '../protocols/protocol.ts';
+import { A3_PASSES, HOLDOUT_PASS, PASS_D_NOT_RUN, RANDOM_PASS } from '../jobs/passes.ts';
 import { savingsJson } from './savings-json.ts';
 import { oracleMetrics, type OracleMetricsOptions } from '../metrics/oracle-block.ts';
-import { mean, NOISY_STD, sampleStd } from './stats.ts';
+import { mean, NOISY_STD, sampleStd } from '../metrics/stats.ts';
 
 /** What cluster tightness is computed over: the patterns DB's fingerprints and a similarity without the workload partition. */
 export interface FingerprintSource<T> {
@@ -133,4 +133,13 @@ export function a3Metrics<T, U>(options: {
     routed_turns: routedTurns(routed, records),
     oracle: oracleMetrics({ analytics, records, baseline, cheapModel: options.cheapModel, strongModel: options.strongModel, ...(options.oracle ?? { truth: { unavailable: 'no simulator truth was given' } }) }),
   };
+}
+
+/** What a protocol's report section is built from. */
+export interface ReportSectionInput {
+  analytics: Analytics;
+  records: readonly WorkloadRunRecord[];
+  provenance: Provenance;
+  fingerprints: FingerprintSource<unknown> | null;
+  fingerprintsV2: FingerprintSource<unknown> | null;
 }

@@ -4,10 +4,13 @@ import type { BenchReport, Tightness } from '../../schemas/types/report.ts';
 import { REPO_ROOT } from '../../test/support/temp.ts';
 import { loadReport } from './find-report.ts';
 import { usd } from './format.ts';
-import { escapeHtml, renderReportHtml } from './render-html.ts';
+import { escapeHtml, htmlText, renderReportHtml } from './render-html.ts';
+import { verdictLead } from './verdict-lead.ts';
 import { WORKLOAD_TABLE_HEAD } from './report-sections.ts';
 
-const fixture = (name: 'single' | 'a3'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
+const fixture = (name: 'single' | 'a3' | 'a3-oracle' | 'signal'): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', `${name}.json`)).report);
+
+const html0 = (css: string) => renderReportHtml(fixture('single')).includes(css);
 
 const svgCount = (html: string) => html.match(/<svg[\s>]/g)?.length ?? 0;
 
@@ -33,7 +36,10 @@ describe('renderReportHtml', () => {
     const html = renderReportHtml(a3);
     const card = html.indexOf('class="card"');
     expect(card).toBeGreaterThan(0);
-    expect(html.indexOf(escapeHtml(a3.headline!.verdict))).toBeGreaterThan(card);
+    // The verdict is the headline's first sentence; its other sentences follow under it, inside the card.
+    const { claim, details } = verdictLead(a3.headline!.verdict);
+    expect(html.indexOf(htmlText(claim))).toBeGreaterThan(card);
+    for (const d of details) expect(html.indexOf(htmlText(d))).toBeGreaterThan(html.indexOf(htmlText(claim)));
     expect(html.indexOf('id="chart-main"')).toBeGreaterThan(card);
     expect(html.indexOf('id="chart-main"')).toBeLessThan(html.indexOf('<table>'));
   });
@@ -88,5 +94,37 @@ describe('renderReportHtml', () => {
     // The small multiple of that workload names it in its caption, escaped; no SVG carries it raw.
     expect(html).toContain('<figcaption>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;</figcaption>');
     for (const svg of html.match(/<svg[\s\S]*?<\/svg>/g)!) expect(svg).not.toContain('<script');
+  });
+
+  it('never lets an interval break inside its brackets: every [low, high] in the page text sits in a no-wrap span', () => {
+    for (const name of ['single', 'a3', 'a3-oracle'] as const) {
+      const html = renderReportHtml(fixture(name));
+      const text = html.slice(html.indexOf('<body>')).replace(/<svg[\s\S]*?<\/svg>/g, '');
+      const intervals = text.match(/\[[^[\]<\n]{1,60}\]/g) ?? [];
+      expect(intervals.length).toBeGreaterThan(2);
+      const wrapped = text.match(/<span class="iv">\[[^[\]<\n]{1,60}\]<\/span>/g) ?? [];
+      expect(wrapped.length).toBe(intervals.length);
+    }
+    expect(html0('.iv { white-space: nowrap; }')).toBe(true);
+  });
+
+  it('draws a signal run as its two arms, cheap and strong, never one blended point', () => {
+    const signal = fixture('signal');
+    const html = renderReportHtml(signal);
+    const main = html.match(/<figure id="chart-main">[\s\S]*?<\/figure>/)![0];
+    const cheap = signal.workloads.filter((w) => w.pass === 'cheap');
+    const strong = signal.workloads.filter((w) => w.pass === 'strong');
+    const rate = (ws: typeof cheap) => Math.round((100 * ws.reduce((n, w) => n + w.solved, 0)) / ws.reduce((n, w) => n + w.reps.length, 0));
+    expect(main).toContain(`cheap: haiku-4-5  ${rate(cheap)}%`);
+    expect(main).toContain(`strong: sonnet-4-6  ${rate(strong)}%`);
+    expect(main).not.toContain('(this run)');
+    // The card states each arm's figures instead of "No headline".
+    const card = html.slice(html.indexOf('class="card"'), html.indexOf('</div>', html.indexOf('class="card"')));
+    expect(card).not.toContain('No headline');
+    expect(card).toContain(`haiku-4-5 (cheap) solved ${rate(cheap)}%`);
+    expect(card).toContain(`sonnet-4-6 (strong) solved ${rate(strong)}%`);
+    // Commands read as code, never with their Markdown backquotes.
+    expect(card).toContain('<code>bench run --protocol a3</code>');
+    expect(card).not.toContain('`');
   });
 });

@@ -1,12 +1,23 @@
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { renderReportCharts, type ReportChart } from './charts.ts';
-import { armPoints, costAxisLabel, headlineText, renderArmChart } from './deck-charts.ts';
+import { armPoints, costAxisLabel, headlineText, mainChartTitle, renderArmChart } from './deck-charts.ts';
 import type { ReportBlock, ReportSection } from './report-document.ts';
 import { buildReportDocument, headlineRows } from './report-sections.ts';
+import { verdictLead } from './verdict-lead.ts';
 
 /** Text made inert in HTML (element content and double-quoted attributes). */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/**
+ * Report text as HTML content: escaped, with every bracketed interval (`[−57, 85]`) in a span that never breaks,
+ * so a narrow cell or card wraps between figures, never inside one, and a backquoted command as code.
+ */
+export function htmlText(text: string): string {
+  return escapeHtml(text)
+    .replace(/\[[^[\]\n]{1,60}\]/g, (iv) => `<span class="iv">${iv}</span>`)
+    .replace(/`([^`\n]+)`/g, (_, cmd: string) => `<code>${cmd}</code>`);
 }
 
 // Everything inline: the page must open from an artifact zip or an email with no network and no script.
@@ -19,7 +30,11 @@ h2 { font-size: 1.15rem; margin: 2rem 0 0.6rem; border-bottom: 1px solid var(--l
 .banner { border: 2px solid #bf8700; background: var(--warn-bg); color: var(--warn-fg); padding: 0.6rem 1rem; border-radius: 6px; margin-bottom: 1rem; font-weight: 600; }
 .card { border: 1px solid var(--line); border-radius: 10px; padding: 1.1rem 1.4rem; margin: 0 0 1rem; }
 .card .what { color: var(--muted); font-size: 1rem; margin: 0 0 0.4rem; }
-.card .verdict { font-size: 1.45rem; line-height: 1.3; font-weight: 700; margin: 0 0 0.9rem; }
+.card .verdict { font-size: 1.45rem; line-height: 1.3; font-weight: 700; margin: 0 0 0.6rem; }
+.card .verdict .scope { display: block; font-size: 1rem; font-weight: 400; color: var(--muted); margin-bottom: 0.2rem; }
+.card .details { margin: 0 0 0.9rem; padding-left: 1.1rem; color: var(--fg); }
+.card .details li { margin: 0.15rem 0; }
+.iv { white-space: nowrap; }
 .kpis { display: flex; flex-wrap: wrap; gap: 0.75rem; margin: 0; padding: 0; list-style: none; }
 .kpis li { border: 1px solid var(--line); border-radius: 8px; padding: 0.45rem 0.8rem; min-width: 11rem; }
 .kpis .label { display: block; color: var(--muted); font-size: 0.8rem; }
@@ -31,6 +46,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; }
 ul { padding-left: 1.25rem; }
 pre { background: var(--head); padding: 0.6rem 0.8rem; border-radius: 6px; overflow-x: auto; }
+code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; font-size: 0.92em; }
 figure { margin: 1rem 0 1.5rem; }
 figcaption { font-weight: 600; margin-bottom: 0.35rem; }
 /* Charts are drawn dark-on-light: they sit on a light card in both themes so they stay legible. */
@@ -48,7 +64,7 @@ figure svg { max-width: 100%; height: auto; background: var(--card); border-radi
 `;
 
 function table(b: Extract<ReportBlock, { kind: 'table' }>): string {
-  const cell = (tag: 'th' | 'td', text: string, i: number) => `<${tag}${b.numeric.includes(i) ? ' class="num"' : ''}>${escapeHtml(text)}</${tag}>`;
+  const cell = (tag: 'th' | 'td', text: string, i: number) => `<${tag}${b.numeric.includes(i) ? ' class="num"' : ''}>${htmlText(text)}</${tag}>`;
   const head = `<tr>${b.head.map((h, i) => cell('th', h, i)).join('')}</tr>`;
   const rows = b.rows.map((r) => `<tr>${r.map((c, i) => cell('td', c, i)).join('')}</tr>`).join('\n');
   return `<div class="scroll"><table>\n<thead>${head}</thead>\n<tbody>\n${rows}\n</tbody>\n</table></div>`;
@@ -59,9 +75,9 @@ function block(b: ReportBlock): string {
     case 'table':
       return table(b);
     case 'list':
-      return `<ul>\n${b.items.map((i) => `<li>${escapeHtml(i)}</li>`).join('\n')}\n</ul>`;
+      return `<ul>\n${b.items.map((i) => `<li>${htmlText(i)}</li>`).join('\n')}\n</ul>`;
     case 'text':
-      return `<p>${escapeHtml(b.text)}</p>`;
+      return `<p>${htmlText(b.text)}</p>`;
     case 'command':
       return `<pre><code>${escapeHtml(b.text)}</code></pre>`;
   }
@@ -86,14 +102,20 @@ function section(s: ReportSection, charts: readonly ReportChart[]): string {
   return `<section id="${s.id}">\n${parts.join('\n')}\n</section>`;
 }
 
-/** The answer first: what was compared, the verdict sentence, its figures with intervals, then the main chart. */
+/**
+ * The answer first: the verdict (the first sentence of the text headline, its scope, what was compared on what
+ * units, above its claim; the short title when it has no scope), the verdict's other sentences under it, its figures with intervals, then the main chart.
+ */
 function answer(report: BenchReport): string {
   const { title, verdict } = headlineText(report);
+  const { scope, claim, details } = verdictLead(verdict);
   const kpis = report.headline ? headlineRows(report.headline).slice(0, 4) : [];
-  const items = kpis.map(([label, value]) => `<li><span class="label">${escapeHtml(label)}</span><span class="value">${escapeHtml(value)}</span></li>`).join('\n');
+  const items = kpis.map(([label, value]) => `<li><span class="label">${htmlText(label)}</span><span class="value">${htmlText(value)}</span></li>`).join('\n');
   const points = armPoints(report);
-  const chart = points.length ? figure({ id: 'main', section: 'headline', title: 'Cost against solved rate, one point per arm', svg: renderArmChart(points, undefined, costAxisLabel(report)) }) : '';
-  return `<section id="answer">\n<div class="card" role="region" aria-label="headline">\n<p class="what">${escapeHtml(title)}</p>\n<p class="verdict">${escapeHtml(verdict)}</p>\n${items ? `<ul class="kpis">\n${items}\n</ul>` : ''}\n</div>\n${chart}\n</section>`;
+  const chart = points.length ? figure({ id: 'main', section: 'headline', title: mainChartTitle(report), svg: renderArmChart(points, undefined, costAxisLabel(report)) }) : '';
+  const lead = `<p class="verdict">${scope ? `<span class="scope">${htmlText(scope)}</span> ` : ''}<span class="claim">${htmlText(claim)}</span></p>`;
+  const more = details.length ? `\n<ul class="details">\n${details.map((d) => `<li>${htmlText(d)}</li>`).join('\n')}\n</ul>` : '';
+  return `<section id="answer">\n<div class="card" role="region" aria-label="headline">\n${scope ? '' : `<p class="what">${escapeHtml(title)}</p>\n`}${lead}${more}\n${items ? `<ul class="kpis">\n${items}\n</ul>` : ''}\n</div>\n${chart}\n</section>`;
 }
 
 /**

@@ -9,11 +9,11 @@ import { defaultRoutingConfig } from '../../runtime/routing/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../../runtime/trace/index.ts';
-import { reportFingerprintSources } from '../runner/pattern-checks.ts';
-import { choosePatternStore, openRunPatternStore } from '../runner/run-pattern-store.ts';
+import { reportFingerprintSources } from './pattern-checks.ts';
+import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
 import { assertTraceValues } from '../runs/check-run-values.ts';
 import { RunStore } from '../runs/run-store.ts';
-import { buildReport } from './build-report.ts';
+import { buildReport, type SectionOf } from './build-report.ts';
 
 /**
  * Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError.
@@ -47,6 +47,8 @@ export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'p
 /** Which run of a DB to report, and where its pattern store is when not where the run recorded it. */
 export interface ReportFromDbOptions {
   run?: string;
+  /** The protocol's report section by name: protocols/protocols.ts's protocolFor. */
+  sectionOf: SectionOf;
   patternsDbPath?: string | null;
   env: NodeJS.ProcessEnv;
 }
@@ -82,7 +84,7 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
       ? openRunPatternStore(patternsPath, choice, { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
       : null;
   try {
-    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
     // What analyze writes, bench report must accept: a report its own schema rejects is never handed out.
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new SetupError(`${path}: the report rebuilt from run ${runId} breaks schemas/report.schema.json (${formatAjvErrors(validate.errors).slice(0, 3).join('; ')}); nothing was written`);

@@ -5,7 +5,7 @@ import type { Provider } from '../../runtime/providers/provider.ts';
 import { createSimProvider, loadSimScript, type SimScript } from '../../runtime/providers/sim/index.ts';
 import { SetupError } from '../errors.ts';
 import type { Workload } from '../workloads/workload.ts';
-import { KEY_VARIABLES, resolveBackend, type RequestedProvider, type ResolvedBackend } from './resolve-provider.ts';
+import { KEY_VARIABLES, resolveBackend, type RequestedProvider, type ResolvedBackend } from '../jobs/resolve-provider.ts';
 import { createAnthropicProvider, createOpenAIProvider } from '../../runtime/providers/index.ts';
 
 /** How the run gets its model answers: which backend, and a provider per workload rep. */

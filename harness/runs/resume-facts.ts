@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { SetupError } from '../errors.ts';
-import type { ProtocolName } from '../protocols/protocol.ts';
-import type { RequestedProvider } from '../runner/resolve-provider.ts';
-import type { ShardSpec } from '../runner/shard.ts';
+import type { ProtocolName } from '../jobs/passes.ts';
+import type { RequestedProvider } from '../jobs/resolve-provider.ts';
+import type { ShardSpec } from '../jobs/shard.ts';
 import { RunJobs } from './run-jobs.ts';
 import { RunStore } from './run-store.ts';
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import type { RunJob } from '../runner/shard.ts';
+import type { RunJob } from '../jobs/shard.ts';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS bench_run_jobs (

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..', '..');
-const RUN_SUITE = resolve(ROOT, 'harness/runner/run-suite.ts');
+const RUN_SUITE = resolve(ROOT, 'harness/suite/run-suite.ts');
 
 /** The relative modules `file` imports or re-exports (type-only imports too: they still tie the two files together). */
 function importsOf(file: string): string[] {

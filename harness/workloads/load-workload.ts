@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { cachedParse } from '../../runtime/core/parsed-file-cache.ts';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import { SetupError } from '../errors.ts';
@@ -21,7 +22,7 @@ export function loadWorkload(dir: string): Workload {
     throw new SetupError(`${file}: kind: matrix holds recorded outcomes, not an agent workload (bench validate and bench list read it; the matrix protocol judges it)`);
   let spec: WorkloadSpec;
   try {
-    spec = loadYamlValidated<WorkloadSpec>(file, validatorFor<WorkloadSpec>('workload.schema.json'));
+    spec = cachedParse('workload', file, () => loadYamlValidated<WorkloadSpec>(file, validatorFor<WorkloadSpec>('workload.schema.json')));
   } catch (e) {
     if (e instanceof DataFileError) throw new SetupError(e.message);
     throw e;

@@ -382,3 +382,37 @@ describe('ordering property', () => {
     );
   });
 });
+
+describe('events nobody reads cost nothing', () => {
+  it('wants(type) is true exactly when an active subscription could receive the type', () => {
+    const { bus } = makeBus({ mode: 'lenient' });
+    expect(bus.wants!('route.decided')).toBe(false);
+    const h = bus.subscribe({ name: 'only-llm', filter: { event_types: new Set(['llm.call_completed']) }, handler: () => {} });
+    expect(bus.wants!('route.decided')).toBe(false);
+    expect(bus.wants!('llm.call_completed')).toBe(true);
+    const all = bus.subscribe({ name: 'all', filter: { session_ids: new Set(['s']) }, handler: () => {} });
+    expect(bus.wants!('route.decided')).toBe(true);
+    bus.unsubscribe(all);
+    bus.unsubscribe(h);
+    expect(bus.wants!('llm.call_completed')).toBe(false);
+  });
+
+  it('lenient: an event no subscription wants is stamped and returned, neither validated nor queued; strict still validates', async () => {
+    const { bus, logger } = makeBus({ mode: 'lenient' });
+    const [, payload] = invalidVariants('route.decided')[0]!;
+    const a = bus.emit({ ...sampleDraft('route.decided'), payload });
+    const b = bus.emit(sampleDraft('route.decided'));
+    expect(a.id < b.id).toBe(true);
+    await bus.drain();
+    expect(logger.records.filter((r) => r.level === 'warn')).toEqual([]);
+    // Once someone listens, the same bad payload is caught again.
+    const seen = record(bus);
+    bus.emit({ ...sampleDraft('route.decided'), payload });
+    bus.emit(sampleDraft('route.decided'));
+    await bus.drain();
+    expect(seen.map((e) => e.type)).toEqual(['route.decided']);
+    expect(logger.records.filter((r) => r.level === 'warn')).toHaveLength(1);
+    const strict = makeBus().bus;
+    expect(() => strict.emit({ ...sampleDraft('route.decided'), payload })).toThrow(EventValidationError);
+  });
+});

@@ -148,6 +148,11 @@ export function createEventBus(options: EventBusOptions): EventBus {
     runIdleHooks([...seen]);
   }
 
+  function wants(type: string): boolean {
+    for (const reg of registrations) if (reg.active && (!reg.sub.filter.event_types || reg.sub.filter.event_types.has(type))) return true;
+    return false;
+  }
+
   function schedule(): void {
     if (scheduled || dispatching) return;
     scheduled = true;
@@ -173,6 +178,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
         reject(type, [`envelope: session_id must be a non-empty string, actor one of ${[...ACTORS].join('|')}, sensitivity one of ${[...SENSITIVITIES].join('|')}`], event as BusEvent);
         return event;
       }
+      // Lenient mode (production): an event no subscription can receive is stamped and returned, not
+      // validated or queued, so events nobody reads cost an id. Strict mode (tests) validates every event.
+      if (mode === 'lenient' && !wants(type)) return event;
       if (entry) {
         const validate = catalog.validator(type)!;
         if (!validate(draft.payload)) {
@@ -209,6 +217,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
       reg.active = false;
       registrations = registrations.filter((r) => r !== reg);
     },
+
+    wants,
 
     async drain(): Promise<void> {
       // Handlers may emit while we wait, so loop until nothing is queued or in flight.

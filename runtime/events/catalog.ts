@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { ajv, formatAjvErrors, SCHEMAS_DIR, validatorFor } from '../core/schemas.ts';
+import { ajv, formatAjvErrors, precompiledValidator, SCHEMAS_DIR, validatorFor } from '../core/schemas.ts';
 import type { EventCatalogFile, EventTypeEntry, KnownEventType } from '../../schemas/types/events.ts';
 import { EventCatalogError } from './errors.ts';
 
@@ -29,6 +29,10 @@ function compilePayloadSchema(file: string): ValidateFunction {
     throw new EventCatalogError(file, `not valid JSON: ${(err as Error).message}`);
   }
   const id = typeof schema.$id === 'string' ? schema.$id : undefined;
+  // The shipped schemas are compiled ahead of time in dist/ (a catalog read from elsewhere never is).
+  const shipped = relative(SCHEMAS_DIR, file);
+  const pre = shipped.startsWith('..') || isAbsolute(shipped) ? undefined : precompiledValidator(shipped.split(sep).join('/'), () => schema);
+  if (pre) return pre;
   try {
     return (id && ajv.getSchema(id)) || ajv.compile(schema);
   } catch (err) {

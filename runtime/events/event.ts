@@ -68,4 +68,9 @@ export interface EventBus {
   unsubscribe(handle: SubscriptionHandle): void;
   /** Resolves once every event enqueued so far has been delivered and every handler has settled. */
   drain(): Promise<void>;
+  /**
+   * False when no active subscription could receive an event of `type` (whatever its session or actor):
+   * an emitter may then skip building a payload nobody reads. Optional; absent means true.
+   */
+  wants?(type: string): boolean;
 }

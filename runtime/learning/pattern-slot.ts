@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventBus } from '../events/event.ts';
-import { computeStructuralFeatures, createPatternRecommender, isPatternStoreV2, patternMatchedPayload, type PatternRecommendation, type PatternStore, type StructuralFeatures } from '../patterns/index.ts';
+import { computeStructuralFeatures, createPatternRecommender, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
 import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
 import type { SideEffect } from '../tools/tool.ts';
 
@@ -40,7 +40,34 @@ export function createPatternSlot(options: {
   const recommendations = new Map<string, PatternRecommendation | null>();
   let minEvalConfidence = 0.5;
 
-  return {
+  /** The turn's structural fingerprint (§5), computed from session state. */
+  const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures =>
+    computeStructuralFeatures({
+      userMessage: req.userMessage,
+      // The router sees the history with this turn's user message already appended.
+      history: req.history.slice(0, -1),
+      toolSideEffects: options.toolSideEffects,
+      estimatedInputTokens: req.estimatedInputTokens,
+      hasImages: req.hasImages,
+      // A benchmark run copies the workload's fixture to a fresh temp dir each rep; the logical
+      // workspace is the workload, so structurally equal turns of different reps share a fingerprint.
+      workspaceHash: sha256(req.workloadId ? `workload:${req.workloadId}` : req.workspaceRoot),
+      workloadId: req.workloadId,
+    });
+  /** The store's options under the pattern knobs in force. */
+  const optionsOf = (pattern: PatternConfig): RecommendOptions => ({
+    cost_weight: pattern.cost_weight,
+    min_confidence: pattern.min_confidence,
+    min_sample_size: pattern.min_sample_size,
+    k: 10,
+    scoring: pattern.scoring,
+    min_similarity: pattern.min_similarity,
+    exploration: pattern.exploration,
+    random: options.random ?? Math.random,
+    ...(options.candidates ? { candidates: options.candidates() } : {}),
+  });
+
+  const slot: PatternSlot = {
     featuresOf: (turnId) => features.get(turnId),
     textOf: (turnId) => texts.get(turnId),
     forget(turnId) {
@@ -51,33 +78,12 @@ export function createPatternSlot(options: {
 
     recommenderFor(req: TurnRouteRequest, pattern: PatternConfig) {
       minEvalConfidence = pattern.min_eval_confidence;
-      const f = computeStructuralFeatures({
-        userMessage: req.userMessage,
-        // The router sees the history with this turn's user message already appended.
-        history: req.history.slice(0, -1),
-        toolSideEffects: options.toolSideEffects,
-        estimatedInputTokens: req.estimatedInputTokens,
-        hasImages: req.hasImages,
-        // A benchmark run copies the workload's fixture to a fresh temp dir each rep; the logical
-        // workspace is the workload, so structurally equal turns of different reps share a fingerprint.
-        workspaceHash: sha256(req.workloadId ? `workload:${req.workloadId}` : req.workspaceRoot),
-        workloadId: req.workloadId,
-      });
+      const f = fingerprintOf(req);
       features.set(req.turn_id, f);
       texts.set(req.turn_id, req.userMessage);
       const recommender = createPatternRecommender(store, {
         featuresOf: () => f,
-        options: () => ({
-          cost_weight: pattern.cost_weight,
-          min_confidence: pattern.min_confidence,
-          min_sample_size: pattern.min_sample_size,
-          k: 10,
-          scoring: pattern.scoring,
-          min_similarity: pattern.min_similarity,
-          exploration: pattern.exploration,
-          random: options.random ?? Math.random,
-          ...(options.candidates ? { candidates: options.candidates() } : {}),
-        }),
+        options: () => optionsOf(pattern),
         // The routing path reads the embedding cache only; a miss routes this turn on v1 structural (§16.13).
         ...(v2
           ? {
@@ -98,6 +104,41 @@ export function createPatternSlot(options: {
       };
     },
 
+    // Evidence once per turn, scored per decision: the fingerprint on the first decision, the neighbours on
+    // the first recommendation that needs them (per evidenceKey), the embedding-cache read once.
+    prepareTurn(turn: TurnRouteRequest) {
+      if (!store.evidence && !v2) return { recommenderFor: (req, pattern) => slot.recommenderFor(req, pattern) };
+      let f: StructuralFeatures | null = null;
+      let embedding: Float32Array | null | undefined;
+      const gathered = new Map<string, RecommendEvidence>();
+      const evidenceFor = (opts: RecommendOptions): { ev: RecommendEvidence; hybrid: boolean } => {
+        if (embedding === undefined) embedding = v2 ? v2.cachedEmbedding(turn.userMessage) : null;
+        const key = evidenceKey(opts);
+        let ev = gathered.get(key);
+        if (!ev) gathered.set(key, (ev = v2 ? v2.evidence(f!, opts, { embedding }) : store.evidence!(f!, opts)));
+        return { ev, hybrid: embedding !== null };
+      };
+      return {
+        recommenderFor(req, pattern) {
+          minEvalConfidence = pattern.min_eval_confidence;
+          f ??= fingerprintOf(turn);
+          features.set(req.turn_id, f);
+          texts.set(req.turn_id, turn.userMessage);
+          return {
+            recommend() {
+              const opts = optionsOf(pattern);
+              const { ev, hybrid } = evidenceFor(opts);
+              if (hybrid) hybridTurns.add(req.turn_id);
+              const rec = scoreEvidence(ev, opts);
+              recommendations.set(req.turn_id, rec);
+              if (rec.chosen_model === null) return null;
+              return { model: rec.chosen_model, confidence: rec.confidence, alternatives: rec.alternatives.map(({ model, score, sample_size }) => ({ model, score, sample_size })) };
+            },
+          };
+        },
+      };
+    },
+
     annotate(req, decision) {
       const rec = recommendations.get(req.turn_id);
       const entry = decision.chain.find((e) => e.policy === 'pattern');
@@ -111,12 +152,13 @@ export function createPatternSlot(options: {
       const rec = recommendations.get(req.turn_id);
       recommendations.delete(req.turn_id);
       const hybrid = hybridTurns.delete(req.turn_id);
-      if (decision.chain[decision.winner_index]?.policy !== 'pattern' || !rec) return;
+      if (decision.chain[decision.winner_index]?.policy !== 'pattern' || !rec || bus.wants?.('pattern.matched') === false) return;
       // fingerprint_id is null when this exact shape has not been stored yet (it is recorded at session end).
       const payload = patternMatchedPayload(rec, hybrid ? 'hybrid' : 'structural');
       if (payload) bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: routeEventId, type: 'pattern.matched', actor: 'system', payload });
     },
   };
+  return slot;
 }
 
 function sha256(text: string): string {

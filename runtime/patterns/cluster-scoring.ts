@@ -1,12 +1,8 @@
 import { Decimal } from 'decimal.js';
 import { costScale, gainScore, hierarchicalEstimates, noEvidence, thompsonDraw, type ModelEstimate, type ModelEvidence } from './expected-gain.ts';
-import type { ModelOption, NeighborMatch, NeighborSummary, RecommendOptions } from './pattern-store.ts';
+import type { EvidenceOptions, ModelOption, ModelPriors, NeighborMatch, NeighborSummary, PatternRecommendation, RecommendEvidence, RecommendOptions } from './pattern-store.ts';
 
-/** What `expected_gain` scoring shrinks toward: the store-wide evidence per model and the turn's workspace's (null without a workspace). */
-export interface ModelPriors {
-  global: readonly ModelEvidence[];
-  workspace: readonly ModelEvidence[] | null;
-}
+export type { ModelPriors };
 
 /** The scoring half of a recommendation: everything but timing and the exact-match fingerprint id. */
 export interface ClusterVerdict {
@@ -167,4 +163,26 @@ export function scoreExpectedGain(all: readonly NeighborMatch[], opts: Recommend
   const confidence = runnerUp === undefined ? 1 : top.score === 0 ? 0 : Math.min(1, Math.max(0, (top.score - runnerUp) / Math.abs(top.score)));
   const gated = !explore && top.sample_size < opts.min_sample_size;
   return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: neighbors.length };
+}
+
+/** The evidence of an unreadable store: scores to the empty recommendation. */
+export function failedEvidence(elapsedMs: number): RecommendEvidence {
+  return { nearest: [], priors: undefined, fingerprint_id: null, elapsed_ms: elapsedMs, failed: true };
+}
+
+/** The options that decide what evidence a recommendation needs: evidence gathered under equal keys is interchangeable. */
+export function evidenceKey(opts: EvidenceOptions): string {
+  return `${opts.k ?? 10}:${opts.scoring === 'expected_gain' ? 'priors' : 'none'}`;
+}
+
+/**
+ * The scoring half of a recommendation: a pure function of the gathered evidence and the knobs, so one
+ * turn's neighbours serve every cost_weight of a sweep. `store.recommend(f, o)` is exactly
+ * `scoreEvidence(store.evidence(f, o), o)` (elapsed_ms aside, which is timing). Draws from `opts.random`
+ * only as `recommend` does (expected_gain with thompson exploration).
+ */
+export function scoreEvidence(ev: RecommendEvidence, opts: RecommendOptions, elapsedMs = 0): PatternRecommendation {
+  if (ev.failed) return { chosen_model: null, confidence: 0, alternatives: [], sample_size: 0, k_cluster_size: 0, fingerprint_id: null, elapsed_ms: ev.elapsed_ms + elapsedMs };
+  const verdict = scoreCluster(ev.nearest, opts, opts.scoring === 'expected_gain' ? ev.priors : undefined);
+  return { ...verdict, fingerprint_id: ev.fingerprint_id, elapsed_ms: ev.elapsed_ms + elapsedMs, neighbors: summarizeNeighbors(ev.nearest, opts) };
 }

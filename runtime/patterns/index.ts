@@ -1,6 +1,6 @@
 // Public API of the pattern store v1 (pattern-store.md): fingerprints, similarity, the SQLite store and
 // the routing slot-4 adapter. Other subsystems import from here only.
-export { neighborEvidence, neighborWeight, scoreCluster, scoreExpectedGain, SIMILARITY_BANDWIDTH, type ClusterVerdict, type ModelPriors } from './cluster-scoring.ts';
+export { evidenceKey, neighborEvidence, neighborWeight, scoreCluster, scoreEvidence, scoreExpectedGain, SIMILARITY_BANDWIDTH, type ClusterVerdict, type ModelPriors } from './cluster-scoring.ts';
 export {
   COST_PRIOR_STRENGTH,
   costScale,
@@ -26,6 +26,7 @@ export { DEFAULT_PATTERN_CAPS } from './pattern-store.ts';
 export type {
   ClusterScoring,
   EventContext,
+  EvidenceOptions,
   EvictOptions,
   KNearestOptions,
   ModelOption,
@@ -36,6 +37,7 @@ export type {
   PatternRecommendation,
   PatternStore,
   PatternStoreSize,
+  RecommendEvidence,
   RecommendOptions,
   RecordInput,
   RecordResult,

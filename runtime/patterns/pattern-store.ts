@@ -1,6 +1,7 @@
 // The pattern store's contract (pattern-store.md §4): what the learning loop, routing slot 4 and
 // the harness call. The SQLite implementation is sqlite-pattern-store.ts.
 import type { Decimal } from 'decimal.js';
+import type { ModelEvidence } from './expected-gain.ts';
 import type { StructuralFeatures } from './structural-features.ts';
 
 /** Per-store caps (§4 PatternCaps, §6). */
@@ -129,6 +130,35 @@ export interface RecommendOptions {
   candidates?: readonly string[];
 }
 
+/**
+ * What a recommendation is computed from, before any scoring knob applies (the evidence half of
+ * `recommend`): the K nearest outcome rows, the store's per-model totals when the scoring needs them, and
+ * the exact-match fingerprint. `scoreEvidence(evidence, opts)` (cluster-scoring.ts) turns it into the
+ * recommendation `recommend` would give with the same `opts`, so a caller that scores one turn at many
+ * knob values (a cost_weight sweep) searches the neighbours once. Depends only on `k` and whether the
+ * scoring is `expected_gain` (see `evidenceKey`); every other option applies at scoring time.
+ */
+export interface RecommendEvidence {
+  /** The K-NN answer, nearest first (unfiltered: min_similarity applies at scoring). */
+  nearest: readonly NeighborMatch[];
+  /** expected_gain's priors; undefined for the other scorings. */
+  priors: ModelPriors | undefined;
+  fingerprint_id: string | null;
+  /** Time spent gathering, added to each recommendation's elapsed_ms. */
+  elapsed_ms: number;
+  /** True when the store could not be read: every score of it is the empty recommendation. */
+  failed: boolean;
+}
+
+/** What `expected_gain` scoring shrinks toward: the store-wide evidence per model and the turn's workspace's (null without a workspace). */
+export interface ModelPriors {
+  global: readonly ModelEvidence[];
+  workspace: readonly ModelEvidence[] | null;
+}
+
+/** The options evidence depends on (a subset of RecommendOptions). */
+export type EvidenceOptions = Pick<RecommendOptions, 'k' | 'scoring'>;
+
 /** routing.yaml pattern.exploration. */
 export type PatternExploration = 'none' | 'thompson';
 
@@ -194,6 +224,11 @@ export interface PatternStore {
   findKNearest(features: StructuralFeatures, k: number, opts?: KNearestOptions): NeighborMatch[];
   /** §8.3/§8.4 over the K-cluster; never throws: a corrupt/unreadable store → empty recommendation + WARN. */
   recommend(features: StructuralFeatures, opts: RecommendOptions): PatternRecommendation;
+  /**
+   * The evidence half of `recommend` (RecommendEvidence): `recommend(f, o)` equals `scoreEvidence(evidence(f, o), o)`.
+   * Never throws, like `recommend`. Optional so stores written before the split still satisfy the interface.
+   */
+  evidence?(features: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence;
   /** Every stored fingerprint, oldest first, read from the file (not the in-memory index). */
   fingerprints(): StoredFingerprint[];
   /** Every outcome row, by fingerprint id then model, read from the file. */

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.ts';
 import { newId, type IdFactory } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import type { EventBus } from '../events/index.ts';
-import { scoreCluster, summarizeNeighbors } from './cluster-scoring.ts';
+import { failedEvidence, scoreEvidence } from './cluster-scoring.ts';
 import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
 import { createFeatureIndex } from './feature-index.ts';
 import { usdText, usdToMicros } from './money.ts';
@@ -14,9 +14,12 @@ import { createPatternEventEmitter, evictedPayload } from './pattern-events.ts';
 import {
   DEFAULT_PATTERN_CAPS,
   type EventContext,
+  type EvidenceOptions,
   type PatternCaps,
   type PatternRecommendation,
   type PatternStore,
+  type RecommendEvidence,
+  type RecommendOptions,
   type RecordInput,
   type RecordResult,
   type UpdateScoreInput,
@@ -24,7 +27,7 @@ import {
 import { assertEmbeddingProvider, packVector, unpackVector, type EmbeddingProvider } from './embeddings/embedding-provider.ts';
 import { wrapPatternStoreV2, type EmbeddingConfig, type EmbeddingQuery, type HybridIndex, type PatternStoreV2 } from './v2-pattern-store.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
-import { canonicalFeaturesJson, normalizeFeatures, structuralSignature } from './structural-features.ts';
+import { canonicalFeaturesJson, normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
 
 /** Options of `openPatternStore`. */
 export interface PatternStoreOptions {
@@ -287,29 +290,32 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
     return tx.result;
   }
 
-  function recommend(features: Parameters<PatternStore['recommend']>[0], opts: Parameters<PatternStore['recommend']>[1]): PatternRecommendation {
-    const t0 = nowMs();
-    const empty = (): PatternRecommendation => ({
-      chosen_model: null,
-      confidence: 0,
-      alternatives: [],
-      sample_size: 0,
-      k_cluster_size: 0,
-      fingerprint_id: null,
-      elapsed_ms: nowMs() - t0,
-    });
+  /** The evidence, its elapsed_ms left 0 (the callers time it). */
+  function gather(features: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence {
     try {
-      if (!readable('recommend')) return empty();
+      if (!readable('recommend')) return failedEvidence(0);
       const query = normalizeFeatures(features);
       const nearest = index.kNearest(query, opts.k ?? 10, true);
-      const verdict = scoreCluster(nearest, opts, opts.scoring === 'expected_gain' ? index.modelTotals(query.workload_id) : undefined);
+      const priors = opts.scoring === 'expected_gain' ? index.modelTotals(query.workload_id) : undefined;
       const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(structuralSignature(query)) : null;
-      return { ...verdict, fingerprint_id, elapsed_ms: nowMs() - t0, neighbors: summarizeNeighbors(nearest, opts) };
+      return { nearest, priors, fingerprint_id, elapsed_ms: 0, failed: false };
     } catch (err) {
       // Slot 4 must never fail a turn (§9.3).
       storageFailed('recommend', err);
-      return empty();
+      return failedEvidence(0);
     }
+  }
+
+  function evidence(features: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence {
+    const t0 = nowMs();
+    const ev = gather(features, opts);
+    return { ...ev, elapsed_ms: nowMs() - t0 };
+  }
+
+  function recommend(features: StructuralFeatures, opts: RecommendOptions): PatternRecommendation {
+    const t0 = nowMs();
+    const ev = gather(features, opts);
+    return { ...scoreEvidence(ev, opts), elapsed_ms: nowMs() - t0 };
   }
 
   /** Runs a read against the file, or answers `fallback` when there is none or it fails. */
@@ -342,6 +348,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
     record,
     updateScore,
     recommend,
+    evidence,
     findKNearest(features, k, opts) {
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
       return guardedRead('findKNearest', [], () => index.kNearest(normalizeFeatures(features), k, opts?.useWorkloadId ?? true));

@@ -4,8 +4,8 @@ import type Database from 'better-sqlite3';
 import type { Clock } from '../core/clock.ts';
 import { createEmbeddingCache, DEFAULT_EMBEDDING_CACHE_LIMITS, type EmbeddingCache, type EmbeddingCacheStats } from './embeddings/embedding-cache.ts';
 import type { EmbeddingProvider } from './embeddings/embedding-provider.ts';
-import { scoreCluster, summarizeNeighbors, type ModelPriors } from './cluster-scoring.ts';
-import type { EventContext, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
+import { scoreEvidence, type ModelPriors } from './cluster-scoring.ts';
+import type { EventContext, EvidenceOptions, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendEvidence, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
 import { EMBEDDING_CACHE_SQL, PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
 import { blendScores, DEFAULT_EMBEDDING_ALPHA } from './similarity-v2.ts';
 import { normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
@@ -41,6 +41,8 @@ export interface PatternStoreV2 extends PatternStore {
   record(input: RecordInput & EmbeddingQuery, ctx: EventContext): RecordResult;
   /** §8.3 over the v2 K-cluster when `q.embedding` is given, else exactly v1. */
   recommend(features: StructuralFeatures, opts: RecommendOptions, q?: EmbeddingQuery): PatternRecommendation;
+  /** recommend's evidence half (blended K-NN with `q.embedding`, else exactly v1's). */
+  evidence(features: StructuralFeatures, opts: EvidenceOptions, q?: EmbeddingQuery): RecommendEvidence;
   /** Blended K-NN (§16.5) when `opts.embedding` is given, else exactly v1. */
   findKNearest(features: StructuralFeatures, k: number, opts?: KNearestOptions & EmbeddingQuery): NeighborMatch[];
   /** Stored embedding of a fingerprint (this provider's), or null for a v1 row. */
@@ -86,6 +88,11 @@ export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, clock:
   upgradeToV2(db);
   const cache: EmbeddingCache = createEmbeddingCache(db, clock, { max_rows: cfg.cache_max_rows, max_age_days: cfg.cache_max_age_days });
 
+  // The structural store's evidence (every store openPatternStore makes has it; recommend is the fallback's scorer otherwise).
+  const v1Evidence = (feat: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence => {
+    if (!v1.evidence) throw new Error('wrapPatternStoreV2: the structural store has no evidence()');
+    return v1.evidence(feat, opts);
+  };
   const store: PatternStoreV2 = {
     ...v1,
     fingerprintVersion: 'v2',
@@ -109,15 +116,20 @@ export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, clock:
     // The structural store writes the embedding in the record's own transaction (first one wins).
     record: (input, ctx) => v1.record(input, ctx),
     recommend(feat, opts, q) {
-      if (!q?.embedding) return v1.recommend(feat, opts);
+      const ev = store.evidence(feat, opts, q);
+      const t0 = performance.now();
+      return scoreEvidence(ev, opts, performance.now() - t0);
+    },
+    evidence(feat, opts, q) {
+      if (!q?.embedding) return v1Evidence(feat, opts);
       const t0 = performance.now();
       try {
         const nearest = hybrid.kNearestBlended(feat, opts.k ?? 10, true, q.embedding, cfg.alpha);
-        const verdict = scoreCluster(nearest, opts, opts.scoring === 'expected_gain' ? hybrid.modelTotals(normalizeFeatures(feat).workload_id) : undefined);
+        const priors = opts.scoring === 'expected_gain' ? hybrid.modelTotals(normalizeFeatures(feat).workload_id) : undefined;
         const fingerprint_id = hybrid.fingerprintIdBySig(structuralSignature(normalizeFeatures(feat)));
-        return { ...verdict, fingerprint_id, elapsed_ms: performance.now() - t0, neighbors: summarizeNeighbors(nearest, opts) };
+        return { nearest, priors, fingerprint_id, elapsed_ms: performance.now() - t0, failed: false };
       } catch {
-        return v1.recommend(feat, opts);
+        return v1Evidence(feat, opts);
       }
     },
     findKNearest(feat, k, opts) {

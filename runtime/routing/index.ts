@@ -32,6 +32,6 @@ export type { PatternConfig, RoutingConfig, RoutingModeSetting } from './routing
 export { notApplicable } from './routing-policy.ts';
 export type { PolicyAbstention, PolicyChoice, PolicyProposal, RoutingPolicy } from './routing-policy.ts';
 export { createRouter } from './router.ts';
-export type { RouterOptions, Slot4Provider, TurnRouteDecision, TurnRouter, TurnRouteRequest } from './router.ts';
+export type { PreparedRoute, RouteIds, RouterOptions, Slot4Provider, TurnRouteDecision, TurnRouter, TurnRouteRequest } from './router.ts';
 export { extractTurnFeatures } from './turn-features.ts';
 export type { TurnFeatures } from './turn-features.ts';

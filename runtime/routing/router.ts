@@ -2,11 +2,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AdvancedRouter } from '../cache/advanced-router.ts';
+import { newId } from '../core/ids.ts';
 import type { EventBus } from '../events/event.ts';
 import type { ModelRegistry } from '../models/model-profile.ts';
 import { createCapabilityValidator } from './capability-validator.ts';
 import { decideRoute } from './decide-route.ts';
-import { extractTurnFeatures } from './turn-features.ts';
+import { extractTurnFeatures, type TurnFeatures } from './turn-features.ts';
 import { loadRoutingConfig, WORKSPACE_ROUTING_PATH, type RoutingLoadResult } from './load-routing-config.ts';
 import { loadPriceTable, type PriceTable } from '../pricing/index.ts';
 import { createPolicyChain } from './policies/index.ts';
@@ -44,9 +45,25 @@ export interface TurnRouteDecision {
   event_id: string;
 }
 
+/** The ids that tell one decision of a prepared turn from another (a sweep's points each have their own turn). */
+export type RouteIds = Pick<TurnRouteRequest, 'session_id' | 'turn_id' | 'parent_event_id'>;
+
+/**
+ * A turn prepared once and decided many times (a sweep over slot 4's knobs): the turn's features, and
+ * slot 4's evidence when the provider splits evidence from scoring, are computed on the first decision and
+ * reused by every later one. Each `decide` is exactly what `decide` on a router whose global config has
+ * `pattern` merged into its pattern knobs would answer for the request under `ids`, and emits its own
+ * route.decided. Only valid while nothing is written to slot 4's store: prepare again after a write.
+ */
+export interface PreparedRoute {
+  decide(ids: RouteIds, pattern?: Partial<PatternConfig>): TurnRouteDecision;
+}
+
 /** The routing engine as the session sees it: exactly one route.decided per turn. */
 export interface TurnRouter {
   decide(request: TurnRouteRequest): TurnRouteDecision;
+  /** Prepares `request` for several decisions that differ only in their ids and pattern knobs (PreparedRoute); optional for wrappers. */
+  prepare?(request: TurnRouteRequest): PreparedRoute;
   /** SHA-256 of the routing config in force for a workspace (session.created.routing_policy_version). */
   policyVersion(workspaceRoot: string): string;
   /** The canonical model a delegate tier maps to in a workspace (routing.yaml `tiers`), or null when it has none. */
@@ -57,6 +74,13 @@ export interface TurnRouter {
 export interface Slot4Provider {
   /** Called once per turn before the chain runs. */
   recommenderFor(req: TurnRouteRequest, pattern: PatternConfig): PatternRecommender;
+  /**
+   * The evidence-then-score split (optional): gathers what recommending for `req` needs once (its fingerprint,
+   * its neighbours), and answers a recommender per decision of it, scoring that evidence under each decision's
+   * pattern knobs. `recommenderFor(r, p)` of the returned object must answer as the provider's own would for `r`
+   * (which differs from `req` in its ids only). Without it, PreparedRoute asks `recommenderFor` per decision.
+   */
+  prepareTurn?(req: TurnRouteRequest): { recommenderFor(req: TurnRouteRequest, pattern: PatternConfig): PatternRecommender };
   /** May add detail to the pattern slot's chain entry (e.g. the K-NN scores of a gated cluster) before it is emitted. */
   annotate?(req: TurnRouteRequest, decision: RouteDecidedPayload): void;
   /** Called after route.decided is on the bus (pattern.matched goes here). */
@@ -97,15 +121,20 @@ export function createRouter(options: RouterOptions): TurnRouter {
     if (!chain) chains.set(config, (chain = createPolicyChain(config, advisorFor(config))));
     return chain;
   };
+  const patched = new Map<string, RoutingConfig>();
+  const lastGoodPatched = new Map<string, RoutingLoadResult>();
+  const report = (workspaceRoot: string, result: RoutingLoadResult, session_id: string | null): void => {
+    if (!result.invalid) return;
+    const key = `${workspaceRoot}\u0000${result.invalid.errors.join('\n')}`;
+    if (session_id && !reported.has(key)) {
+      reported.add(key);
+      bus.emit({ session_id, type: 'routing.policy_invalid', actor: 'system', payload: { ...result.invalid } });
+    }
+  };
   const load = (workspaceRoot: string, session_id: string | null): RoutingLoadResult => {
     const result = loadRoutingConfig(global, workspaceRoot, lastGood.get(workspaceRoot));
-    if (result.invalid) {
-      const key = `${workspaceRoot}\u0000${result.invalid.errors.join('\n')}`;
-      if (session_id && !reported.has(key)) {
-        reported.add(key);
-        bus.emit({ session_id, type: 'routing.policy_invalid', actor: 'system', payload: { ...result.invalid } });
-      }
-    } else lastGood.set(workspaceRoot, result);
+    if (result.invalid) report(workspaceRoot, result, session_id);
+    else lastGood.set(workspaceRoot, result);
     return result;
   };
   return {
@@ -122,32 +151,77 @@ export function createRouter(options: RouterOptions): TurnRouter {
       }
     },
     decide(req) {
-      const routing = load(req.workspaceRoot, req.session_id);
       const features = extractTurnFeatures(req.userMessage, req.history);
-      const ctx: RouteContext = {
-        override_model: req.overrideModel,
-        override_reason: req.overrideReason ?? null,
-        sticky_model: req.stickyModel,
-        workspace_default_model: routing.workspace_default_model,
-        global_default_model: routing.global_default_model,
-        user_message: req.userMessage,
-        intent_tags: features.intent_tags,
-        file_extensions: features.file_extensions,
-        estimated_input_tokens: req.estimatedInputTokens,
-        tools_offered: req.toolsOffered,
-        has_images: req.hasImages,
-        delegate_tier: req.delegateTier ?? null,
-        tiers: routing.config.tiers,
-        recommender: options.slot4 ? options.slot4.recommenderFor(req, routing.config.pattern) : null,
+      return decideWith(req, load(req.workspaceRoot, req.session_id), features, (r, p) => options.slot4?.recommenderFor(r, p) ?? null);
+    },
+    prepare(req) {
+      let features: TurnFeatures | null = null;
+      let turn: ReturnType<NonNullable<Slot4Provider['prepareTurn']>> | null | undefined;
+      const configs = new Map<string, RoutingLoadResult>();
+      return {
+        decide(ids, pattern) {
+          const r: TurnRouteRequest = { ...req, ...ids };
+          features ??= extractTurnFeatures(req.userMessage, req.history);
+          turn ??= options.slot4?.prepareTurn?.(req) ?? null;
+          // The knobs patch the global config, under the workspace's file, as a router built with them would.
+          const key = pattern ? JSON.stringify(pattern) : '';
+          let routing = configs.get(key);
+          if (!routing) configs.set(key, (routing = pattern ? loadPatched(patchedGlobal(key, pattern), req.workspaceRoot, r.session_id) : load(req.workspaceRoot, r.session_id)));
+          const prepared = turn;
+          return decideWith(r, routing, features, (x, p) => (prepared ? prepared.recommenderFor(x, p) : (options.slot4?.recommenderFor(x, p) ?? null)));
+        },
       };
-      // Aliases resolve to canonical ids so prices and the trace always name one model.
-      const payload = decideRoute(ctx, chainFor(routing.config), validate, { canonicalize: (m) => registry.resolve(m).id });
-      options.slot4?.annotate?.(req, payload);
-      const ev = bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: req.parent_event_id, type: 'route.decided', actor: 'system', payload });
-      options.slot4?.onDecided?.(req, payload, ev.id);
-      return { chosen_model: payload.chosen_model, event_id: ev.id };
     },
   };
+
+  /** The global config with pattern knobs patched in, one object per patch (the chain cache is keyed by config). */
+  function patchedGlobal(key: string, pattern: Partial<PatternConfig>): RoutingConfig {
+    let g = patched.get(key);
+    if (!g) patched.set(key, (g = { ...global, pattern: { ...global.pattern, ...pattern } }));
+    return g;
+  }
+
+  /** `load` over a patched global config; its last good config is its own. */
+  function loadPatched(g: RoutingConfig, workspaceRoot: string, session_id: string): RoutingLoadResult {
+    const lastKey = `${workspaceRoot}\u0000${JSON.stringify(g.pattern)}`;
+    const result = loadRoutingConfig(g, workspaceRoot, lastGoodPatched.get(lastKey));
+    if (result.invalid) report(workspaceRoot, result, session_id);
+    else lastGoodPatched.set(lastKey, result);
+    return result;
+  }
+
+  /** The chain over one turn's loaded config and features: emits exactly one route.decided. */
+  function decideWith(req: TurnRouteRequest, routing: RoutingLoadResult, features: TurnFeatures, recommenderFor: (req: TurnRouteRequest, pattern: PatternConfig) => PatternRecommender | null): TurnRouteDecision {
+    const ctx: RouteContext = {
+      override_model: req.overrideModel,
+      override_reason: req.overrideReason ?? null,
+      sticky_model: req.stickyModel,
+      workspace_default_model: routing.workspace_default_model,
+      global_default_model: routing.global_default_model,
+      user_message: req.userMessage,
+      intent_tags: features.intent_tags,
+      file_extensions: features.file_extensions,
+      estimated_input_tokens: req.estimatedInputTokens,
+      tools_offered: req.toolsOffered,
+      has_images: req.hasImages,
+      delegate_tier: req.delegateTier ?? null,
+      tiers: routing.config.tiers,
+      recommender: recommenderFor(req, routing.config.pattern),
+    };
+    // Aliases resolve to canonical ids so prices and the trace always name one model.
+    const payload = decideRoute(ctx, chainFor(routing.config), validate, { canonicalize: (m) => registry.resolve(m).id });
+    // With no subscriber for route.decided, its payload's extras are not built and nothing is emitted; the
+    // decision still gets an id (a parent for what follows) and slot 4 still closes the turn.
+    if (bus.wants?.('route.decided') === false) {
+      const id = newId();
+      options.slot4?.onDecided?.(req, payload, id);
+      return { chosen_model: payload.chosen_model, event_id: id };
+    }
+    options.slot4?.annotate?.(req, payload);
+    const ev = bus.emit({ session_id: req.session_id, turn_id: req.turn_id, parent_event_id: req.parent_event_id, type: 'route.decided', actor: 'system', payload });
+    options.slot4?.onDecided?.(req, payload, ev.id);
+    return { chosen_model: payload.chosen_model, event_id: ev.id };
+  }
 }
 
 function sha256Hex(text: string): string {

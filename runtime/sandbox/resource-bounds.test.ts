@@ -168,6 +168,10 @@ describe("the hidden check's staging copy", () => {
 
   it('refuses a workspace past workspace_max_files or workspace_max_depth before copying, leaving no temp dir', () => {
     const fx = createWorkspaceFixture({ 'a.txt': 'a\n' });
+    // A TMPDIR of its own: other test files and processes make metis-check- dirs in the shared one meanwhile.
+    const ownTmp = tempDir();
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = ownTmp;
     const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('metis-check-')));
     try {
       for (let i = 0; i < 150; i++) writeFileSync(join(fx.ws, `f${i}`), '');
@@ -175,8 +179,11 @@ describe("the hidden check's staging copy", () => {
       makeDeepTree(fx.ws, 20, 8);
       expect(() => stageCheck({ workspaceRoot: fx.ws, maxBytes: 16 * MiB, maxFiles: 1000, maxDepth: 16 })).toThrow(/resource limit workspace_max_depth \(16\) exceeded/);
       const after = readdirSync(tmpdir()).filter((n) => n.startsWith('metis-check-') && !before.has(n));
+      expect(tmpdir()).toBe(ownTmp);
       expect(after.filter((n) => existsSync(join(tmpdir(), n)))).toEqual([]);
     } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
       fx.cleanup();
     }
   });
@@ -200,6 +207,10 @@ describe("the hidden check's staging copy", () => {
 
   it('refuses a workspace whose sparse file passes the cap, before copying anything (no temp dir grows)', () => {
     const fx = createWorkspaceFixture({ 'a.txt': 'a\n' });
+    // A TMPDIR of its own: other test files and processes make metis-check- dirs in the shared one meanwhile.
+    const ownTmp = tempDir();
+    const savedTmp = process.env.TMPDIR;
+    process.env.TMPDIR = ownTmp;
     const before = new Set(readdirSync(tmpdir()).filter((n) => n.startsWith('metis-check-')));
     try {
       writeFileSync(join(fx.ws, 'sparse.bin'), '');
@@ -213,8 +224,11 @@ describe("the hidden check's staging copy", () => {
       expect(thrown).toBeInstanceOf(ResourceLimitError);
       expect(String(thrown)).toMatch(/staging copy refused the workspace: resource limit workspace_max_bytes \(16 MiB\) exceeded/);
       const after = readdirSync(tmpdir()).filter((n) => n.startsWith('metis-check-') && !before.has(n));
+      expect(tmpdir()).toBe(ownTmp);
       expect(after.filter((n) => existsSync(join(tmpdir(), n)))).toEqual([]);
     } finally {
+      if (savedTmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = savedTmp;
       fx.cleanup();
     }
   });

@@ -1,16 +1,37 @@
 import { Decimal } from 'decimal.js';
+import type { TurnRouter } from '../routing/router.ts';
 import type { DelegateOutcome, DelegateRequest } from '../tools/tool.ts';
-import type { Session, SessionDeps } from './session.ts';
+import type { TurnLoopDeps } from './agent-loop.ts';
+import type { TurnResult } from './turn-result.ts';
+
+// What a delegation uses of a session, by shape: session.ts runs delegations, so this module does not
+// import it (no import circle; docs/architecture.md, Floors). A Session is both.
+/** The planner's session: who asks, and the sticky model and workspace its workers inherit. */
+export interface DelegatingSession {
+  readonly id: string;
+  readonly options: { readonly stickyModel?: string | null; readonly workspaceRoot: string };
+}
+
+/** The worker's session: one turn, then ended; its spend is its own. */
+export interface WorkerSession {
+  readonly id: string;
+  submitTurn(prompt: string, opts: { temperature?: number; signal?: AbortSignal }): Promise<TurnResult>;
+  end(disposition: 'completed' | 'abandoned' | 'error'): string | null;
+  readonly totalCostUsd: Decimal;
+}
+
+/** What a delegation needs of the session's dependencies. */
+export type DelegationDeps = Pick<TurnLoopDeps, 'bus' | 'clock' | 'prices'> & { router: Pick<TurnRouter, 'tierModel'> };
 
 /** The planner side of a delegation: who asks, in which turn, at what temperature. */
 export interface PlannerContext {
-  session: Session;
+  session: DelegatingSession;
   turn_id: string;
   temperature: number;
   /** The planner turn's abort signal (Ctrl-C), passed to the worker's calls. */
   signal?: AbortSignal;
   /** Creates the worker session (a Session, linked to the planner). */
-  spawn(options: { delegateTier: DelegateRequest['tier']; allowedTools: ReadonlySet<string> }): Session;
+  spawn(options: { delegateTier: DelegateRequest['tier']; allowedTools: ReadonlySet<string> }): WorkerSession;
 }
 
 /**
@@ -19,7 +40,7 @@ export interface PlannerContext {
  * tier or the worker's turn fails. The worker cannot delegate further; its spend is its own session's
  * and rolls up to the planner's workload through the session link.
  */
-export async function runDelegation(req: DelegateRequest, planner: PlannerContext, deps: SessionDeps, toolNames: readonly string[]): Promise<DelegateOutcome> {
+export async function runDelegation(req: DelegateRequest, planner: PlannerContext, deps: DelegationDeps, toolNames: readonly string[]): Promise<DelegateOutcome> {
   const { bus, clock } = deps;
   const base = { session_id: planner.session.id, turn_id: planner.turn_id, actor: 'system' as const };
   const pricing = deps.prices.version;

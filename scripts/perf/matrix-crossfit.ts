@@ -8,8 +8,14 @@
 // with its embeddings cached and reports how many it found there.
 // Prints one JSON object: wall and CPU ms of each phase, the load average at start and end (the machine is
 // shared: CPU time is the fairer figure), and the most outcomes / fingerprints a fold's store held under its caps.
+// The setting is played as `bench run` plays it (nested choice included); with --weights sweep at the default
+// sweep of cost weights. A plain K-NN cross-fit of the same shape runs in the same process as the floor: the
+// same tasks, outer and inner folds, k = 10, cosine over the same vectors, the argmax of
+// (1 − w)·mean score − w·normalised mean cost per weight. `protocol_cpu_over_baseline` is the ratio the goal
+// (≤ 2) is about.
 // Usage: npx tsx scripts/perf/matrix-crossfit.ts [--embedder local:hashing-384|local:use-lite|none]
 //          [--workload routellm-mmlu] [--embedding-cache reports/.cache/matrix-embeddings.db]
+//          [--weights one|sweep] [--setting unseen_tasks|new_workspace] [--no-baseline]
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -19,7 +25,8 @@ import { createSystemClock } from '../../runtime/core/clock.ts';
 import { createEmbeddingCache, createEmbeddingProvider, DEFAULT_PATTERN_CAPS, upgradeToV2, type EmbeddingProvider } from '../../runtime/patterns/index.ts';
 import { loadOutcomeMatrix } from '../../harness/matrix/outcome-matrix.ts';
 import { outcomeTable } from '../../harness/matrix/outcome-table.ts';
-import { matrixRouting, memoizedProvider, playSetting, protocolDeps, type MatrixRouting } from '../../harness/matrix/run-matrix.ts';
+import { assignFolds } from '../../harness/matrix/matrix-folds.ts';
+import { DEFAULT_COST_WEIGHTS, INNER_FOLDS, matrixRouting, memoizedProvider, playSetting, protocolDeps, type MatrixRouting } from '../../harness/matrix/run-matrix.ts';
 
 const TARGET_MS = 60_000;
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -30,6 +37,14 @@ const arg = (name: string, dflt: string | null) => {
 const embedder = arg('--embedder', 'local:hashing-384')!;
 const workload = arg('--workload', 'routellm-mmlu')!;
 const cachePath = arg('--embedding-cache', null);
+const weightsArg = arg('--weights', 'one')!;
+const setting = arg('--setting', 'unseen_tasks') as 'unseen_tasks' | 'new_workspace';
+const withBaseline = !process.argv.includes('--no-baseline');
+const FOLDS = 5;
+const K = 10;
+if (!['one', 'sweep'].includes(weightsArg)) throw new Error(`--weights: one or sweep, got ${weightsArg}`);
+if (!['unseen_tasks', 'new_workspace'].includes(setting)) throw new Error(`--setting: unseen_tasks or new_workspace, got ${setting}`);
+const weights: readonly number[] = weightsArg === 'sweep' ? DEFAULT_COST_WEIGHTS : [0.1];
 const load = () => loadavg().map((x) => +x.toFixed(2));
 const cpuMs = (c: NodeJS.CpuUsage) => Math.round((c.user + c.system) / 1000);
 
@@ -79,7 +94,7 @@ if (routing.provider && cachePath) {
   disk = diskCached(createEmbeddingProvider(embedder, { env: process.env }), resolve(root, cachePath));
   routing = { ...routing, provider: memoizedProvider(disk) };
 }
-const deps = protocolDeps(matrix, table, routing, [0.1]);
+const deps = protocolDeps(matrix, table, routing, weights);
 
 let embedMs = 0;
 let embedCpu = 0;
@@ -93,9 +108,11 @@ if (routing.provider) {
 }
 const c2 = process.cpuUsage();
 const t2 = performance.now();
-const run = await playSetting('unseen_tasks', deps, 5, 0);
+// As `bench run` plays the setting (with its nested choice of the operating point).
+const run = await playSetting(setting, deps, FOLDS, 0);
 const crossFitMs = performance.now() - t2;
 const cpu = cpuMs(process.cpuUsage(c2));
+const base = withBaseline && routing.provider ? await baseline(routing.provider, run.folds ?? [], run.nested !== undefined) : null;
 console.log(
   JSON.stringify(
     {
@@ -103,7 +120,9 @@ console.log(
       tasks: table.taskIds.length,
       models: table.models.length,
       folds: 5,
-      cost_weights: 1,
+      setting,
+      cost_weights: weights.length,
+      nested: run.nested !== undefined,
       fingerprint_version: routing.choice.fingerprint_version,
       embedder: routing.choice.embedding_provider,
       cores: cpus().length,
@@ -124,9 +143,118 @@ console.log(
       stores: run.store.stores,
       hard_cap_rows: DEFAULT_PATTERN_CAPS.hard_cap_rows,
       routed: run.picks[0]!.filter((p) => p >= 0).length,
+      baseline: base,
+      protocol_cpu_over_baseline: base ? +(cpu / Math.max(1, base.cpu_ms)).toFixed(2) : null,
+      protocol_wall_over_baseline: base ? +(crossFitMs / Math.max(1, base.wall_ms)).toFixed(2) : null,
     },
     null,
     2,
   ),
 );
 await routing.provider?.close();
+
+/**
+ * The floor: a plain K-NN cross-fit of the protocol's shape over the same vectors. Per outer fold (and, when
+ * nested, per inner fold of its training set), each held-out task's K most cosine-similar training tasks vote:
+ * per model the mean recorded score and cost; per weight the model maximising (1 − w)·score − w·(cost − min)/(max − min).
+ */
+async function baseline(provider: EmbeddingProvider, folds: readonly number[], nested: boolean): Promise<{ wall_ms: number; cpu_ms: number; queries: number; agreement_with_protocol: number | null }> {
+  const n = table.taskIds.length;
+  const vs = await provider.embed(matrix.tasks.map((t) => t.text));
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const dim = provider.dim;
+  const unit = new Float32Array(n * dim);
+  vs.forEach((v, i) => {
+    let norm = 0;
+    for (let j = 0; j < dim; j++) norm += v[j]! * v[j]!;
+    const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
+    for (let j = 0; j < dim; j++) unit[i * dim + j] = v[j]! * inv;
+  });
+  const models = table.models.length;
+  const cost = table.cost.map((row) => row.map((c) => c.toNumber()));
+  let queries = 0;
+  const picks = weights.map(() => new Array<number>(n).fill(-1));
+  const knnFold = (train: readonly number[], test: readonly number[], out: number[][]) => {
+    const topS = new Float64Array(K);
+    const topI = new Int32Array(K);
+    for (const q of test) {
+      queries++;
+      topS.fill(-Infinity);
+      topI.fill(-1);
+      const qo = q * dim;
+      for (const t of train) {
+        const to = t * dim;
+        let dot = 0;
+        for (let j = 0; j < dim; j++) dot += unit[qo + j]! * unit[to + j]!;
+        if (dot <= topS[K - 1]!) continue;
+        let x = K - 1;
+        while (x > 0 && topS[x - 1]! < dot) {
+          topS[x] = topS[x - 1]!;
+          topI[x] = topI[x - 1]!;
+          x--;
+        }
+        topS[x] = dot;
+        topI[x] = t;
+      }
+      const score = new Float64Array(models);
+      const spend = new Float64Array(models);
+      let got = 0;
+      for (const t of topI)
+        if (t >= 0) {
+          got++;
+          for (let m = 0; m < models; m++) {
+            score[m] = score[m]! + table.score[t]![m]!;
+            spend[m] = spend[m]! + cost[t]![m]!;
+          }
+        }
+      const lo = Math.min(...spend);
+      const spread = Math.max(...spend) - lo;
+      weights.forEach((w, i) => {
+        let best = 0;
+        let bestU = -Infinity;
+        for (let m = 0; m < models; m++) {
+          const u = (1 - w) * (score[m]! / Math.max(1, got)) - (spread > 0 ? (w * (spend[m]! - lo)) / spread : 0);
+          if (u > bestU) {
+            bestU = u;
+            best = m;
+          }
+        }
+        out[i]![q] = best;
+      });
+    }
+  };
+  const how = setting === 'unseen_tasks' ? 'tasks' : 'clusters';
+  for (let f = 0; f < FOLDS; f++) {
+    const test = folds.flatMap((x, t) => (x === f ? [t] : []));
+    const train = folds.flatMap((x, t) => (x === f ? [] : [t]));
+    if (!test.length) continue;
+    knnFold(train, test, picks);
+    if (!nested) continue;
+    const inner = assignFolds(
+      train.map((t) => matrix.tasks[t]!.cluster),
+      INNER_FOLDS,
+      how,
+      1000 * (f + 1),
+    );
+    const innerPicks = weights.map(() => new Array<number>(n).fill(-1));
+    for (let j = 0; j < INNER_FOLDS; j++)
+      knnFold(
+        train.filter((_, x) => inner[x] !== j),
+        train.filter((_, x) => inner[x] === j),
+        innerPicks,
+      );
+  }
+  const wall = performance.now() - t0;
+  const cpuUsed = cpuMs(process.cpuUsage(c0));
+  let same = 0;
+  let total = 0;
+  weights.forEach((_, i) =>
+    picks[i]!.forEach((p, t) => {
+      if (p < 0) return;
+      total++;
+      if (p === run.picks[i]![t]) same++;
+    }),
+  );
+  return { wall_ms: Math.round(wall), cpu_ms: cpuUsed, queries, agreement_with_protocol: total ? +(same / total).toFixed(3) : null };
+}

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { main } from '../../harness/cli/main.ts';
-import type { CliIO } from '../../harness/cli/command.ts';
+import type { CliIO } from '../../harness/io/cli-io.ts';
 import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
 
 const TARGET_MS = 2000;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -52,6 +52,18 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
     rmSync(join(root, 'dist', 'stamp.json'));
     expect((await node(bin, ['run'], { cwd: root })).stdout).toBe('edited run\n');
   });
+
+  it('point the CLI at dist/ for its indexes only while dist/ runs, never at a folder inherited from a parent', async () => {
+    const { root, source } = miniCheckout();
+    const says = (where: string) => `export async function main() {\n  console.log(\`${where} \${process.env.METIS_BENCH_CACHE_DIR ?? '-'}\`);\n  return 0;\n}\n`;
+    writeFileSync(join(root, 'dist', 'main.js'), says('dist'));
+    const bin = join(root, 'bin', 'bench.mjs');
+    const inherited = { METIS_BENCH_CACHE_DIR: '/elsewhere/dist/' };
+    expect((await node(bin, ['list'], { cwd: root, env: inherited })).stdout).toBe(`dist ${join(root, 'dist')}/\n`);
+    // Stale dist/: the sources run, and no index folder is named (their code is not the code that made it).
+    writeFileSync(source, says('edited').replace('main()', 'main(): Promise<number>'));
+    expect((await node(bin, ['list'], { cwd: root, env: inherited })).stdout).toBe('edited -\n');
+  });
 });
 
 describe('the compiled CLI (scripts/build-dist.mjs)', () => {
@@ -62,16 +74,38 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
     const built = await node(join(REPO_ROOT, 'scripts', 'build-dist.mjs'), ['--outdir', out], { cwd: REPO_ROOT });
     expect(built.code, built.stderr).toBe(0);
     const stamp = JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { inputs: Record<string, [number, number]> };
-    expect(Object.keys(stamp.inputs)).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs']));
+    // The schemas are compiled into dist/ (ajv standalone): an edited schema or ajv option makes it stale.
+    expect(Object.keys(stamp.inputs)).toEqual(
+      expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs', 'schemas/workload.schema.json', 'schemas/events/turn.started.json', 'runtime/core/ajv-options.json']),
+    );
     expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`))).toBe(true);
     // One script runs the compiled main, as bin/ does with dist/main.js.
     const probe = join(out, 'probe.mjs');
     writeFileSync(probe, "const { main } = await import('./main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n");
-    for (const args of [['--help'], ['list', '--json'], ['validate', join(REPO_ROOT, 'workloads', 'fix-a-bug-small')]]) {
+    // Workloads the precompiled validators must judge as the runtime-compiled ones do: an unknown key, a value
+    // outside an enum, a default filled in.
+    const broken = tempDir('bench-dist-bad-');
+    for (const [name, edit] of [
+      ['fix-a-bug-small', (t: string) => `${t}\nnot_a_key: 1\n`],
+      ['regex-with-edge-cases', (t: string) => t.replace(/^signal_strength: \w+$/m, 'signal_strength: loud')],
+    ] as const) {
+      cpSync(join(REPO_ROOT, 'workloads', name), join(broken, name), { recursive: true });
+      const f = join(broken, name, 'workload.yaml');
+      writeFileSync(f, edit(readFileSync(f, 'utf8')));
+    }
+    for (const args of [
+      ['--help'],
+      ['list', '--json'],
+      ['validate', join(REPO_ROOT, 'workloads', 'fix-a-bug-small')],
+      ['validate', join(REPO_ROOT, 'workloads', 'cache-gptcache'), join(REPO_ROOT, 'workloads', 'routellm-gsm8k')],
+      ['validate', join(broken, 'fix-a-bug-small')],
+      ['validate', join(broken, 'regex-with-edge-cases')],
+    ]) {
       const compiled = await node(probe, args, { cwd: REPO_ROOT });
       const sources = await bench(args);
       expect(compiled.code, args.join(' ')).toBe(sources.code);
       expect(compiled.stdout.trimEnd(), args.join(' ')).toBe(sources.stdout.trimEnd());
+      expect(compiled.stderr.trimEnd(), args.join(' ')).toBe(sources.stderr.trimEnd());
     }
   });
 });

@@ -23,6 +23,7 @@ import { createPaidEmbedder, PAID_EMBEDDER_ID, pricesWithEmbedder } from '../../
 import type { PriceTable } from '../../runtime/pricing/index.ts';
 import { withRunCache, type RunCacheOptions } from '../../harness/cache-bench/cached-reps.ts';
 import { buildReport } from '../../harness/report/build-report.ts';
+import { protocolFor } from '../../harness/protocols/protocols.ts';
 import { planProvider } from '../../harness/runner/provider-plan.ts';
 import { runWorkloadRep } from '../../harness/runner/run-workload.ts';
 import { RunStore } from '../../harness/runs/run-store.ts';
@@ -92,7 +93,7 @@ async function runReps(prompts: readonly string[], paid?: { prices: PriceTable; 
   await bus.drain();
   store.flush();
   runs.saveRun(runId, startedUs, provenance(clock.nowUs()), { status: 'complete' });
-  const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId });
+  const report = buildReport({ runs, analytics: createAnalytics(store.database, prices), runId, sectionOf: protocolFor });
   store.close();
   return { report, db, sessions };
 }

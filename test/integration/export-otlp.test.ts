@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METIS_ATTRIBUTES, SEMCONV_SCHEMA_URL, SEMCONV_VERSION } from '../../harness/export/otlp/semconv.ts';
 import { attributesOf, renderSpanTree, spansOf, type OtlpJsonRequest, type OtlpJsonSpan } from '../../harness/export/otlp/span-tree.ts';
 import { bench, tempDir } from '../support/cli.ts';
+import { sharedRun } from '../support/shared-run.ts';
 import { startLoopbackServer, type LoopbackServer } from '../support/loopback/loopback-server.ts';
 
 const ENV = { PATH: process.env.PATH };
@@ -26,10 +27,9 @@ const CONVENTION_NAMES = new Set(
 
 beforeAll(async () => {
   dir = tempDir();
-  db = join(dir, 'run.db');
   // A delegating workload: worker sessions, tool calls and hidden checks in one small sim run.
-  const r = await bench(['run', '--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet', '--db-path', db], { env: ENV });
-  expect([0, 1], r.stderr).toContain(r.code);
+  // The run only feeds what this file reads: shared with the other files that read the same run (built once).
+  db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], ENV);
   const a = await bench(['analyze', '--skip-execute', '--db-path', db, '--json', join(dir, 'analyze.json')], { env: ENV });
   expect([0, 1], a.stderr).toContain(a.code);
   report = JSON.parse(readFileSync(join(dir, 'analyze.json'), 'utf8')) as typeof report;

@@ -7,7 +7,7 @@ import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import type { RouteDecidedPayload } from '../../runtime/routing/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
-import { RANDOM_REASON_PREFIX, randomArmSeed } from '../../harness/runner/random-arm.ts';
+import { RANDOM_REASON_PREFIX, randomArmSeed } from '../../harness/protocols/random-arm.ts';
 import { bench, tempDir } from '../support/cli.ts';
 
 const ENV = { PATH: process.env.PATH };

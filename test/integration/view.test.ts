@@ -7,6 +7,7 @@ import { SetupError } from '../../harness/errors.ts';
 import { startViewServer, type ViewServer } from '../../harness/view/view-server.ts';
 import type { RepDetail } from '../../harness/view/rep-detail.ts';
 import { bench, tempDir } from '../support/cli.ts';
+import { sharedRun } from '../support/shared-run.ts';
 
 const ENV = { PATH: process.env.PATH };
 const sha = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex');
@@ -23,17 +24,14 @@ function getWithHost(url: string, host: string): Promise<number> {
   });
 }
 
-let dir: string;
 let db: string;
 let server: ViewServer;
 let before: string;
 
 beforeAll(async () => {
-  dir = tempDir();
-  db = join(dir, 'run.db');
   // A delegation workload: a worker session, tool calls and a hidden check in one small run.
-  const r = await bench(['run', '--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet', '--db-path', db], { env: ENV });
-  expect([0, 1], r.stderr).toContain(r.code);
+  // The run only feeds what this file reads: shared with the other files that read the same run (built once).
+  db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], ENV);
   before = sha(db);
   server = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: 0, env: {} });
 }, 180_000);

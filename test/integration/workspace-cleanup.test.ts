@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { removeTree } from '../../runtime/sandbox/index.ts';
 import { diskUsage } from '../../runtime/sandbox/resource-limits.ts';
@@ -39,6 +39,32 @@ async function benchRun(args: string[], tmp: string, sample?: () => void): Promi
   const code = await new Promise<number | null>((res) => child.on('exit', (c) => res(c)));
   clearInterval(timer);
   return { code, stderr };
+}
+
+/** Whether this process can mark a file immutable where the test writes (root, on a file system that has the attribute). */
+function canMakeImmutable(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = join(base, 'immutable-probe');
+  writeFileSync(probe, '');
+  const ok = spawnSync('chattr', ['+i', probe]).status === 0;
+  if (ok) spawnSync('chattr', ['-i', probe]);
+  return ok;
+}
+
+/** The first file named `name` at most `depth` levels under `dir`, or null. */
+function findFile(dir: string, name: string, depth: number): string | null {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return null;
+  }
+  for (const e of entries) {
+    if (e.name === name && e.isFile()) return join(dir, name);
+    const below = depth > 0 && e.isDirectory() ? findFile(join(dir, e.name), name, depth - 1) : null;
+    if (below) return below;
+  }
+  return null;
 }
 
 const report = (db: string) => JSON.parse(readFileSync(db.replace(/\.db$/, '.json'), 'utf8')) as BenchReport;
@@ -94,6 +120,42 @@ describe('workspace cleanup and bounds across runs', () => {
     expect(r.check?.passed, JSON.stringify(r.check)).toBe(true);
     expect(peak).toBeGreaterThan(2 * 1024 * 1024);
     expect(peak).toBeLessThan(16 * 1024 * 1024);
+  });
+
+  // A real failure, not an injected remover: as root, a file marked immutable (chattr +i) cannot be unlinked
+  // by anyone, and the sandboxed agent cannot mark one itself (no capability), so the test marks it from
+  // outside while the rep waits. Skipped where that is impossible (not root, or a file system without it).
+  it.skipIf(!canMakeImmutable())("a workspace that really cannot be removed ends that rep internal_error naming the dir, and the run goes on", { timeout: 600_000 }, async () => {
+    const dir = mkdtempSync(join(base, 'workloads-'));
+    const tmp = mkdtempSync(join(base, 'tmp-'));
+    // The step says it is waiting, then waits (at most 60 s) for the test to mark app.txt immutable.
+    workload(dir, 'stuck', ['touch waiting; i=0; while [ ! -e go ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i+1)); done; echo waited']);
+    workload(dir, 'calm', ['echo ok > ok.txt']);
+    const db = join(base, 'stuck.db');
+    let marked: string | null = null;
+    const sample = () => {
+      if (marked) return;
+      const waiting = findFile(workRoot(tmp), 'waiting', 4);
+      if (!waiting) return;
+      marked = join(dirname(waiting), 'app.txt');
+      spawnSync('chattr', ['+i', marked]);
+      writeFileSync(join(dirname(waiting), 'go'), '');
+    };
+    try {
+      const run = await benchRun(['--workloads-dir', dir, '--workload', 'stuck', '--workload', 'calm', '--db-path', db], tmp, sample);
+      expect(marked, 'the step never said it was waiting').not.toBeNull();
+      expect(run.code, run.stderr).not.toBe(2);
+      const r = report(db);
+      expect(r.status).toBe('complete');
+      expect(rep(r, 'stuck').error_class).toBe('internal_error');
+      expect(rep(r, 'stuck').error).toMatch(/the rep's workspace copy \S+ could not be removed: .*EPERM/);
+      expect(rep(r, 'calm').error).toBeNull();
+      // The run's own work dir could not go either: a warning, and the next run's sweep tries again.
+      expect(r.warnings.some((w) => w.startsWith("could not remove this run's work dir")), JSON.stringify(r.warnings)).toBe(true);
+    } finally {
+      // The failed removals renamed the file's directory up the tree, so clear the mark wherever under tmp it is now.
+      if (marked) spawnSync('chattr', ['-R', '-i', tmp]);
+    }
   });
 
   it('more entries than workspace_max_files end the rep resource_limit naming it, and the run goes on', { timeout: 600_000 }, async () => {

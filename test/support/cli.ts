@@ -1,5 +1,5 @@
 import { main } from '../../harness/cli/main.ts';
-import type { CliIO } from '../../harness/cli/command.ts';
+import type { CliIO } from '../../harness/io/cli-io.ts';
 import { REPO_ROOT } from './temp.ts';
 
 export { REPO_ROOT, tempDir } from './temp.ts';

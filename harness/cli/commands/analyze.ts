@@ -26,25 +26,25 @@ export const analyzeCommandSpec: CommandSpec = {
     const o = cmd.opts<{ dbPath?: string; streamReport?: string; markdown: boolean; run?: string; json?: string; patternsDbPath?: string; width?: number; wide?: boolean; force: boolean }>();
     if (o.streamReport && o.dbPath) throw new SetupError('analyze: give --db-path (a trace DB) or --stream-report (a cache stream report), not both');
     if (o.streamReport) {
-      const { analyzeStreamReport } = await import('../../cache-bench/analyze-stream-report.ts');
+      const { analyzeStreamReport } = await import('./analyze/analyze-stream-report.ts');
       return analyzeStreamReport(resolve(io.cwd, o.streamReport), io, o.markdown ? 'markdown' : 'text', tableWidth(o, io));
     }
     if (!o.dbPath) throw new SetupError('analyze: --db-path <trace DB> is required (or --stream-report <file> for a cache stream run)');
     const path = resolve(io.cwd, o.dbPath);
     const { isMatrixRunDb } = await import('../../matrix/matrix-run-db.ts');
     if (isMatrixRunDb(path)) {
-      const [{ analyzeMatrixDb, modelNames }, { renderMatrixText }] = await Promise.all([import('../../matrix/run-matrix-command.ts'), import('../../matrix/render-matrix.ts')]);
+      const [{ analyzeMatrixDb, modelNames }, { renderMatrixText }] = await Promise.all([import('../../matrix/read-matrix-report.ts'), import('../../matrix/render-matrix.ts')]);
       const report = analyzeMatrixDb(path, o.run);
       if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
       io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path, width: tableWidth(o, io), names: modelNames(report) }));
       return 0;
     }
     const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
-    const [{ openTraceDbReadOnly, reportFromDb }, { renderReportTable }] = await Promise.all([import('../../report/report-from-db.ts'), import('../../report/render-table.ts')]);
+    const [{ openTraceDbReadOnly, reportFromDb }, { renderReportTable }, { protocolFor }] = await Promise.all([import('../../report/report-from-db.ts'), import('../../report/render-table.ts'), import('../../protocols/protocols.ts')]);
     // reportFromDb checks the values of the run it reports; the DB's other runs (a hundred nights) are not read.
     const db = openTraceDbReadOnly(path, { values: 'per-run' });
     try {
-      const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env });
+      const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env, sectionOf: protocolFor });
       if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
       io.out(renderReportTable(report, { json: jsonPath, width: tableWidth(o, io) }));
       if (report.status === 'interrupted') io.err(await interruptedSummary(path, report.provenance.run_id, db));
@@ -57,7 +57,7 @@ export const analyzeCommandSpec: CommandSpec = {
 
 /** What an interrupted run holds and how to continue it. */
 async function interruptedSummary(path: string, runId: string, db: Database): Promise<string> {
-  const [{ RunJobs }, { jobKey }] = await Promise.all([import('../../runs/run-jobs.ts'), import('../../runner/shard.ts')]);
+  const [{ RunJobs }, { jobKey }] = await Promise.all([import('../../runs/run-jobs.ts'), import('../../jobs/shard.ts')]);
   const jobs = new RunJobs(db);
   const plan = jobs.plan(runId)?.filter((j) => j.mine) ?? null;
   const committed = jobs.committed(runId);

@@ -17,18 +17,20 @@ import { abRunDir, withFingerprint } from '../../compare/fingerprint-ab.ts';
 import { loadConfigArms, runConfigAb } from '../../compare/config-arms.ts';
 import { compareRuns, isRunsSummaryFile, loadRunsSummary, type RunsInput } from '../../compare/compare-runs.ts';
 import { runArmsOverSeeds } from '../../compare/runs-ab.ts';
-import { seedsFor } from '../../runner/multi-run.ts';
+import { seedsFor } from '../../suite/multi-run.ts';
 import { DEFAULT_MARGIN_PTS } from '../../report/verdict-grammar.ts';
 import { DEFAULT_REGRESSION_METRICS, DEFAULT_REGRESSION_SCOPES, findRegressions, renderRegressionLines, unknownMetrics } from '../../compare/regression.ts';
 import { loadReport } from '../../report/find-report.ts';
-import { runSuite, type RunSuiteOptions } from '../../runner/run-suite.ts';
+import { runSuite } from '../../suite/run-suite.ts';
+import type { RunSuiteOptions } from '../../suite/run-suite-options.ts';
 import { SetupError } from '../../errors.ts';
-import type { CliIO, CommandSpec } from '../command.ts';
+import type { CommandSpec } from '../command.ts';
+import type { CliIO } from '../../io/cli-io.ts';
 import { addForceOption, addWidthOptions, collect, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
-import { parseSettings, selectsMatrix } from '../../matrix/run-matrix-command.ts';
+import { parseSettings, selectsMatrix } from '../../matrix/matrix-selection.ts';
 import { DEFAULT_COST_WEIGHTS } from '../../matrix/run-matrix.ts';
-import { COMPARE_SETTINGS, runMatrixCompare, TIGHTNESS_PER_CLUSTER, type MatrixArmSpec } from '../../matrix/run-matrix-compare.ts';
+import { COMPARE_SETTINGS, runMatrixCompare, TIGHTNESS_PER_CLUSTER, type MatrixArmSpec } from '../../compare/run-matrix-compare.ts';
 
 const HELP = `
 A and B are two report JSONs (bench run --json ...), compared as they are; or the literal pair

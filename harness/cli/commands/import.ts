@@ -3,7 +3,8 @@ import { SetupError } from '../../errors.ts';
 import { importRoutellm } from '../../matrix/import-routellm.ts';
 import { importSwebenchLeaderboard } from '../../matrix/import-swebench.ts';
 import { matrixSummary, type MatrixSummary } from '../../matrix/matrix-summary.ts';
-import type { CommandSpec, CliIO } from '../command.ts';
+import type { CommandSpec } from '../command.ts';
+import type { CliIO } from '../../io/cli-io.ts';
 
 const HELP = `
 Sources:

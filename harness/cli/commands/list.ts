@@ -1,25 +1,10 @@
 import { resolve } from 'node:path';
-import { loadQueryStream } from '../../cache-bench/load-stream.ts';
-import { queryStreamDirs, renderStreamList, streamListRow } from '../../cache-bench/stream-catalog.ts';
-import { matrixListRow, renderMatrixList, type MatrixListRow } from '../../matrix/matrix-catalog.ts';
-import { loadMatrixWorkloadSpec, loadOutcomeMatrix } from '../../matrix/outcome-matrix.ts';
-import { discoverWorkloads, matrixWorkloadDirs } from '../../workloads/load-workload.ts';
+import { renderStreamList } from '../../cache-bench/stream-catalog.ts';
+import { renderMatrixList } from '../../matrix/matrix-catalog.ts';
 import type { CommandSpec } from '../command.ts';
 import { addWidthOptions, tableWidth } from '../parse-args.ts';
-
-/** One row of `bench list`. */
-interface ListRow {
-  name: string;
-  signal_strength: 'high' | 'marginal';
-  /** Who measured the verdict (`signal.provider`), or null when the file records no measurement. */
-  measured_by: string | null;
-  score_gap: number | null;
-  solved_gap: number | null;
-  turns: number;
-  check: boolean;
-  sim_script: boolean;
-  description: string;
-}
+import { CACHE_DIR_ENV, listRowsIndexed } from '../list/list-index.ts';
+import type { ListRow } from '../list/list-rows.ts';
 
 /** A column of the list: `drop` 0 is always shown, higher numbers are left out sooner when the width is short. */
 interface ListColumn {
@@ -131,21 +116,9 @@ export const listCommandSpec: CommandSpec = {
       wide: boolean;
     }>();
     const root = resolve(io.cwd, o.workloadsDir);
-    const all = discoverWorkloads(root);
-    const streams = queryStreamDirs(root).map((d) => streamListRow(loadQueryStream(d)));
-    const matrices: MatrixListRow[] = [];
-    for (const d of matrixWorkloadDirs(root)) matrices.push(matrixListRow(await loadOutcomeMatrix(d), loadMatrixWorkloadSpec(d).spec.description));
-    const rows: ListRow[] = all.map((w) => ({
-      name: w.spec.name,
-      signal_strength: w.spec.signal_strength ?? 'high',
-      measured_by: w.spec.signal?.provider ?? null,
-      score_gap: w.spec.signal?.score_gap ?? null,
-      solved_gap: w.spec.signal?.solved_gap ?? null,
-      turns: w.spec.turns.length,
-      check: Boolean(w.spec.evaluate?.check),
-      sim_script: w.simScriptPath !== null,
-      description: w.spec.description,
-    }));
+    // The loaders (YAML, ajv, the outcome-matrix reader) load only when the list index cannot answer.
+    const read = async (dir: string) => (await import('../list/list-rows.ts')).readListRows(dir);
+    const { agents: rows, streams, matrices } = await listRowsIndexed(root, io.env[CACHE_DIR_ENV], read);
     if (o.json) {
       // One array: agent workloads, then query streams, told apart by `kind`.
       io.out(JSON.stringify([...rows.map((r) => ({ kind: 'agent' as const, ...r })), ...streams, ...matrices], null, 2));

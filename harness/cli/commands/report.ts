@@ -6,7 +6,7 @@ import { findReport } from '../../report/find-report.ts';
 import { renderReportMarkdown } from '../../report/render-md.ts';
 import { renderReportTable } from '../../report/render-table.ts';
 import type { CommandSpec } from '../command.ts';
-import { readMatrixReport, renderMatrixAs } from '../../matrix/run-matrix-command.ts';
+import { readMatrixReport, renderMatrixAs } from '../../matrix/read-matrix-report.ts';
 import { addWidthOptions, tableWidth } from '../parse-args.ts';
 
 type ReportFormat = 'table' | 'md' | 'html' | 'json';

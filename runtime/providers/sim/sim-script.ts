@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { cachedParse } from '../../core/parsed-file-cache.ts';
 import { validatorFor } from '../../core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../core/yaml-document.ts';
 import type { SimScript } from '../../../schemas/types/sim.ts';
@@ -58,9 +60,15 @@ function positionOf(text: string, path: readonly (string | number)[]): { line: n
 
 /**
  * Loads a workload's sim.yaml: schema-checked (defaults applied: competent false, weight 1),
- * then the semantic rules. Every problem is a DataFileError naming file:line:col.
+ * then the semantic rules. Every problem is a DataFileError naming file:line:col. Read from the file
+ * (no `text`), an unchanged script comes from the compiled CLI's parsed-file cache.
  */
-export function loadSimScript(file: string, text: string = readFileSync(file, 'utf8')): SimScript {
+export function loadSimScript(file: string, text?: string): SimScript {
+  if (text !== undefined) return parseSimScript(file, text);
+  return cachedParse('sim', resolve(file), () => parseSimScript(file, readFileSync(file, 'utf8')));
+}
+
+function parseSimScript(file: string, text: string): SimScript {
   const script = loadYamlValidated<SimScript>(file, validatorFor<SimScript>('sim.schema.json'), text);
   const problems = semanticProblems(script);
   const first = problems[0];

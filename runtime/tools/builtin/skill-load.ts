@@ -1,4 +1,6 @@
-import type { Skill, SkillActivationRegistry, SkillStore } from '../../context/index.ts';
+import type { SkillActivationRegistry } from '../../context/activation-registry.ts';
+import type { Skill } from '../../context/skill.ts';
+import type { SkillStore } from '../../context/skill-store.ts';
 import { ToolError, type SideEffect, type Tool, type ToolContext, type ToolOutput } from '../tool.ts';
 
 /**

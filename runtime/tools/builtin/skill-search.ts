@@ -1,4 +1,5 @@
-import type { SkillActivationRegistry, SkillStore } from '../../context/index.ts';
+import type { SkillActivationRegistry } from '../../context/activation-registry.ts';
+import type { SkillStore } from '../../context/skill-store.ts';
 // The leaf module, not the context index: the context assembler imports these tools.
 import { PRELOADED_MARK } from '../../context/discovery-index.ts';
 import type { Tool } from '../tool.ts';

@@ -1,5 +1,5 @@
 import { DEFAULT_EMBEDDING_ALPHA, isPatternStoreV2, similarity, similarityV2, type HybridFingerprint, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
-import type { FingerprintSource } from '../report/protocol-metrics.ts';
+import type { FingerprintSource } from './protocol-metrics.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 
 /**

@@ -1,15 +1,11 @@
-import type { CliIO } from '../cli/command.ts';
-import { protocolFor } from '../protocols/protocols.ts';
-import type { Protocol, ProtocolTypes, RunHost } from '../protocols/run-protocol.ts';
-import { mapPool } from './pool.ts';
-import { resolveRunIdentity, traceRunHost } from './trace-run-host.ts';
-export { defaultDbPath } from './trace-run-host.ts';
+// What `bench run` over agent workloads is asked (already parsed) and what it returns; run-suite.ts runs it
+// and trace-run-host.ts records it, both importing these types from here.
 import type { BenchReport } from '../../schemas/types/report.ts';
 import type { Decimal } from 'decimal.js';
-import type { HoldoutKind, ProtocolName } from '../protocols/protocol.ts';
-import type { RequestedProvider } from './resolve-provider.ts';
-import type { ProgressMode } from './progress.ts';
-import type { ShardSpec } from './shard.ts';
+import type { HoldoutKind, ProtocolName } from '../jobs/passes.ts';
+import type { RequestedProvider } from '../jobs/resolve-provider.ts';
+import type { ProgressMode } from '../runner/progress.ts';
+import type { ShardSpec } from '../jobs/shard.ts';
 import type { OtlpTarget } from '../export/otlp/otlp-send.ts';
 import type { SandboxLimits } from '../../runtime/sandbox/resource-limits.ts';
 
@@ -66,7 +62,7 @@ export interface RunSuiteOptions {
   routingConfigPath?: string | null;
   /** `--unsandboxed`: a real provider's run_shell and checks may run without bubblewrap (harness/workspace/run-sandbox.ts). */
   unsandboxed?: boolean;
-  /** `--holdout workload` (A3): also run Pass C leave-one-workload-out as pass C-oos (harness/runner/holdout.ts). */
+  /** `--holdout workload` (A3): also run Pass C leave-one-workload-out as pass C-oos (harness/protocols/holdout.ts). */
   holdout?: HoldoutKind | null;
   /** A3: run Pass R, the random router at Pass C's strong-call share, after the planned passes (default on; `--no-random-arm`). */
   randomArm?: boolean;
@@ -85,48 +81,4 @@ export interface RunSuiteResult {
   report: BenchReport;
   dbPath: string;
   jsonPath: string;
-}
-
-/**
- * `bench run` over agent workloads: the protocol (single, signal, A3; from the run's DB on --resume)
- * run by runProtocol over the trace DB (harness/runner/trace-run-host.ts).
- */
-export async function runSuite(given: RunSuiteOptions, io: CliIO): Promise<RunSuiteResult> {
-  const { opts, resume } = resolveRunIdentity(given, io);
-  const protocol = protocolFor(opts.protocol, { holdout: opts.holdout ?? null, randomArm: opts.randomArm ?? true });
-  return runProtocol(protocol, traceRunHost(opts, resume, io), io);
-}
-
-/**
- * Runs any protocol through the host that records it: plan and open (every setup error before any
- * work), each pass's jobs (side by side up to the host's concurrency, each committed as it ends),
- * the protocol's check after each pass, its work outside the plan, then the report. Knows no protocol.
- */
-export async function runProtocol<T extends ProtocolTypes, Outcome, P extends Protocol<T>>(protocol: P, host: RunHost<T, Outcome, P>, io: Pick<CliIO, 'interrupt'>): Promise<Outcome> {
-  const run = await host.open(protocol);
-  try {
-    let stopped = false;
-    try {
-      for (const pass of run.passes) {
-        const jobs = run.todo.filter((j) => j.pass === pass.name);
-        await mapPool(jobs, run.concurrency, async (job) => {
-          if (stopped || io.interrupt?.aborted) {
-            stopped = true;
-            return null;
-          }
-          if (await run.commit(job, await protocol.runOne(job, run.ctx))) stopped = true;
-          return null;
-        });
-        if (stopped) break;
-        await run.passDone();
-        run.recordingErrors(protocol.afterPass(pass, jobs.length, run.ctx));
-      }
-      if (!stopped) stopped = await protocol.finish(run.ctx);
-    } catch (e) {
-      throw run.failed(e);
-    }
-    return await run.report(stopped);
-  } finally {
-    await run.close();
-  }
 }

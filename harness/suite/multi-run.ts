@@ -2,10 +2,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import type { MultiRun } from '../../schemas/types/multi-run.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { SetupError } from '../errors.ts';
 import { buildMultiRunHeadline } from '../report/multi-run-headline.ts';
-import { defaultDbPath, type RunSuiteOptions, type RunSuiteResult } from './run-suite.ts';
+import type { RunSuiteOptions, RunSuiteResult } from './run-suite-options.ts';
+import { defaultDbPath } from './trace-run-host.ts';
 
 /**
  * `bench run --runs N` / `--seeds a,b,c`: N independent learning trajectories of one suite in one command.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { A3_PASSES, SINGLE_PASSES } from '../protocols/protocol.ts';
+import { A3_PASSES, SINGLE_PASSES } from './passes.ts';
 import { derivedRunId, parseShard, planJobs, selectJobs, shardOf } from './shard.ts';
 import { SetupError } from '../errors.ts';
 import { intArg } from '../cli/parse-args.ts';

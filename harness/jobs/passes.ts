@@ -29,7 +29,7 @@ export const HOLDOUT_PASS: PassSpec = { name: 'C-oos', forced: null, description
 /**
  * Pass R (issue 23 item 2): the random router run as an arm. After the planned passes, each of Pass C's
  * (workload, rep) units again, every turn sent to the strong model with probability = Pass C's strong-call
- * share by the run's own seeded coin (harness/runner/random-arm.ts). Not in the job plan: its share is
+ * share by the run's own seeded coin (harness/protocols/random-arm.ts). Not in the job plan: its share is
  * measured from a finished Pass C.
  */
 export const RANDOM_PASS: PassSpec = { name: 'R', forced: null, description: "random router: each turn to the strong model with probability = Pass C's strong-call share (seeded coin)" };

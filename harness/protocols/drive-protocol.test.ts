@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OpenRun, Protocol, ProtocolTypes, RunHost } from '../protocols/run-protocol.ts';
-import { runProtocol } from './run-suite.ts';
+import type { OpenRun, Protocol, ProtocolTypes, RunHost } from './run-protocol.ts';
+import { runProtocol } from './drive-protocol.ts';
 
 /** A protocol the runner has never heard of: jobs are numbers doubled, the section their sum. */
 interface FakeTypes extends ProtocolTypes {

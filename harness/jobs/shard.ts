@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { InvalidArgumentError } from 'commander';
-import type { PassSpec } from '../protocols/protocol.ts';
+import type { PassSpec } from './passes.ts';
 import { SetupError } from '../errors.ts';
 
 /** `--shard I/N`: this machine runs slice I (1-based) of N. */

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { isPatternStoreV2, type PatternStore, type StoredFingerprint, type StoredOutcome } from '../../runtime/patterns/index.ts';
 import type { PatternSlot } from '../../runtime/learning/index.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
-import { HOLDOUT_PASS } from '../protocols/protocol.ts';
+import { HOLDOUT_PASS } from '../jobs/passes.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 import type { Workload } from '../workloads/workload.ts';
-import { runWorkloadRep, type RunnerDeps } from './run-workload.ts';
+import { runWorkloadRep, type RunnerDeps } from '../runner/run-workload.ts';
 
 /**
  * What Passes A and B left in the run's pattern store, taken before Pass C learns anything: the

@@ -3,11 +3,11 @@ import type { Analytics } from '../../runtime/analytics/index.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import type { TurnRouter } from '../../runtime/routing/index.ts';
 import { strongCallShare } from '../metrics/index.ts';
-import { RANDOM_PASS } from '../protocols/protocol.ts';
+import { RANDOM_PASS } from '../jobs/passes.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 import type { Provenance } from '../../schemas/types/report.ts';
 import type { Workload } from '../workloads/workload.ts';
-import { runWorkloadRep, type RunnerDeps } from './run-workload.ts';
+import { runWorkloadRep, type RunnerDeps } from '../runner/run-workload.ts';
 
 /** The routed pass whose strong-call share Pass R copies. */
 export const RANDOM_ARM_SOURCE_PASS = 'C';

@@ -9,15 +9,15 @@ import type { Arm, MatrixCompareArtifact } from '../../schemas/types/matrix-comp
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { DEFAULT_EMBEDDING_ALPHA } from '../../runtime/patterns/index.ts';
 import { SetupError } from '../errors.ts';
-import { DEFAULT_EMBEDDING_PROVIDER } from '../runner/run-pattern-store.ts';
-import { compareMatrixRuns, renderMatrixCompare } from './compare-matrix.ts';
-import type { SettingName } from './matrix-report.ts';
-import { readMatrixRun } from './matrix-run-db.ts';
-import { matrixTightness, sampleByCluster } from './matrix-tightness.ts';
-import { loadOutcomeMatrix } from './outcome-matrix.ts';
-import { outcomeTable } from './outcome-table.ts';
+import { DEFAULT_EMBEDDING_PROVIDER } from '../runs/run-pattern-store.ts';
+import { compareMatrixRuns, renderMatrixCompare } from '../matrix/compare-matrix.ts';
+import type { SettingName } from '../matrix/matrix-report.ts';
+import { readMatrixRun } from '../matrix/matrix-run-db.ts';
+import { matrixTightness, sampleByCluster } from '../matrix/matrix-tightness.ts';
+import { loadOutcomeMatrix } from '../matrix/outcome-matrix.ts';
+import { outcomeTable } from '../matrix/outcome-table.ts';
 import { runMatrix } from '../protocols/matrix-run-protocol.ts';
-import { matrixRouting, protocolDeps, type MatrixRunOptions } from './run-matrix.ts';
+import { matrixRouting, protocolDeps, type MatrixRunOptions } from '../matrix/run-matrix.ts';
 
 /** One arm: its label (file names in the compare folder) and how its pattern store and routing are chosen. */
 export interface MatrixArmSpec {

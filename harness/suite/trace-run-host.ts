@@ -9,7 +9,7 @@ import { createAnalytics } from '../../runtime/analytics/index.ts';
 import { createEvaluator, loadRubric, resolveJudge, type JudgeAvailability } from '../../runtime/evaluator/index.ts';
 import { createEventBus } from '../../runtime/events/index.ts';
 import { loadModelRegistry } from '../../runtime/models/index.ts';
-import { registryFor, resolveModel } from './model-selection.ts';
+import { registryFor, resolveModel } from '../runner/model-selection.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { createRouter, defaultRoutingConfig, loadGlobalRoutingConfig } from '../../runtime/routing/index.ts';
 import { builtinTools, createToolDispatcher, SKILL_TOOL_SIDE_EFFECTS } from '../../runtime/tools/index.ts';
@@ -21,19 +21,20 @@ import { buildReport } from '../report/build-report.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
-import type { CliIO } from '../cli/command.ts';
-import { createProgress } from './progress.ts';
-import { reportFingerprintSources } from './pattern-checks.ts';
-import { choosePatternStore, openRunPatternStore } from './run-pattern-store.ts';
+import type { CliIO } from '../io/cli-io.ts';
+import { createProgress } from '../runner/progress.ts';
+import { reportFingerprintSources } from '../report/pattern-checks.ts';
+import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
+import { protocolFor } from '../protocols/protocols.ts';
 import type { AgentProtocolTypes, OpenRun, ProtocolContext, RunHost, RunProtocol } from '../protocols/run-protocol.ts';
-import type { RunSuiteOptions, RunSuiteResult } from './run-suite.ts';
+import type { RunSuiteOptions, RunSuiteResult } from './run-suite-options.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
-import { planProvider } from './provider-plan.ts';
+import { planProvider } from '../runner/provider-plan.ts';
 import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
-import { budgetWarning, costModeOf } from './cost-budget.ts';
+import { budgetWarning, costModeOf } from '../runner/cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import { simSignalWarning } from '../signal/sim-signal-warning.ts';
-import { derivedRunId, jobKey, selectJobs } from './shard.ts';
+import { derivedRunId, jobKey, selectJobs } from '../jobs/shard.ts';
 import { RunJobs } from '../runs/run-jobs.ts';
 import { dropAllCheckpoints, dropCheckpoint, restoreCheckpoint, writeCheckpoint } from '../runs/pattern-checkpoint.ts';
 import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
@@ -366,6 +367,7 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
           runs,
           analytics: createAnalytics(store.database, prices),
           runId,
+          sectionOf: protocolFor,
           ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
         });
         patterns.close();

@@ -2,13 +2,13 @@
 // from its per-query records alone, and a check that they equal the figures the run wrote.
 import { existsSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
-import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
-import type { CliIO } from '../cli/command.ts';
-import { EXIT, SetupError } from '../errors.ts';
-import { recordFromJson } from './query-records.ts';
-import { renderStreamTable } from './render-stream-table.ts';
-import { streamFigures, type StreamFigures } from './stream-metrics.ts';
+import { formatAjvErrors, validatorFor } from '../../../../runtime/core/schemas.ts';
+import type { CacheStreamReport } from '../../../../schemas/types/cache-stream-report.ts';
+import type { CliIO } from '../../../io/cli-io.ts';
+import { EXIT, SetupError } from '../../../errors.ts';
+import { recordFromJson } from '../../../cache-bench/query-records.ts';
+import { renderStreamTable } from '../../../cache-bench/render-stream-table.ts';
+import { streamFigures, type StreamFigures } from '../../../cache-bench/stream-metrics.ts';
 
 /** The first path at which two figure trees differ ("tiers[1].false_hit_rate.k"), or null when equal. */
 export function firstDifference(a: unknown, b: unknown, at = 'figures'): string | null {

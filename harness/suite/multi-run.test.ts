@@ -5,9 +5,9 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import type { MultiRun } from '../../schemas/types/multi-run.ts';
 import { REPO_ROOT, tempDir } from '../../test/support/temp.ts';
 import { loadReport } from '../report/find-report.ts';
-import type { CliIO } from '../cli/command.ts';
+import type { CliIO } from '../io/cli-io.ts';
 import { runPaths, runSeeds, seedsFor } from './multi-run.ts';
-import type { RunSuiteOptions, RunSuiteResult } from './run-suite.ts';
+import type { RunSuiteOptions, RunSuiteResult } from './run-suite-options.ts';
 
 const a3 = (): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports/a3.json')).report);
 const io = (cwd: string): CliIO => ({ out: () => {}, err: () => {}, isTTY: false, progress: () => {}, env: {}, cwd });

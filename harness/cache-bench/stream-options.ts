@@ -1,18 +1,16 @@
-// `bench run --workload <cache-*>`: replays each named query stream through the cache and prints the
-// per-tier table; with --cache off, the cache-off arm (every query computed) for a paired comparison.
-// The protocol is harness/protocols/stream-protocol.ts; runSuite's runProtocol drives it.
+// The options of a query-stream run (`bench run --workload <cache-*>`) and the report entry it writes per
+// stream. The protocol is harness/protocols/stream-protocol.ts; the command is
+// harness/cli/commands/run/run-stream-command.ts.
 import { join } from 'node:path';
-import type { CliIO } from '../cli/command.ts';
 import { SetupError } from '../errors.ts';
-import { streamProtocol, streamRunHost } from '../protocols/stream-protocol.ts';
-import { runProtocol } from '../runner/run-suite.ts';
 import type { StreamLabels } from './audited-labels.ts';
 import type { CalibrationMode } from './cross-fit.ts';
 import { isQueryStreamDir } from './load-stream.ts';
 import type { QueryRecordJson } from './query-records.ts';
 import type { StreamFigures } from './stream-metrics.ts';
 
-export { DEFAULT_CACHE_EMBEDDER } from '../protocols/stream-protocol.ts';
+/** The default Tier 2 embedder of a stream run. */
+export const DEFAULT_CACHE_EMBEDDER = 'local:use-lite';
 
 export interface StreamCommandOptions {
   workloadsDir: string;
@@ -60,10 +58,4 @@ export interface StreamReportEntry {
   figures: StreamFigures;
   /** One per asked query: what `bench analyze --stream-report` recomputes the figures from. */
   records: QueryRecordJson[];
-}
-
-/** Runs the streams; exit 1 when a must-miss query was served or Ctrl-C stopped a stream (its partial figures are still printed and written), else 0. */
-export function runStreamCommand(o: StreamCommandOptions, io: CliIO): Promise<number> {
-  // The host stops after the stream a Ctrl-C cut short (the replay itself stops at the query in progress).
-  return runProtocol(streamProtocol(o.names), streamRunHost(o, io), {});
 }
