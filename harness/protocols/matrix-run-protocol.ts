@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { newId } from '../../runtime/core/ids.ts';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { SetupError } from '../errors.ts';
+import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
 import type { MatrixProtocolDeps } from '../matrix/matrix-protocol.ts';
 import { buildMatrixReport, type MatrixRunData, type SettingName, type SettingRun } from '../matrix/matrix-report.ts';
 import { writeMatrixRun } from '../matrix/matrix-run-db.ts';
@@ -141,6 +142,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
           const dbPath = o.dbPath ? resolve(io.cwd, o.dbPath) : join(io.cwd, 'reports', '.runs', `matrix-${stamp}.db`);
           const jsonPath = o.jsonPath ? resolve(io.cwd, o.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
           const pattern = r.routing.pattern;
+          const git = readGitFacts(PACKAGE_ROOT);
           const provenance: MatrixReport['provenance'] = {
             run_id: newId(),
             matrix: matrix.name,
@@ -162,6 +164,8 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
             started_at: started.toISOString(),
             ended_at: new Date().toISOString(),
             node_version: process.version,
+            metis_commit_sha: git.sha,
+            metis_dirty: git.dirty,
             db_path: dbPath,
             timings_ms: timings,
           };

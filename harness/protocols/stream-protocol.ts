@@ -9,6 +9,7 @@ import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
 import type { CliIO } from '../io/cli-io.ts';
 import { EXIT, SetupError } from '../errors.ts';
+import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
 import { DEFAULT_CACHE_EMBEDDER, type StreamCommandOptions, type StreamReportEntry } from '../cache-bench/stream-options.ts';
 import { runCrossFitted } from '../cache-bench/cross-fit.ts';
 import { loadQueryStream } from '../cache-bench/load-stream.ts';
@@ -120,7 +121,9 @@ export function streamRunHost(o: StreamCommandOptions, io: CliIO): RunHost<Strea
         failed: (e) => e,
         report: () => {
           const out = resolve(io.cwd, o.json ?? join('reports', '.runs', `cache-streams-${new Date().toISOString().replace(/[:.]/g, '-')}.json`));
-          const report = protocol.reportSection(entries);
+          const git = readGitFacts(PACKAGE_ROOT);
+          // The checkout that ran, so `bench view` can show which commit a stream's figures came from.
+          const report = { ...protocol.reportSection(entries), provenance: { metis_commit_sha: git.sha, metis_dirty: git.dirty } };
           const check = validatorFor<CacheStreamReport>('cache-stream-report.schema.json');
           // A report that does not match its schema is a bug here, not the user's: say which field.
           if (!check(report)) throw new Error(`cache stream report fails schemas/cache-stream-report.schema.json: ${formatAjvErrors(check.errors).join('; ')}`);

@@ -5,11 +5,17 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
+import Sqlite from 'better-sqlite3';
 import { compareReports } from '../compare/index.ts';
 import { SetupError } from '../errors.ts';
+import { analyzeMatrixDb } from '../matrix/read-matrix-report.ts';
+import { isMatrixRunDb } from '../matrix/matrix-run-db.ts';
 import { protocolFor } from '../protocols/protocols.ts';
 import { openTraceDbReadOnly, reportFromDb, runIdsOf } from '../report/report-from-db.ts';
 import { RunStore } from '../runs/run-store.ts';
+import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
+import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
+import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { repDetail } from './rep-detail.ts';
 
 /** The hosts `bench view` may listen on: loopback only, the trace DBs hold prompts and code. */
@@ -31,21 +37,44 @@ export interface ViewServer {
   close(): Promise<void>;
 }
 
-/** A served DB: open, or the error that keeps it from being read (the others are served all the same). */
+/** What a served file holds: a trace DB (agent runs), a matrix run's DB, or a cache stream report (JSON, no DB). */
+type SourceKind = 'trace' | 'matrix' | 'streams';
+
+/** A served file: open, or the error that keeps it from being read (the others are served all the same). */
 interface OpenDb {
   path: string;
   name: string;
+  kind: SourceKind;
   db: Database.Database | null;
+  /** The stream report of a `streams` source. */
+  streams: CacheStreamReport | null;
   error: string | null;
 }
 
-/** Opens one DB on its own, so a damaged file shows its error instead of stopping the viewer. */
+/** A cache stream report (`bench run --workload cache-*`), or null when the JSON is some other document. */
+function readStreamReport(path: string): CacheStreamReport | null {
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as { kind?: unknown };
+  if (doc?.kind !== 'cache_streams') return null;
+  const check = validatorFor<CacheStreamReport>('cache-stream-report.schema.json');
+  if (!check(doc)) throw new SetupError(`${path}: not a valid cache stream report (schemas/cache-stream-report.schema.json): ${formatAjvErrors(check.errors).slice(0, 2).join('; ')}`);
+  return doc;
+}
+
+/** Opens one file on its own, so a damaged file shows its error instead of stopping the viewer. */
 function openOne(path: string): OpenDb {
   const name = basename(path);
+  const base = { path, name, db: null, streams: null, error: null };
   try {
-    return { path, name, db: openTraceDbReadOnly(path), error: null };
+    if (path.endsWith('.json')) {
+      const streams = readStreamReport(path);
+      if (!streams) return { ...base, kind: 'streams', error: `${name} is not a cache stream report; bench view reads trace DBs, matrix DBs and cache stream reports` };
+      return { ...base, kind: 'streams', streams };
+    }
+    // A matrix run's DB holds no trace: its report is rebuilt from its own tables (as `bench report` does).
+    if (isMatrixRunDb(path)) return { ...base, kind: 'matrix', db: new Sqlite(path, { readonly: true, fileMustExist: true }) };
+    return { ...base, kind: 'trace', db: openTraceDbReadOnly(path) };
   } catch (e) {
-    return { path, name, db: null, error: (e as Error).message };
+    return { ...base, kind: 'trace', error: (e as Error).message };
   }
 }
 
@@ -86,9 +115,26 @@ function json(res: ServerResponse, status: number, value: unknown): void {
   send(res, status, 'application/json; charset=utf-8', JSON.stringify(value));
 }
 
+/** Commit and dirtiness as one line of a run page: `abc123… (dirty)`, or null when not recorded. */
+function commitOf(sha: string | null | undefined, dirty: boolean | null | undefined): string | null {
+  if (!sha) return null;
+  return dirty ? `${sha} (dirty)` : sha;
+}
+
 /** One DB's runs, newest last, as the viewer's index lists them; throws what keeps them from being read. */
 function runsOf(d: OpenDb, index: number): unknown[] {
+  if (d.kind === 'streams') {
+    const r = d.streams!;
+    return [{ db: index, db_name: d.name, kind: 'streams', run_id: d.name.replace(/\.json$/, ''), status: r.streams.some((x) => x.status === 'interrupted') ? 'interrupted' : 'complete', started_at: null, protocol: 'query streams', provider: r.provider, model: null, workloads: r.streams.length, reps: r.streams.reduce((n, x) => n + x.figures.queries, 0), unit: 'queries' }];
+  }
   const db = usable(d);
+  if (d.kind === 'matrix') {
+    const rows = db.prepare('SELECT run_id, provenance FROM matrix_run ORDER BY rowid').all() as { run_id: string; provenance: string }[];
+    return rows.map((row) => {
+      const p = JSON.parse(row.provenance) as MatrixReport['provenance'];
+      return { db: index, db_name: d.name, kind: 'matrix', run_id: row.run_id, status: 'complete', started_at: p.started_at, protocol: 'matrix', provider: 'recorded outcomes', model: p.matrix, workloads: 1, reps: p.tasks, unit: 'tasks' };
+    });
+  }
   const runs = new RunStore(db, { create: false });
   return runIdsOf(db, d.path).map((run_id) => {
     const p = runs.provenance(run_id);
@@ -96,6 +142,7 @@ function runsOf(d: OpenDb, index: number): unknown[] {
     return {
       db: index,
       db_name: d.name,
+      kind: 'trace',
       run_id,
       status: runs.status(run_id),
       started_at: p?.started_at ?? null,
@@ -135,7 +182,21 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
       return { dbs: dbs.map((d) => d.name), ...listRuns(dbs) };
     case '/api/report': {
       const d = dbAt(dbs, q.get('db'));
-      return reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env, sectionOf: protocolFor });
+      const report = reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env, sectionOf: protocolFor });
+      return { ...report, commit: commitOf(report.provenance.metis_commit_sha, report.provenance.metis_dirty) };
+    }
+    case '/api/matrix': {
+      const d = dbAt(dbs, q.get('db'));
+      if (d.kind !== 'matrix') throw new SetupError(`${d.name} holds no matrix run`);
+      usable(d);
+      const report = analyzeMatrixDb(d.path, q.get('run') ?? undefined);
+      return { report, commit: commitOf(report.provenance.metis_commit_sha, report.provenance.metis_dirty), command: `npx bench report ${d.path}` };
+    }
+    case '/api/streams': {
+      const d = dbAt(dbs, q.get('db'));
+      if (d.kind !== 'streams' || !d.streams) throw new SetupError(`${d.name} is not a cache stream report${d.error ? `: ${d.error}` : ''}`);
+      const p = d.streams.provenance;
+      return { report: d.streams, commit: commitOf(p?.metis_commit_sha, p?.metis_dirty), command: `npx bench analyze --skip-execute --stream-report ${d.path}` };
     }
     case '/api/rep': {
       const d = dbAt(dbs, q.get('db'));

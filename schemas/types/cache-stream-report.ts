@@ -35,6 +35,19 @@ export interface CacheStreamReport {
      */
     records: QueryRecord[];
   }[];
+  /**
+   * The checkout that ran the streams. Absent in reports written before it was recorded.
+   */
+  provenance?: {
+    /**
+     * Its commit (null outside git).
+     */
+    metis_commit_sha: string | null;
+    /**
+     * True when it had uncommitted changes.
+     */
+    metis_dirty: boolean | null;
+  };
 }
 export interface Figures {
   queries: number;

@@ -64,6 +64,14 @@ export interface MatrixReport {
      * --split: the matrix clusters this run used (sha256 of the cluster id: about 70% dev, the rest confirm), or all.
      */
     split?: 'dev' | 'confirm' | 'all';
+    /**
+     * The commit of the checkout that ran (null outside git). Absent in reports written before it was recorded.
+     */
+    metis_commit_sha?: string | null;
+    /**
+     * True when that checkout had uncommitted changes. Absent in reports written before it was recorded.
+     */
+    metis_dirty?: boolean | null;
   };
   models: SingleModel[];
   /**

@@ -48,6 +48,12 @@ function Loading({ state, children }) {
   return children(state.data);
 }
 
+// Each kind of run has its own page: agent runs their report, matrix and stream runs a summary.
+const runHref = (r) => (r.kind === 'matrix' ? `#/matrix/${r.db}/${r.run_id}` : r.kind === 'streams' ? `#/streams/${r.db}` : `#/run/${r.db}/${r.run_id}`);
+
+/** The commit the run was made from, as its provenance records it. */
+const Commit = ({ commit }) => html`<span>commit <code>${commit ?? 'not recorded'}</code></span>`;
+
 function Runs() {
   const state = useJson('/api/runs');
   const [picked, setPicked] = useState([]);
@@ -63,9 +69,9 @@ function Runs() {
           const key = `${r.db}:${r.run_id}`;
           return html`<tr>
             <td><input type="checkbox" aria-label=${`pick ${r.run_id}`} checked=${picked.includes(key)} onChange=${() => toggle(key)} /></td>
-            <td><a href=${`#/run/${r.db}/${r.run_id}`}>${r.run_id}</a></td><td>${r.db_name}</td><td>${r.started_at ?? '—'}</td>
+            <td><a href=${runHref(r)}>${r.run_id}</a></td><td>${r.db_name}</td><td>${r.started_at ?? '—'}</td>
             <td class=${r.status === 'complete' ? 'ok' : 'bad'}>${r.status}</td><td>${r.protocol}</td><td>${r.provider}</td>
-            <td class="num">${r.workloads}</td><td class="num">${r.reps}</td></tr>`;
+            <td class="num">${r.workloads}</td><td class="num">${r.reps}${r.unit ? ` ${r.unit}` : ''}</td></tr>`;
         })}</tbody>
       </table>`}<//>`;
 }
@@ -83,7 +89,7 @@ function Run({ db, run }) {
     <h2>Run ${run}</h2>
     ${r.banner ? html`<div class="banner">${r.banner}</div>` : null}
     <${Headline} report=${r} />
-    <p class="muted">status ${r.status} · exit ${r.exit_code} · ${r.provenance.protocol} · ${r.provenance.actual_provider} · commit ${r.provenance.commit ?? '—'}</p>
+    <p class="muted">status ${r.status} · exit ${r.exit_code} · ${r.provenance.protocol} · ${r.provenance.actual_provider} · <${Commit} commit=${r.commit} /></p>
     <table>
       <thead><tr><th>pass</th><th>workload</th><th>model</th><th class="num">solved</th><th class="num">quality</th><th class="num" title="the same tokens re-priced at the baseline model's prices: a price effect, not a saving">price effect</th><th>reps (open one)</th></tr></thead>
       <tbody>${r.workloads.map((w) => html`<tr>
@@ -160,11 +166,53 @@ function Compare({ a, b }) {
         <td>${r.ci ? `[${r.ci.low}, ${r.ci.high}]` : html`<span class="muted">${r.ci_reason ?? '—'}</span>`}</td></tr>`)}</tbody></table>`}<//>`;
 }
 
+const pts = (x) => (x === null || x === undefined ? '—' : `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(Number(x)).toFixed(1)}`);
+const rate = (x) => (x === null || x === undefined ? '—' : `${(Number(x) * 100).toFixed(1)}%`);
+// An estimate with its interval; a zero-width interval is no variation, as the text reports say.
+const est = (e, f = pts) => (!e ? '—' : e.ci_low === null || e.ci_high === null ? f(e.estimate) : e.ci_low === e.ci_high ? `${f(e.estimate)} (no variation)` : `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]`);
+
+function Matrix({ db, run }) {
+  const state = useJson(`/api/matrix?db=${db}&run=${encodeURIComponent(run)}`);
+  return html`<${Loading} state=${state}>${({ report: m, commit, command }) => html`
+    <h2>Matrix run ${run}</h2>
+    <p class="headline">${m.headline}</p>
+    <p class="muted">${m.provenance.matrix} · ${m.provenance.tasks} tasks in ${m.provenance.clusters} clusters · ${m.models.length} models · seed ${m.provenance.seed} · <${Commit} commit=${commit} /></p>
+    <p>The full report: <code>${command}</code></p>
+    <h3>Settings</h3>
+    <table><thead><tr><th>setting</th><th>target</th><th>chosen point</th><th class="num">solved</th><th class="num">cost / task</th><th>vs hull (pts)</th><th>fallback</th></tr></thead>
+      <tbody>${m.settings.map((s) => {
+        const c = s.chosen;
+        return html`<tr><td title=${s.description}>${s.setting}</td><td>${c ? c.target : '—'}</td><td>${!c ? 'none' : c.cost_weight === null ? `the best fixed model (${c.chosen_by})` : `cost_weight ${c.cost_weight} (${c.chosen_by})`}</td>
+          <td class="num">${c ? est(c.point.solved_rate, rate) : '—'}</td><td class="num">${c ? usd(c.point.cost_per_task_usd) : '—'}</td><td>${c ? est(c.point.hull_gap_pts) : '—'}</td><td>${c?.fallback_model ?? '—'}</td></tr>`;
+      })}</tbody></table>
+    <h3>Baselines at the chosen point</h3>
+    <table><thead><tr><th>setting</th><th>baseline</th><th class="num">solved</th><th class="num">cost / task</th><th>vs hull (pts)</th><th>router − baseline (pts)</th></tr></thead>
+      <tbody>${m.settings.flatMap((s) => Object.entries(s.baselines ?? {}).filter(([, b]) => b).map(([name, b]) => html`<tr><td>${s.setting}</td><td>${name.replaceAll('_', ' ')}</td>
+        <td class="num">${est(b.solved_rate, rate)}</td><td class="num">${usd(b.cost_per_task_usd)}</td><td>${est(b.hull_gap_pts)}</td><td>${est(b.router_minus_baseline_pts)}</td></tr>`))}</tbody></table>
+    <p>${m.verdict.statement}</p>`}<//>`;
+}
+
+function Streams({ db }) {
+  const state = useJson(`/api/streams?db=${db}`);
+  return html`<${Loading} state=${state}>${({ report, commit, command }) => html`
+    <h2>Cache stream run</h2>
+    <p class="muted">${report.streams.length} stream(s) · provider ${report.provider} (reference answers, no model called) · <${Commit} commit=${commit} /></p>
+    <p>Figures recomputed from the per-query records: <code>${command}</code></p>
+    ${report.streams.map((s) => html`<h3>${s.name} <span class="muted">${s.set} · cache ${s.cache ? 'on' : 'off'} · ${s.embedder} · δ ${s.delta}${s.status ? ` · ${s.status}` : ''}</span></h3>
+      <p>${s.figures.queries} queries · cost without the cache ${usd(s.figures.cost_off_usd)}, with it ${usd(s.figures.cost_on_usd)}${s.figures.must_miss_classes_hit.length ? html` · <span class="bad">wrong hits on must-miss queries: ${s.figures.must_miss_classes_hit.join(', ')}</span>` : ''}</p>
+      <table><thead><tr><th>tier</th><th class="num">hits</th><th class="num">wrong hits</th><th class="num">hit rate</th><th class="num">precision</th><th class="num">net savings</th></tr></thead>
+        <tbody>${s.figures.tiers.map((t) => html`<tr><td>${t.tier}</td><td class="num">${t.hits}</td><td class=${t.wrong_hits ? 'num bad' : 'num'}>${t.wrong_hits}</td>
+          <td class="num">${rate(t.hit_rate.n ? t.hit_rate.k / t.hit_rate.n : null)}</td><td class="num">${t.precision && t.precision.n ? rate(t.precision.k / t.precision.n) : '—'}</td>
+          <td class="num">${usd(t.net_savings_usd)} (${t.net_savings_pct === null ? '—' : `${Number(t.net_savings_pct).toFixed(1)}%`})</td></tr>`)}</tbody></table>`)}`}<//>`;
+}
+
 function App() {
   const hash = useHash();
   const parts = hash.replace(/^#\//, '').split('/').map(decodeURIComponent);
   if (parts[0] === 'run') return html`<${Run} db=${parts[1]} run=${parts[2]} />`;
   if (parts[0] === 'rep') return html`<${Rep} db=${parts[1]} run=${parts[2]} workload=${parts[3]} pass=${parts[4]} rep=${parts[5]} />`;
+  if (parts[0] === 'matrix') return html`<${Matrix} db=${parts[1]} run=${parts[2]} />`;
+  if (parts[0] === 'streams') return html`<${Streams} db=${parts[1]} />`;
   if (parts[0] === 'compare') return html`<${Compare} a=${parts[1]} b=${parts[2]} />`;
   return html`<${Runs} />`;
 }
