@@ -1,4 +1,4 @@
-import type { OutcomeKey, PatternDb } from './pattern-db.ts';
+import type { OutcomeKey, PatternTables } from './pattern-db.ts';
 
 /** Microseconds in a day. */
 export const US_PER_DAY = 86_400_000_000;
@@ -18,7 +18,7 @@ export interface EvictionResult {
  * since `cutoffUs` first, then, while more than `maxRows` remain, least recently updated with the
  * smallest sample_size first. Fingerprints left without an outcome go too; score history cascades.
  */
-export function evictOutcomes(db: PatternDb, nowUs: number, cutoffUs: number, maxRows: number | null): EvictionResult {
+export function evictOutcomes(db: PatternTables, nowUs: number, cutoffUs: number, maxRows: number | null): EvictionResult {
   const stale = db.staleOutcomes(cutoffUs);
   const remaining = db.countOutcomes() - stale.length;
   const overflow = maxRows === null ? 0 : Math.max(0, remaining - maxRows);

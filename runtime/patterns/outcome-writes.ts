@@ -1,7 +1,7 @@
 // The two writes of the learning loop (pattern-store.md §10.4), each run inside the caller's
 // BEGIN IMMEDIATE transaction so it reads and writes one consistent state of the file.
 import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
-import type { FingerprintRow, OutcomeRow, PatternDb } from './pattern-db.ts';
+import type { FingerprintRow, OutcomeRow, PatternTables } from './pattern-db.ts';
 import type { PatternCaps, RecordInput, RecordResult, UpdateScoreInput } from './pattern-store.ts';
 import { welfordAdd, welfordRemove, type RunningMean } from './welford.ts';
 
@@ -12,7 +12,7 @@ export interface TableCounts {
 }
 
 /** Counts rows now. */
-export function tableCounts(d: PatternDb): TableCounts {
+export function tableCounts(d: PatternTables): TableCounts {
   return { fingerprints: d.countFingerprints(), outcomes: d.countOutcomes() };
 }
 
@@ -41,7 +41,7 @@ export interface PreparedRecord {
  * Phase 1: folds one turn into its (fingerprint, model) accumulator, creating the fingerprint on
  * first sight, then applies the caps (§6): above hard, evict back to it; at or above soft, trim stale rows.
  */
-export function writeRecord(d: PatternDb, rec: PreparedRecord, nowUs: number, newId: () => string, caps: PatternCaps): RecordWrite {
+export function writeRecord(d: PatternTables, rec: PreparedRecord, nowUs: number, newId: () => string, caps: PatternCaps): RecordWrite {
   const { input } = rec;
   const prior = d.history(input.turn_id);
   if (prior) {
@@ -124,7 +124,7 @@ export interface VerdictWrite {
  * The greatest eval_id per turn wins: its predecessor's score is taken back out exactly, and the new
  * one folded in only at or above min_eval_confidence (kept in history either way, §15.4).
  */
-export function writeVerdict(d: PatternDb, input: UpdateScoreInput, nowUs: number, caps: PatternCaps): VerdictWrite | null {
+export function writeVerdict(d: PatternTables, input: UpdateScoreInput, nowUs: number, caps: PatternCaps): VerdictWrite | null {
   const h = d.history(input.turn_id);
   if (!h) return null;
   // The history row's foreign key keeps its outcome row alive.

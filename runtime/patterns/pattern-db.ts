@@ -73,6 +73,9 @@ export class PatternSchemaError extends Error {
 /** The open database and its statements. */
 export type PatternDb = ReturnType<typeof openPatternDb>;
 
+/** The tables a store's policy (writes, eviction, reloads) works on: a SQLite file or memory-pattern-tables.ts. */
+export type PatternTables = Omit<PatternDb, 'connection'>;
+
 /**
  * Opens (creating when absent) a pattern DB: WAL, synchronous=NORMAL, foreign keys on, `busyTimeoutMs`
  * of waiting for another writer. Throws on a file that is not SQLite, is corrupt, or is of a newer schema.
@@ -195,6 +198,6 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
     setEmbedding: (fingerprintId: string, blob: Buffer, providerId: string, dim: number) => q.setEmbedding.run(blob, providerId, dim, fingerprintId).changes > 0,
     /** The connection itself, for the v2 embedding cache: sharing it keeps the cache's commits from reading as foreign ones (data_version). */
     connection: db,
-    close: () => db.close(),
+    close: () => void db.close(),
   };
 }

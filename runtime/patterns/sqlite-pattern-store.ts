@@ -9,7 +9,7 @@ import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
 import { createFeatureIndex } from './feature-index.ts';
 import { usdText, usdToMicros } from './money.ts';
 import { tableCounts, writeRecord, writeVerdict } from './outcome-writes.ts';
-import { openPatternDb, PatternSchemaError, type PatternDb } from './pattern-db.ts';
+import { openPatternDb, PatternSchemaError, type PatternDb, type PatternTables } from './pattern-db.ts';
 import { createPatternEventEmitter, evictedPayload } from './pattern-events.ts';
 import {
   DEFAULT_PATTERN_CAPS,
@@ -25,7 +25,8 @@ import {
   type UpdateScoreInput,
 } from './pattern-store.ts';
 import { assertEmbeddingProvider, packVector, unpackVector, type EmbeddingProvider } from './embeddings/embedding-provider.ts';
-import { wrapPatternStoreV2, type EmbeddingConfig, type EmbeddingQuery, type HybridIndex, type PatternStoreV2 } from './v2-pattern-store.ts';
+import { upgradeToV2, wrapPatternStoreV2, type EmbeddingConfig, type EmbeddingQuery, type HybridIndex, type PatternStoreV2 } from './v2-pattern-store.ts';
+import { createEmbeddingCache, type EmbeddingCache, type EmbeddingCacheLimits } from './embeddings/embedding-cache.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
 import { canonicalFeaturesJson, normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
 
@@ -82,29 +83,67 @@ export function openPatternStore(path: string, options: PatternStoreOptions): Pa
     if (!options.embeddingProvider) throw new Error('pattern store: fingerprint_version v2 needs an embedding provider (--embedding-provider)');
     assertEmbeddingProvider(options.embeddingProvider);
     const { provider_id, dim } = options.embeddingProvider;
-    const { store, hybrid } = openStructuralStore(path, options, { provider_id, dim });
-    return wrapPatternStoreV2(store, hybrid, options.clock, options.embeddingProvider, options.embedding);
+    const { store, hybrid } = openStructuralStore(sqliteTables(path, options.busyTimeoutMs ?? 5_000), options, { provider_id, dim });
+    return wrapPatternStoreV2(store, hybrid, options.embeddingProvider, options.embedding);
   }
-  return openStructuralStore(path, options, null).store;
+  return openStructuralStore(sqliteTables(path, options.busyTimeoutMs ?? 5_000), options, null).store;
+}
+
+/**
+ * Where a store's rows live: a SQLite file (`sqliteTables`) or memory (memory-pattern-store.ts). The
+ * store's policy (writes, caps, events, the K-NN mirror) is the same over either.
+ */
+export interface PatternTablesBackend<T extends PatternTables = PatternTables> {
+  /** Named in warnings. */
+  path: string;
+  /** Whether the tables exist yet (a store reads as empty, without creating them, until its first write). */
+  exists(): boolean;
+  /** Opens (creating when absent) the tables; throws on a file that cannot be used. */
+  open(): T;
+  /** The v2 embedding cache kept beside the tables. */
+  embeddingCache(tables: T, clock: Clock, limits: EmbeddingCacheLimits): EmbeddingCache;
+}
+
+/** The tables of the SQLite file at `path`, its parent directories created with it. */
+function sqliteTables(path: string, busyTimeoutMs: number): PatternTablesBackend<PatternDb> {
+  return {
+    path,
+    exists: () => existsSync(path),
+    open() {
+      mkdirSync(dirname(path), { recursive: true });
+      return openPatternDb(path, busyTimeoutMs);
+    },
+    embeddingCache(d, clock, limits) {
+      // One connection for rows and cache: a cache write on a second connection would read as a foreign
+      // commit and make the next K-NN reload the whole mirror.
+      upgradeToV2(d.connection);
+      return createEmbeddingCache(d.connection, clock, limits);
+    },
+  };
 }
 
 /** Under v2, the provider whose embeddings the in-memory index mirrors next to the structural features. */
-interface HybridSpec {
+export interface HybridSpec {
   provider_id: string;
   dim: number;
 }
 
-function openStructuralStore(path: string, options: PatternStoreOptions, spec: HybridSpec | null): { store: PatternStore; hybrid: HybridIndex } {
+/** A store over `backend`'s tables (the v1 surface), and what the v2 layer reads from it when `spec` is given. */
+export function openStructuralStore<T extends PatternTables>(
+  backend: PatternTablesBackend<T>,
+  options: Omit<PatternStoreOptions, 'fingerprintVersion' | 'embeddingProvider' | 'embedding'>,
+  spec: HybridSpec | null,
+): { store: PatternStore; hybrid: HybridIndex } {
+  const path = backend.path;
   const { logger, clock } = options;
   const caps: PatternCaps = { ...DEFAULT_PATTERN_CAPS, ...options.caps };
   checkCaps(caps);
   const ids = options.ids ?? newId;
   const nowMs = options.nowMs ?? (() => performance.now());
-  const busyTimeoutMs = options.busyTimeoutMs ?? 5_000;
   const events = createPatternEventEmitter(options.bus ?? null, logger);
   // A provider of dim 0 (a read-only stand-in that found no vectors) mirrors no embeddings.
   const index = createFeatureIndex(spec && spec.dim > 0 ? { embeddingDim: spec.dim } : {});
-  let db: PatternDb | null = null;
+  let db: T | null = null;
   /** Set when the file cannot be used (not SQLite, corrupt, newer schema, closed): reads empty, writes skipped. */
   let failure: string | null = null;
   let seenVersion = -1;
@@ -134,7 +173,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
   }
 
   /** Rebuilds the index from one snapshot of the file. */
-  function reload(d: PatternDb): void {
+  function reload(d: T): void {
     // A load that fails part-way leaves the index untrusted, so the next read loads again.
     seenVersion = -1;
     d.read(() => {
@@ -148,17 +187,16 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
   }
 
   /** The open database, opening (and with `create`, creating) the file first; null when there is none. */
-  function connect(op: string, create: boolean): PatternDb | null {
+  function connect(op: string, create: boolean): T | null {
     if (failure !== null) {
       warnOnce(op, failure);
       return null;
     }
     if (db) return db;
-    if (!create && !existsSync(path)) return null;
-    let opened: PatternDb | null = null;
+    if (!create && !backend.exists()) return null;
+    let opened: T | null = null;
     try {
-      if (create) mkdirSync(dirname(path), { recursive: true });
-      opened = openPatternDb(path, busyTimeoutMs);
+      opened = backend.open();
       reload(opened);
       db = opened;
     } catch (err) {
@@ -169,7 +207,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
   }
 
   /** For reads: the database with the index brought up to date with other connections' commits. */
-  function readable(op: string): PatternDb | null {
+  function readable(op: string): T | null {
     const d = connect(op, false);
     if (d && d.dataVersion() !== seenVersion) reload(d);
     return d;
@@ -192,7 +230,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
   });
 
   /** v2: stores the turn's embedding on its fingerprint, in the record's transaction, unless it has one. */
-  function attachEmbedding(d: PatternDb, fingerprintId: string, embedding: Float32Array | null | undefined): Float32Array | null {
+  function attachEmbedding(d: T, fingerprintId: string, embedding: Float32Array | null | undefined): Float32Array | null {
     if (!spec || !embedding || embedding.length !== spec.dim || !fingerprintId || index.embeddingOf(fingerprintId)) return null;
     return d.setEmbedding(fingerprintId, packVector(embedding), spec.provider_id, spec.dim) ? embedding : null;
   }
@@ -319,7 +357,7 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
   }
 
   /** Runs a read against the file, or answers `fallback` when there is none or it fails. */
-  function guardedRead<T>(op: string, fallback: T, fn: (d: PatternDb) => T): T {
+  function guardedRead<R>(op: string, fallback: R, fn: (d: T) => R): R {
     try {
       const d = readable(op);
       return d ? fn(d) : fallback;
@@ -330,10 +368,10 @@ function openStructuralStore(path: string, options: PatternStoreOptions, spec: H
   }
 
   const hybrid: HybridIndex = {
-    connection() {
+    embeddingCache(limits) {
       const d = connect('open', true);
       if (!d) throw new Error(`pattern store ${path}: cannot open (${failure ?? 'unknown error'})`);
-      return d.connection;
+      return backend.embeddingCache(d, clock, limits);
     },
     kNearestBlended(features, k, useWorkloadId, query, alpha) {
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);

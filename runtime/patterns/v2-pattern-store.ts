@@ -1,8 +1,7 @@
 // Pattern store v2 (pattern-store.md §16): hybrid fingerprints, the embedding cache and blended K-NN,
 // layered over the v1 store, which keeps owning outcomes, scores and eviction.
 import type Database from 'better-sqlite3';
-import type { Clock } from '../core/clock.ts';
-import { createEmbeddingCache, DEFAULT_EMBEDDING_CACHE_LIMITS, type EmbeddingCache, type EmbeddingCacheStats } from './embeddings/embedding-cache.ts';
+import { DEFAULT_EMBEDDING_CACHE_LIMITS, type EmbeddingCache, type EmbeddingCacheLimits, type EmbeddingCacheStats } from './embeddings/embedding-cache.ts';
 import type { EmbeddingProvider } from './embeddings/embedding-provider.ts';
 import { scoreEvidence, type ModelPriors } from './cluster-scoring.ts';
 import type { EventContext, EvidenceOptions, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendEvidence, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
@@ -68,8 +67,8 @@ export function upgradeToV2(db: Database.Database): void {
  * also mirrors this provider's embeddings, slot-aligned and reloaded with it on foreign commits.
  */
 export interface HybridIndex {
-  /** The store's own connection (opening the file if needed); the cache shares it. Throws when unusable. */
-  connection(): Database.Database;
+  /** The embedding cache kept with the store's rows (opening them if needed; SQLite: on the store's own connection). Throws when unusable. */
+  embeddingCache(limits: EmbeddingCacheLimits): EmbeddingCache;
   /** The §16.5 blended K-NN over the mirror; [] when the store cannot be read. */
   kNearestBlended(features: StructuralFeatures, k: number, useWorkloadId: boolean, query: Float32Array, alpha: number): NeighborMatch[];
   embeddingOf(fingerprintId: string): Float32Array | null;
@@ -79,14 +78,10 @@ export interface HybridIndex {
 }
 
 /** Wraps an open structural store (whose `record` stores `embedding` when given) with the v2 layer. */
-export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, clock: Clock, provider: EmbeddingProvider, config: Partial<EmbeddingConfig> = {}): PatternStoreV2 {
+export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, provider: EmbeddingProvider, config: Partial<EmbeddingConfig> = {}): PatternStoreV2 {
   const cfg = { ...DEFAULT_EMBEDDING_CONFIG, ...config };
   blendScores(0, 0, cfg.alpha);
-  // One connection for rows and cache: a cache write on a second connection would read as a foreign
-  // commit and make the next K-NN reload the whole mirror.
-  const db = hybrid.connection();
-  upgradeToV2(db);
-  const cache: EmbeddingCache = createEmbeddingCache(db, clock, { max_rows: cfg.cache_max_rows, max_age_days: cfg.cache_max_age_days });
+  const cache: EmbeddingCache = hybrid.embeddingCache({ max_rows: cfg.cache_max_rows, max_age_days: cfg.cache_max_age_days });
 
   // The structural store's evidence (every store openPatternStore makes has it; recommend is the fallback's scorer otherwise).
   const v1Evidence = (feat: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence => {
