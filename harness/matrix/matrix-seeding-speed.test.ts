@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { PatternStore } from '../../runtime/patterns/index.ts';
 import { assignFolds } from './matrix-folds.ts';
-import { runCrossFit, type MatrixProtocolDeps } from './matrix-protocol.ts';
+import { runCrossFit, runNestedCrossFit, type MatrixProtocolDeps } from './matrix-protocol.ts';
 import type { MatrixRouter } from './matrix-router.ts';
 import { loadOutcomeMatrix } from './outcome-matrix.ts';
 import { outcomeTable } from './outcome-table.ts';
@@ -18,12 +18,12 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const TASKS = 250;
 
 /** The first TASKS tasks of the shipped GSM8K matrix as protocol deps over a v2 store (local:hashing-384), at three cost weights. */
-async function gsm8kDeps(): Promise<{ deps: MatrixProtocolDeps; clusters: string[]; close(): Promise<void> }> {
+async function gsm8kDeps(stores: 'memory' | 'sqlite' = 'memory'): Promise<{ deps: MatrixProtocolDeps; clusters: string[]; close(): Promise<void> }> {
   const full = await loadOutcomeMatrix(join(root, 'workloads', 'routellm-gsm8k'));
   const matrix = { ...full, tasks: full.tasks.slice(0, TASKS), cells: full.cells.slice(0, TASKS) };
   const table = outcomeTable(matrix);
   const routing = matrixRouting({ embeddingProvider: 'local:hashing-384' }, {}, root);
-  const deps = protocolDeps(matrix, table, routing, [0, 0.1, 0.3]);
+  const deps = protocolDeps(matrix, table, routing, [0, 0.1, 0.3], 0, undefined, stores);
   return { deps, clusters: matrix.tasks.map((t) => t.cluster), close: async () => routing.provider?.close() };
 }
 
@@ -67,6 +67,26 @@ describe('cross-fit speed-ups leave every pick unchanged (GSM8K, v2 store)', () 
       expect(batched).toBe(10);
     } finally {
       await close();
+    }
+  }, 120_000);
+
+  it('in-memory fold stores route every task as SQLite files do (nested choice included)', async () => {
+    const memory = await gsm8kDeps('memory');
+    const sqlite = await gsm8kDeps('sqlite');
+    try {
+      for (const [setting, mode] of [
+        ['tasks', 'known'],
+        ['clusters', 'new'],
+      ] as const) {
+        const folds = assignFolds(memory.clusters, 5, setting, 4);
+        const inner = { k: 3, setting, seed: 4 };
+        const fromMemory = await runNestedCrossFit(memory.deps, folds, mode, inner);
+        expect(fromMemory).toEqual(await runNestedCrossFit(sqlite.deps, folds, mode, inner));
+        expect(new Set(fromMemory.picks.flat()).size).toBe(2);
+      }
+    } finally {
+      await memory.close();
+      await sqlite.close();
     }
   }, 120_000);
 });

@@ -2,7 +2,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createSystemClock } from '../../runtime/core/clock.ts';
 import { createStderrLogger } from '../../runtime/core/logger.ts';
 import { createEventBus } from '../../runtime/events/bus.ts';
-import { createEmbeddingProvider, EmbeddingProviderError, openPatternStore, type EmbeddingProvider, type PatternStore } from '../../runtime/patterns/index.ts';
+import { createEmbeddingProvider, EmbeddingProviderError, openMemoryPatternStore, openPatternStore, type EmbeddingProvider, type PatternStore } from '../../runtime/patterns/index.ts';
 import { defaultRoutingConfig, loadGlobalRoutingConfig, type RoutingConfig } from '../../runtime/routing/index.ts';
 import { SetupError } from '../errors.ts';
 import { choosePatternStore, DEFAULT_EMBEDDING_PROVIDER, type PatternStoreChoice } from '../runs/run-pattern-store.ts';
@@ -92,22 +92,34 @@ export function matrixRouting(o: Pick<MatrixRunOptions, 'fingerprintVersion' | '
 }
 
 /** Protocol deps for `table` over the runtime's router with a fresh store of the chosen kind per call of openStore. */
-export function protocolDeps(matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'models' | 'pricingVersion'>, table: OutcomeTable, r: MatrixRouting, costWeights: readonly number[], seed = 0, target: RoutingTarget = DEFAULT_TARGET): MatrixProtocolDeps {
+export function protocolDeps(
+  matrix: Pick<OutcomeMatrix, 'tasks' | 'cells' | 'models' | 'pricingVersion'>,
+  table: OutcomeTable,
+  r: MatrixRouting,
+  costWeights: readonly number[],
+  seed = 0,
+  target: RoutingTarget = DEFAULT_TARGET,
+  /** Where the per-fold stores live: memory (the default), or SQLite files at the paths given (the reference the tests compare it with). */
+  stores: 'memory' | 'sqlite' = 'memory',
+): MatrixProtocolDeps {
   const logger = createStderrLogger('error');
   const clock = createSystemClock();
   const bus = createEventBus({ mode: 'lenient', logger, clock });
   const b = matrixBaselines(table);
   const col = table.models.map((id) => matrix.models.findIndex((m) => m.id === id));
+  // The per-fold stores are scratch, filled and dropped within the run: in memory, answering what a fresh
+  // SQLite file would (memory-pattern-store.test.ts), without a statement per seeded outcome.
+  const open = stores === 'memory' ? openMemoryPatternStore : openPatternStore;
   const openStore = (path: string): PatternStore =>
     r.provider
-      ? openPatternStore(path, {
+      ? open(path, {
           logger,
           clock,
           fingerprintVersion: 'v2',
           embeddingProvider: r.provider,
           embedding: { ...(r.choice.embedding_alpha !== null ? { alpha: r.choice.embedding_alpha } : {}), cache_max_rows: r.choice.cache_max_rows, cache_max_age_days: r.choice.cache_max_age_days },
         })
-      : openPatternStore(path, { logger, clock });
+      : open(path, { logger, clock });
   return {
     tasks: matrix.tasks,
     table,

@@ -47,6 +47,7 @@ export type {
 } from './pattern-store.ts';
 export { SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './similarity.ts';
 export { openPatternStore, type PatternStoreOptions } from './sqlite-pattern-store.ts';
+export { openMemoryPatternStore, type MemoryPatternStoreOptions } from './memory-pattern-store.ts';
 export {
   canonicalFeaturesJson,
   computeStructuralFeatures,
