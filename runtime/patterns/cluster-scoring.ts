@@ -67,6 +67,17 @@ export function summarizeNeighbors(all: readonly NeighborMatch[], opts: Recommen
  */
 export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptions, priors?: ModelPriors): ClusterVerdict {
   if (opts.scoring === 'expected_gain') return scoreExpectedGain(all, opts, priors ?? { global: [], workspace: null });
+  return rankTallies(tallyCluster(all, opts), opts);
+}
+
+/** What scoreCluster computes before the cost_weight enters: the cluster's size and each scored model's means. */
+interface ClusterTallies {
+  size: number;
+  models: { model: string; samples: number; success: number; efficiency: number; avg_cost_usd: string }[];
+}
+
+/** The cost_weight-free half of scoreCluster (uniform / similarity_weighted). */
+function tallyCluster(all: readonly NeighborMatch[], opts: RecommendOptions): ClusterTallies {
   const neighbors = clusterOf(all, opts);
   const tallies = new Map<string, ModelTally>();
   for (const n of neighbors) {
@@ -90,26 +101,36 @@ export function scoreCluster(all: readonly NeighborMatch[], opts: RecommendOptio
   const maxCost = costs.length ? Decimal.max(...costs) : new Decimal(0);
   const minCost = costs.length ? Decimal.min(...costs) : new Decimal(0);
   const spread = maxCost.minus(minCost);
-  const cw = opts.cost_weight;
-  const alternatives: ModelOption[] = scored.map((t, i) => {
-    const success = t.successWeighted / t.scoredWeight;
-    // Identical costs zero the efficiency term, so the score falls to pure quality (§8.5).
-    const efficiency = spread.isZero() ? 0 : maxCost.minus(costs[i]!).div(spread).toNumber();
-    return {
+  return {
+    size: neighbors.length,
+    models: scored.map((t, i) => ({
       model: t.model,
-      score: (1 - cw) * success + cw * efficiency,
-      sample_size: t.samples,
+      samples: t.samples,
+      success: t.successWeighted / t.scoredWeight,
+      // Identical costs zero the efficiency term, so the score falls to pure quality (§8.5).
+      efficiency: spread.isZero() ? 0 : maxCost.minus(costs[i]!).div(spread).toNumber(),
       avg_cost_usd: costs[i]!.toDecimalPlaces(12).toFixed(),
-      success_score_mean: success,
-    };
-  });
+    })),
+  };
+}
+
+/** The cost_weight half of scoreCluster: each model's score, the ranking and the gates. */
+function rankTallies(tallies: ClusterTallies, opts: RecommendOptions): ClusterVerdict {
+  const cw = opts.cost_weight;
+  const alternatives: ModelOption[] = tallies.models.map((t) => ({
+    model: t.model,
+    score: (1 - cw) * t.success + cw * t.efficiency,
+    sample_size: t.samples,
+    avg_cost_usd: t.avg_cost_usd,
+    success_score_mean: t.success,
+  }));
   alternatives.sort((a, b) => b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   const top = alternatives[0];
-  if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: neighbors.length };
+  if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: tallies.size };
   const runnerUp = alternatives[1]?.score ?? 0;
   const confidence = top.score > 0 ? (top.score - runnerUp) / top.score : 0;
   const gated = confidence < opts.min_confidence || top.sample_size < opts.min_sample_size;
-  return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: neighbors.length };
+  return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: tallies.size };
 }
 
 /** Each model's neighbour evidence, weighted by the similarity kernel (the rows at or above min_similarity). */
@@ -139,14 +160,31 @@ export function neighborEvidence(neighbors: readonly NeighborMatch[]): ModelEvid
  * draw from Beta(1, 1) at cost 0 (optimism: a model must be tried once to be priced), and no gate applies.
  */
 export function scoreExpectedGain(all: readonly NeighborMatch[], opts: RecommendOptions, priors: ModelPriors): ClusterVerdict {
+  return rankEstimates(estimateCluster(all, opts, priors), opts);
+}
+
+/** What scoreExpectedGain computes before the cost_weight and any draw enter. */
+interface ClusterEstimates {
+  size: number;
+  estimates: ModelEstimate[];
+  /** Each estimate's cost as a float, in `estimates` order. */
+  costs: number[];
+  scale: number;
+}
+
+function estimateCluster(all: readonly NeighborMatch[], opts: RecommendOptions, priors: ModelPriors): ClusterEstimates {
   const neighbors = clusterOf(all, opts);
-  const estimates: ModelEstimate[] = hierarchicalEstimates(priors.global, priors.workspace, neighborEvidence(neighbors));
+  const estimates = hierarchicalEstimates(priors.global, priors.workspace, neighborEvidence(neighbors));
+  return { size: neighbors.length, estimates, costs: estimates.map((e) => e.cost.toNumber()), scale: costScale(priors.global) };
+}
+
+function rankEstimates(c: ClusterEstimates, opts: RecommendOptions): ClusterVerdict {
   const explore = opts.exploration === 'thompson' && opts.random ? opts.random : null;
-  const scale = costScale(priors.global);
+  const { estimates, scale } = c;
   const cw = opts.cost_weight;
-  const options: (ModelOption & { draw: number })[] = estimates.map((e) => {
+  const options: (ModelOption & { draw: number })[] = estimates.map((e, i) => {
     const p = explore ? thompsonDraw(e, explore) : e.p;
-    return { model: e.model, score: gainScore(p, e.cost.toNumber(), cw, scale), sample_size: e.samples, avg_cost_usd: e.cost.toDecimalPlaces(12).toFixed(), success_score_mean: e.p, draw: p };
+    return { model: e.model, score: gainScore(p, c.costs[i]!, cw, scale), sample_size: e.samples, avg_cost_usd: e.cost.toDecimalPlaces(12).toFixed(), success_score_mean: e.p, draw: p };
   });
   if (explore)
     for (const m of opts.candidates ?? [])
@@ -158,11 +196,11 @@ export function scoreExpectedGain(all: readonly NeighborMatch[], opts: Recommend
     .sort((a, b) => b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))
     .map(({ draw: _draw, ...o }) => o);
   const top = alternatives[0];
-  if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: neighbors.length };
+  if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: c.size };
   const runnerUp = alternatives[1]?.score;
   const confidence = runnerUp === undefined ? 1 : top.score === 0 ? 0 : Math.min(1, Math.max(0, (top.score - runnerUp) / Math.abs(top.score)));
   const gated = !explore && top.sample_size < opts.min_sample_size;
-  return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: neighbors.length };
+  return { chosen_model: gated ? null : top.model, confidence, alternatives, sample_size: top.sample_size, k_cluster_size: c.size };
 }
 
 /** The evidence of an unreadable store: scores to the empty recommendation. */
@@ -183,6 +221,20 @@ export function evidenceKey(opts: EvidenceOptions): string {
  */
 export function scoreEvidence(ev: RecommendEvidence, opts: RecommendOptions, elapsedMs = 0): PatternRecommendation {
   if (ev.failed) return { chosen_model: null, confidence: 0, alternatives: [], sample_size: 0, k_cluster_size: 0, fingerprint_id: null, elapsed_ms: ev.elapsed_ms + elapsedMs };
-  const verdict = scoreCluster(ev.nearest, opts, opts.scoring === 'expected_gain' ? ev.priors : undefined);
-  return { ...verdict, fingerprint_id: ev.fingerprint_id, elapsed_ms: ev.elapsed_ms + elapsedMs, neighbors: summarizeNeighbors(ev.nearest, opts) };
+  // A sweep scores one evidence at many cost weights: the tallies (Decimal cost means, shrunk estimates) are
+  // the same at each, so they are computed once per (evidence, scoring, min_similarity); only the ranking runs per call.
+  const key = `${opts.scoring ?? 'uniform'}:${opts.min_similarity ?? 0}`;
+  let byKey = halves.get(ev);
+  if (!byKey) halves.set(ev, (byKey = new Map()));
+  let half = byKey.get(key);
+  if (!half) {
+    const summary = summarizeNeighbors(ev.nearest, opts);
+    half = opts.scoring === 'expected_gain' ? { summary, estimates: estimateCluster(ev.nearest, opts, ev.priors ?? { global: [], workspace: null }) } : { summary, tallies: tallyCluster(ev.nearest, opts) };
+    byKey.set(key, half);
+  }
+  const verdict = half.estimates ? rankEstimates(half.estimates, opts) : rankTallies(half.tallies!, opts);
+  return { ...verdict, fingerprint_id: ev.fingerprint_id, elapsed_ms: ev.elapsed_ms + elapsedMs, neighbors: half.summary.map((n) => ({ ...n })) };
 }
+
+/** The cost_weight-free half of each scored evidence, per scoring key (evidence is immutable once gathered). */
+const halves = new WeakMap<RecommendEvidence, Map<string, { summary: NeighborSummary[]; tallies?: ClusterTallies; estimates?: ClusterEstimates }>>();
