@@ -131,10 +131,12 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   // Seeding learns every model's outcome of a task in turn: its features (a pure function of the task and
   // the mode) and its embedding are computed once per task, not once per (task, model).
   const features = new WeakMap<MatrixTurnTask, Partial<Record<WorkspaceMode, StructuralFeatures>>>();
-  const featuresOf = (task: MatrixTurnTask, mode: WorkspaceMode, req: TurnRouteRequest): StructuralFeatures => {
+  const featuresOf = (task: MatrixTurnTask, mode: WorkspaceMode, turnId: string): StructuralFeatures => {
     const byMode = features.get(task) ?? {};
     let f = byMode[mode];
     if (!f) {
+      // The request is built only on a miss: seeding learns each task's outcomes on every model in turn.
+      const req = request(task, mode, turnId);
       slot.recommenderFor(req, o.routing.pattern);
       f = slot.featuresOf(req.turn_id)!;
       slot.forget(req.turn_id);
@@ -176,8 +178,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     async learn(task, mode, turnId, model, outcome) {
       // The features the pattern slot computes for this turn at routing time, so the stored
       // fingerprint is the one a later routing query of the same shape meets.
-      const req = request(task, mode, turnId);
-      const features = featuresOf(task, mode, req);
+      const features = featuresOf(task, mode, turnId);
       const input = {
         turn_id: turnId,
         features,
@@ -187,11 +188,12 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
         latency_ms: outcome.latencyMs ?? 0,
         pricing_version: o.pricingVersion,
       };
-      const ctx = { session_id: req.session_id, turn_id: turnId, parent_event_id: null };
+      // As request() names the turn's session.
+      const ctx = { session_id: `matrix:${turnId}`, turn_id: turnId, parent_event_id: null };
       if (v2) v2.record({ ...input, embedding: await embeddingOf(v2, task.text) }, ctx);
       else o.store.record(input, ctx);
     },
-    features: (task, mode) => featuresOf(task, mode, request(task, mode, `features:${mode}`)),
+    features: (task, mode) => featuresOf(task, mode, `features:${mode}`),
     async warm(task) {
       if (v2) await v2.embedForRecording(task.text);
     },
