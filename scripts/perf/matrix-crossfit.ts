@@ -15,11 +15,15 @@
 // (≤ 2) is about.
 // Usage: npx tsx scripts/perf/matrix-crossfit.ts [--embedder local:hashing-384|local:use-lite|none]
 //          [--workload routellm-mmlu] [--embedding-cache reports/.cache/matrix-embeddings.db]
-//          [--weights one|sweep] [--setting unseen_tasks|new_workspace] [--no-baseline]
+//          [--weights one|sweep] [--setting unseen_tasks|new_workspace] [--no-baseline] [--sqlite-too]
+// With --sqlite-too the setting is first played with its per-fold stores in SQLite files (on /dev/shm), as
+// before the in-memory store, in the same process: `sqlite_stores` holds that run's CPU and whether every
+// pick (outer and nested) came out the same as the in-memory run's.
 import { mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import Database from 'better-sqlite3';
 import { createSystemClock } from '../../runtime/core/clock.ts';
 import { createEmbeddingCache, createEmbeddingProvider, DEFAULT_PATTERN_CAPS, upgradeToV2, type EmbeddingProvider } from '../../runtime/patterns/index.ts';
@@ -40,6 +44,7 @@ const cachePath = arg('--embedding-cache', null);
 const weightsArg = arg('--weights', 'one')!;
 const setting = arg('--setting', 'unseen_tasks') as 'unseen_tasks' | 'new_workspace';
 const withBaseline = !process.argv.includes('--no-baseline');
+const sqliteToo = process.argv.includes('--sqlite-too');
 const FOLDS = 5;
 const K = 10;
 if (!['one', 'sweep'].includes(weightsArg)) throw new Error(`--weights: one or sweep, got ${weightsArg}`);
@@ -106,6 +111,13 @@ if (routing.provider) {
   embedMs = performance.now() - t1;
   embedCpu = cpuMs(process.cpuUsage(c1));
 }
+let sqliteRun: { picks: unknown; nested: unknown; wall_ms: number; cpu_ms: number } | null = null;
+if (sqliteToo) {
+  const c = process.cpuUsage();
+  const t = performance.now();
+  const r = await playSetting(setting, protocolDeps(matrix, table, routing, weights, 0, undefined, 'sqlite'), FOLDS, 0);
+  sqliteRun = { picks: r.picks, nested: r.nested, wall_ms: Math.round(performance.now() - t), cpu_ms: cpuMs(process.cpuUsage(c)) };
+}
 const c2 = process.cpuUsage();
 const t2 = performance.now();
 // As `bench run` plays the setting (with its nested choice of the operating point).
@@ -144,6 +156,14 @@ console.log(
       hard_cap_rows: DEFAULT_PATTERN_CAPS.hard_cap_rows,
       routed: run.picks[0]!.filter((p) => p >= 0).length,
       baseline: base,
+      sqlite_stores: sqliteRun
+        ? {
+            crossfit_wall_ms: sqliteRun.wall_ms,
+            crossfit_cpu_ms: sqliteRun.cpu_ms,
+            picks_identical: isDeepStrictEqual(sqliteRun.picks, run.picks) && isDeepStrictEqual(sqliteRun.nested, run.nested),
+            memory_cpu_over_sqlite: +(cpu / Math.max(1, sqliteRun.cpu_ms)).toFixed(2),
+          }
+        : null,
       protocol_cpu_over_baseline: base ? +(cpu / Math.max(1, base.cpu_ms)).toFixed(2) : null,
       protocol_wall_over_baseline: base ? +(crossFitMs / Math.max(1, base.wall_ms)).toFixed(2) : null,
     },
