@@ -186,6 +186,8 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
         cost_usd: outcome.costUsd,
         latency_ms: outcome.latencyMs ?? 0,
         pricing_version: o.pricingVersion,
+        // The task's text: the store keeps its hashed words beside the outcome (scoring: learned trains on them).
+        prompt_text: task.text,
       };
       const ctx = { session_id: req.session_id, turn_id: turnId, parent_event_id: null };
       if (v2) v2.record({ ...input, embedding: await embeddingOf(v2, task.text) }, ctx);

@@ -17,6 +17,7 @@ export {
   type ModelEstimate,
   type ModelEvidence,
 } from './expected-gain.ts';
+export { createLearnedScorer, scoreLearned, REFIT_GROWTH, type LearnedScorer } from './learned-scoring.ts';
 export { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
 export { PatternSchemaError } from './pattern-db.ts';
 export { patternMatchedPayload } from './pattern-events.ts';

@@ -2,6 +2,7 @@
 // the harness call. The SQLite implementation is sqlite-pattern-store.ts.
 import type { Decimal } from 'decimal.js';
 import type { ModelEvidence } from './expected-gain.ts';
+import type { PromptOutcomeRow } from './prompt-model.ts';
 import type { StructuralFeatures } from './structural-features.ts';
 
 /** Per-store caps (§4 PatternCaps, §6). */
@@ -163,7 +164,7 @@ export type EvidenceOptions = Pick<RecommendOptions, 'k' | 'scoring'>;
 export type PatternExploration = 'none' | 'thompson';
 
 /** routing.yaml pattern.scoring. */
-export type ClusterScoring = 'uniform' | 'similarity_weighted' | 'expected_gain';
+export type ClusterScoring = 'uniform' | 'similarity_weighted' | 'expected_gain' | 'learned';
 
 /** One turn's outcome for `record` (§10.4 phase 1). */
 export interface RecordInput {
@@ -175,6 +176,8 @@ export interface RecordInput {
   cost_usd: Decimal;
   latency_ms: number;
   pricing_version: string;
+  /** The turn's user message: with it the store keeps the task's hashed-word vector beside the outcome (`learned` scoring's training row). */
+  prompt_text?: string;
 }
 
 /** A late verdict for `updateScore` (§10.4 phase 2). */
@@ -229,6 +232,8 @@ export interface PatternStore {
    * Never throws, like `recommend`. Optional so stores written before the split still satisfy the interface.
    */
   evidence?(features: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence;
+  /** One row per recorded turn that carried `prompt_text` (the `learned` scoring's training data), in record order. Optional: older stores lack it. */
+  promptOutcomes?(): readonly PromptOutcomeRow[];
   /** Every stored fingerprint, oldest first, read from the file (not the in-memory index). */
   fingerprints(): StoredFingerprint[];
   /** Every outcome row, by fingerprint id then model, read from the file. */

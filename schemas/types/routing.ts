@@ -66,9 +66,9 @@ export interface PatternSettings {
   min_sample_size?: number;
   min_eval_confidence?: number;
   /**
-   * How slot 4 scores the K-cluster: uniform = pattern-store.md §8.3-8.4 (sample-size weights); similarity_weighted (the default, a deviation from the spec) also multiplies each neighbour by exp(-(1 - similarity)/0.1), so far neighbours (e.g. other workloads) cannot outvote near ones; expected_gain estimates each model's P(solve) and cost from the similarity-weighted neighbours shrunk to the workspace's rates and those to the store's, and picks the model whose expected gain per extra dollar clears cost_weight (measured on recorded outcomes, docs/decisions.md).
+   * How slot 4 scores the K-cluster: uniform = pattern-store.md §8.3-8.4 (sample-size weights); similarity_weighted (the default, a deviation from the spec) also multiplies each neighbour by exp(-(1 - similarity)/0.1), so far neighbours (e.g. other workloads) cannot outvote near ones; expected_gain estimates each model's P(solve) and cost from the similarity-weighted neighbours shrunk to the workspace's rates and those to the store's, and picks the model whose expected gain per extra dollar clears cost_weight (measured on recorded outcomes, docs/decisions.md); learned reads the prompt: per-model P(solve | prompt) from a ridge regression over the hashed words of every stored task, over a shrunk per-workload (or learned k-means cluster) prior, and the prompt's own cost per model from its length (runtime/patterns/prompt-model.ts).
    */
-  scoring?: 'uniform' | 'similarity_weighted' | 'expected_gain';
+  scoring?: 'uniform' | 'similarity_weighted' | 'expected_gain' | 'learned';
   /**
    * expected_gain only: thompson draws each model's P(solve) from its Beta posterior on every turn (and tries models the store has never seen), so a store that learns only what it chose can still learn what the other models are worth.
    */
