@@ -18,7 +18,11 @@ const CHEAP = 0;
 const STRONG = 1;
 const N_PER_CLUSTER = 40;
 
-function wordsMatrix(): MatrixLike & { tasks: { id: string; cluster: string; text: string }[] } {
+interface WordsMatrix extends MatrixLike {
+  tasks: { id: string; cluster: string; text: string }[];
+}
+
+function wordsMatrix(): WordsMatrix {
   const tasks: { id: string; cluster: string; text: string }[] = [];
   const cells: { score: number; costUsd: Decimal }[][] = [];
   for (const cluster of ['alpha', 'beta'])
@@ -39,7 +43,7 @@ function routingWith(pattern: Partial<RoutingConfig['pattern']>): RoutingConfig 
   return { ...r, pattern: { ...r.pattern, ...pattern } };
 }
 
-function deps(m: ReturnType<typeof wordsMatrix>, routing: RoutingConfig, costWeights: readonly number[]): MatrixProtocolDeps {
+function deps(m: WordsMatrix, routing: RoutingConfig, costWeights: readonly number[]): MatrixProtocolDeps {
   const logger = createMemoryLogger();
   const clock = createVirtualClock(1_700_000_000_000_000);
   const bus = createEventBus({ mode: 'strict', logger, clock });
