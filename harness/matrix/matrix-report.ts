@@ -11,7 +11,7 @@ import { costOnlyPicks, crossFitBaseline, lookupPicks } from './router-baselines
 import { bestFixedChoice, DEFAULT_TARGET, parseTarget, singlePoints, subTable, type RoutingTarget } from './routing-target.ts';
 import { simultaneousBand } from './simultaneous-band.ts';
 import { moneyText } from '../report/number-text.ts';
-import { NO_VARIATION_NO_CLAIM } from '../report/verdict-grammar.ts';
+import { NO_VARIATION_NO_CLAIM, zeroWidth } from '../report/verdict-grammar.ts';
 
 /** The protocol settings a matrix run reports. */
 export type SettingName = Setting['setting'];
@@ -79,7 +79,7 @@ export function pctText(e: Estimate): string {
 /** " [lo, hi]", " (no variation)" for a zero-width interval (the verdict grammar's words), or nothing without one. */
 function intervalSuffix(e: Estimate, fmt: (x: number) => string): string {
   if (e.ci_low === null || e.ci_high === null) return '';
-  return e.ci_low === e.ci_high ? ' (no variation)' : ` [${fmt(e.ci_low)}, ${fmt(e.ci_high)}]`;
+  return zeroWidth(e.ci_low, e.ci_high) ? ' (no variation)' : ` [${fmt(e.ci_low)}, ${fmt(e.ci_high)}]`;
 }
 
 /** A signed difference in points with its interval: "+2 pts [−1, +4]". */
@@ -274,7 +274,7 @@ const above = (e: Estimate | undefined | null) => e?.ci_low !== null && e?.ci_lo
 /** What a router-minus-baseline interval that is not above 0 allows the verdict to say. */
 function matchWords(e: Estimate): string {
   if (e.ci_low === null || e.ci_high === null) return 'no interval, so no claim either way';
-  if (e.ci_low === e.ci_high) return `${NO_VARIATION_NO_CLAIM} either way`;
+  if (zeroWidth(e.ci_low, e.ci_high)) return `${NO_VARIATION_NO_CLAIM} either way`;
   return e.ci_high < 0 ? 'that baseline beats it' : 'that baseline matches it';
 }
 
@@ -329,7 +329,7 @@ function headline(r: MatrixReport, primary: Setting | null): string {
     ? 'not compared with the best fixed mix at that cost'
     : sure
       ? `${Math.abs(g.estimate).toFixed(1)} pts ${g.estimate > 0 ? 'above' : 'below'} the best fixed mix at that cost`
-      : `${ptsText({ ...g, ci_low: null, ci_high: null })} against the best fixed mix at that cost, ${g.ci_low !== null && g.ci_low === g.ci_high ? NO_VARIATION_NO_CLAIM : 'not decisive'}`;
+      : `${ptsText({ ...g, ci_low: null, ci_high: null })} against the best fixed mix at that cost, ${g.ci_low !== null && g.ci_high !== null && zeroWidth(g.ci_low, g.ci_high) ? NO_VARIATION_NO_CLAIM : 'not decisive'}`;
   const how = c.chosen_by === 'declared' ? `declared cost_weight ${c.cost_weight}` : c.cost_weight === null ? `target ${c.target}, fixed choice` : `target ${c.target}, cost_weight ${c.cost_weight} chosen ${c.chosen_by === 'nested' ? 'inside the training folds' : 'on the calibration window'}`;
   const lead = `On ${c.tasks_judged === r.provenance.tasks ? n : `${c.tasks_judged.toLocaleString('en-US')} of ${n}`} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${against} (hull gap ${ptsText(g)}; ${how}).`;
   return `${lead} ${r.verdict.statement} ${best}`;

@@ -9,6 +9,7 @@ import { fixedText, intervalText } from '../report/number-text.ts';
 import { renderSections, topShares, type TextSection } from '../report/text-sections.ts';
 import { htmlText } from '../report/render-html.ts';
 import { verdictLead } from '../report/verdict-lead.ts';
+import { zeroWidth } from '../report/verdict-grammar.ts';
 
 /**
  * The matrix report rendered: stdout text, Markdown and self-contained HTML, each opening with the
@@ -32,7 +33,7 @@ const INTERVALS =
 const num = (e: Pick<Estimate, 'estimate' | 'ci_low' | 'ci_high'>, digits = 3) =>
   e.estimate === null
     ? 'n/a'
-    : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? (e.ci_low === e.ci_high ? ' (no variation)' : ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}`) : ''}`;
+    : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? (zeroWidth(e.ci_low, e.ci_high) ? ' (no variation)' : ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}`) : ''}`;
 /** A model as people know it: its display name when the importer gave one (the JSON keeps the id). */
 const shown = (id: string, names: Readonly<Record<string, string>>) => names[id] ?? id;
 /** The non-zero shares of a mix, largest first: every model with `all`, else the top three and "+N more". */

@@ -153,7 +153,9 @@ export function foldCell(text: string, width: number): string {
   const lines: string[] = [];
   for (const raw of text.split('\n')) {
     let line = '';
-    for (const part of keepBrackets(raw.split(/(?<=-)|(?<= )/))) {
+    // A bracketed group wider than the line breaks at its own spaces ("[−13.4," then "+15.7]"), never inside a number.
+    const parts = keepBrackets(raw.split(/(?<=-)|(?<= )/)).flatMap((p) => ([...p].length > w ? p.split(/(?<= )/) : [p]));
+    for (const part of parts) {
       if (line && [...line].length + [...part].length > w) {
         lines.push(line.trimEnd());
         line = '';
