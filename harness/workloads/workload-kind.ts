@@ -1,7 +1,7 @@
 // Which kind a workload directory holds, read before validating it against that kind's schema.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse } from 'yaml';
+import { yamlLib } from '../../runtime/core/yaml-lib.ts';
 import { defaultInputLimits } from '../input-limits.ts';
 
 /** agent: run through the agent loop (workload.schema.json); matrix: recorded outcomes (matrix-workload.schema.json). */
@@ -16,7 +16,7 @@ export function workloadKind(dir: string): WorkloadKind {
     const text = readFileSync(file, 'utf8');
     // A file that never spells `kind` has no kind key: agent, without parsing (bench list reads every workload).
     if (!text.includes('kind')) return 'agent';
-    const doc = parse(text) as { kind?: unknown } | null;
+    const doc = yamlLib().parse(text) as { kind?: unknown } | null;
     return doc?.kind === 'matrix' ? 'matrix' : 'agent';
   } catch {
     return 'agent';

@@ -1,0 +1,12 @@
+// The yaml package, loaded at first parse: a reader whose data files come from the parsed-file cache
+// (analyze from dist/) never pays for its ~240 modules.
+import { createRequire } from 'node:module';
+
+type YamlLib = typeof import('yaml');
+let lib: YamlLib | null = null;
+
+/** The yaml package (its CommonJS build, loaded synchronously so parsers stay synchronous). */
+export function yamlLib(): YamlLib {
+  lib ??= createRequire(import.meta.url)('yaml') as YamlLib;
+  return lib;
+}
