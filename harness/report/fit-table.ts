@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import type CliTable from 'cli-table3';
 import { isOneColumnText, renderPlainTable } from './plain-table.ts';
 
 /** A column of a table that must fit a terminal. */
@@ -31,7 +32,7 @@ function render(columns: readonly FitColumn[], rows: readonly string[][]): strin
   );
   if (plain !== null) return plain;
   // cli-table3 (CommonJS) loads only for a table that holds more than plain text.
-  const Table = createRequire(import.meta.url)('cli-table3') as typeof import('cli-table3');
+  const Table = createRequire(import.meta.url)('cli-table3') as typeof CliTable;
   const t = new Table({
     head: columns.map((c) => c.head),
     colAligns: columns.map((c) => (c.numeric ? 'right' : 'left')),

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import type * as AjvModule from 'ajv';
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { PRECOMPILED } from './precompiled-validators.ts';
 
@@ -26,7 +27,7 @@ export function sharedAjv(): Ajv {
   if (instance) return instance;
   // CommonJS packages, loaded synchronously on demand so callers stay synchronous.
   const require = createRequire(import.meta.url);
-  const { Ajv: AjvClass } = require('ajv') as typeof import('ajv');
+  const { Ajv: AjvClass } = require('ajv') as typeof AjvModule;
   const addFormats = require('ajv-formats') as { default: (ajv: Ajv) => Ajv };
   const made = addFormats.default(new AjvClass(AJV_OPTIONS));
   for (const [id, p] of pending) if (!made.schemas[id] && !made.refs[id]) made.addSchema(p.schema, p.key, undefined, false);
