@@ -75,7 +75,10 @@ function natural(col: FitColumn, rows: readonly string[][], i: number): number {
  */
 export function fitTable(columns: readonly FitColumn[], rows: readonly string[][], width: number | null): FittedTable {
   if (width === null) return { text: render(columns, rows), hidden: [] };
-  const predicted = plainTableWidth(columns, rows);
+  // Any choice of a plain table's columns is plain: measure each column once, then add up the kept ones.
+  const plainWidths = plainTableWidth(columns, rows) === null ? null : columns.map((c, i) => natural(c, rows, i));
+  const widthOf = (idx: readonly number[]) => (plainWidths ? idx.reduce((sum, i) => sum + plainWidths[i]! + 1, 1) : null);
+  const predicted = widthOf(columns.map((_, i) => i));
   if (predicted === null || predicted <= width) {
     const full = render(columns, rows);
     if (maxLineWidth(full) <= width) return { text: full, hidden: [] };
@@ -84,6 +87,8 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   let keep = columns.map((_, i) => i);
   const hidden: string[] = [];
   const fits = (idx: number[]) => {
+    const known = widthOf(idx);
+    if (known !== null) return known <= width;
     const cols = idx.map((i) => columns[i]!);
     const cells = rows.map((r) => idx.map((i) => r[i] ?? ''));
     return (plainTableWidth(cols, cells) ?? maxLineWidth(render(cols, cells))) <= width;
