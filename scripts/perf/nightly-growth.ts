@@ -19,6 +19,7 @@ import Database from 'better-sqlite3';
 import { main } from '../../harness/cli/main.ts';
 import type { CliIO } from '../../harness/io/cli-io.ts';
 import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
+import { distIsFresh } from '../../bin/launch.mjs';
 
 const TARGET_MS = 2000;
 /** analyze may cost at most this many times the raw SQL aggregation of the same run. */
@@ -139,7 +140,7 @@ try {
         ratio: +(median(analyzeCli) / median(rawSqlProcess)).toFixed(2),
         all: { analyze_ms: analyzeCli.map(Math.round), raw_sql_ms: rawSqlProcess.map(Math.round) },
         how: 'bin/analyze.mjs as a process (dist/ when `npm run build` made it from these sources, else the sources through tsx) against `node -e` opening the DB and running the query; start-up on both sides',
-        dist_fresh: existsSync(join(REPO, 'dist', 'stamp.json')),
+        dist_fresh: distIsFresh(new URL('dist/', `file://${REPO}`), new URL(`file://${REPO}`)),
       },
       target_ratio: TARGET_RATIO,
     },
