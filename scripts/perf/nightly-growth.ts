@@ -52,10 +52,17 @@ function flag(name: string): string | null {
 
 const quietIO = (cwd: string): CliIO => ({ out: () => {}, err: (s) => process.stderr.write(`${s}\n`), isTTY: false, progress: () => {}, env: { PATH: process.env.PATH }, cwd });
 
-async function timed(argv: string[], cwd: string): Promise<{ ms: number; code: number }> {
+/** CPU milliseconds (user + system) this process spent since `since`: steadier than wall time under load. */
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since);
+  return (c.user + c.system) / 1000;
+};
+
+async function timed(argv: string[], cwd: string): Promise<{ ms: number; cpu: number; code: number }> {
   const t0 = performance.now();
+  const c0 = process.cpuUsage();
   const code = await main(argv, quietIO(cwd));
-  return { ms: performance.now() - t0, code };
+  return { ms: performance.now() - t0, cpu: cpuMs(c0), code };
 }
 
 /** Runs `node ARGS` from `cwd`; exit 0 or 1 (a report with failed assertions) is a finished analysis. */
@@ -95,6 +102,8 @@ try {
   const report: number[] = [];
   const rawSql: number[] = [];
   const analyzeCli: number[] = [];
+  const analyzeCpu: number[] = [];
+  const rawSqlCpu: number[] = [];
   const rawSqlProcess: number[] = [];
   const wall = (f: () => void) => {
     const t0 = performance.now();
@@ -103,9 +112,12 @@ try {
   };
   // Five rounds, each side alternating, so a burst of load falls on both.
   for (let i = 0; i < 5; i++) {
-    analyze.push((await timed(['analyze', '--skip-execute', '--db-path', history, '--json', join(root, 'history.json'), '--force'], root)).ms);
+    const a = await timed(['analyze', '--skip-execute', '--db-path', history, '--json', join(root, 'history.json'), '--force'], root);
+    analyze.push(a.ms);
+    analyzeCpu.push(a.cpu);
     // bench report DB renders the report JSON beside the DB (the one analyze just wrote).
     report.push((await timed(['report', history, '--format', 'md', '--out', join(root, 'latest.md')], root)).ms);
+    const c0 = process.cpuUsage();
     rawSql.push(
       wall(() => {
         const db = new Database(history, { readonly: true });
@@ -113,6 +125,7 @@ try {
         db.close();
       }),
     );
+    rawSqlCpu.push(cpuMs(c0));
     // The same two as processes: what a user waits for, start-up included on both sides.
     analyzeCli.push(wall(() => processOk(['analyze', [join(REPO, 'bin', 'analyze.mjs'), '--skip-execute', '--db-path', history, '--json', join(root, 'cli.json'), '--force']], root)));
     rawSqlProcess.push(wall(() => processOk(['raw SQL', ['--input-type=module', '-e', RAW_SQL_PROCESS, history, latest, RAW_SQL]], REPO)));
@@ -132,6 +145,7 @@ try {
         raw_sql_ms: Math.round(median(rawSql)),
         ratio: +(median(analyze) / median(rawSql)).toFixed(2),
         all: { analyze_ms: analyze.map(Math.round), raw_sql_ms: rawSql.map(Math.round) },
+        cpu: { analyze_ms: Math.round(median(analyzeCpu)), raw_sql_ms: Math.round(median(rawSqlCpu)), ratio: +(median(analyzeCpu) / median(rawSqlCpu)).toFixed(2) },
         how: 'main() from the TypeScript sources in this process (no parsed-file cache) against one better-sqlite3 query; the first analyze also loads its modules',
       },
       cli: {
