@@ -141,3 +141,58 @@ export function sampleBeta(a: number, b: number, random: () => number): number {
 export function thompsonDraw(e: Pick<ModelEstimate, 'p' | 'strength'>, random: () => number): number {
   return sampleBeta(1 + e.p * e.strength, 1 + (1 - e.p) * e.strength, random);
 }
+
+/**
+ * The spread of P(solve) across models assumed when fewer than two models have evidence: about what
+ * separates a strong from a weak LLM on a benchmark, so an unseen model is neither certain to match the
+ * seen one nor a free coin flip.
+ */
+export const UNSEEN_SPREAD_FALLBACK = 0.15;
+
+/** What routing believes of a model the store has never seen: the pool's evidence, never a free draw. */
+export interface PoolPrior {
+  /** Mean of the seen models' store-wide P(solve) (0.5 when none is scored). */
+  p: number;
+  /** Pseudo-samples whose Beta has the seen models' spread of P(solve) as its sd (moment match). */
+  strength: number;
+  /** Mean of the seen models' store-wide mean cost, USD. */
+  cost: Decimal;
+}
+
+/**
+ * The pool prior from the store-wide evidence: the models' mean rate, and a Beta strength whose sd is
+ * the models' spread (sd² = p(1 − p)/(s + 1), so s = p(1 − p)/sd² − 1; at least 1, so the draw is never
+ * uniform). An unseen model is priced at the seen models' mean cost, not at zero.
+ */
+export function poolPrior(global: readonly ModelEvidence[]): PoolPrior {
+  const rates = global.filter((g) => g.scoredWeight > 0).map((g) => g.successSum / g.scoredWeight);
+  const costs = global.filter((g) => g.costWeight > 0).map((g) => g.costSum.div(g.costWeight));
+  const cost = costs.length ? costs.reduce((a, b) => a.plus(b), new Decimal(0)).div(costs.length) : new Decimal(0);
+  if (!rates.length) return { p: 0.5, strength: 1, cost };
+  const p = rates.reduce((a, b) => a + b, 0) / rates.length;
+  const sd = rates.length < 2 ? UNSEEN_SPREAD_FALLBACK : Math.sqrt(rates.reduce((a, r) => a + (r - p) ** 2, 0) / (rates.length - 1));
+  // A pool whose models all score alike still leaves an unseen one some room: the fallback spread's floor.
+  const spread = Math.max(sd, UNSEEN_SPREAD_FALLBACK / 3);
+  const strength = Math.max(1, (p * (1 - p)) / (spread * spread) - 1);
+  return { p, strength, cost };
+}
+
+/** How much expected regret exploration may still spend (routing.yaml pattern.exploration_regret_budget). */
+export interface RegretBudget {
+  /** Points left (100 points = one task's worth of slot 4's utility). */
+  remaining(): number;
+  /** Charges `points` of expected regret. */
+  spend(points: number): void;
+}
+
+/** A budget of `points` of expected regret, spent down to 0. */
+export function createRegretBudget(points: number): RegretBudget {
+  if (!(points >= 0)) throw new RangeError(`regret budget must be >= 0, got ${points}`);
+  let left = points;
+  return {
+    remaining: () => left,
+    spend(p) {
+      left = Math.max(0, left - p);
+    },
+  };
+}
