@@ -142,12 +142,12 @@ export function neighborEvidence(neighbors: readonly NeighborMatch[]): ModelEvid
  */
 export function scoreExpectedGain(all: readonly NeighborMatch[], opts: RecommendOptions, priors: ModelPriors): ClusterVerdict {
   const neighbors = clusterOf(all, opts);
-  const estimates: ModelEstimate[] = hierarchicalEstimates(priors.global, priors.workspace, neighborEvidence(neighbors));
   const explore = opts.exploration === 'thompson' && opts.random ? opts.random : null;
+  const pool = explore ? poolPrior(priors.global) : null;
+  const estimates: ModelEstimate[] = hierarchicalEstimates(priors.global, priors.workspace, neighborEvidence(neighbors), pool !== null);
   const scale = costScale(priors.global);
   const cw = opts.cost_weight;
-  if (explore) {
-    const pool = poolPrior(priors.global);
+  if (pool) {
     for (const m of opts.candidates ?? [])
       if (!estimates.some((e) => e.model === m)) estimates.push({ model: m, p: pool.p, cost: pool.cost, strength: pool.strength, samples: 0 });
   }
@@ -159,6 +159,7 @@ export function scoreExpectedGain(all: readonly NeighborMatch[], opts: Recommend
   const order = (a: { score: number; sample_size: number; model: string }, b: { score: number; sample_size: number; model: string }) =>
     b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0);
   options.sort(order);
+  if (explore && opts.regret_budget) opts.regret_budget.turn();
   if (explore && opts.regret_budget && options.length > 1) {
     // Expected regret of following the draw: how far its choice's estimated utility is below the best's.
     const best = [...options].sort((a, b) => order({ ...a, score: a.mean }, { ...b, score: b.mean }))[0]!;
