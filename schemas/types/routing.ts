@@ -74,7 +74,7 @@ export interface PatternSettings {
    */
   exploration?: 'none' | 'thompson';
   /**
-   * thompson only: the expected regret exploration may spend, in points of slot 4's utility ((1 - cost_weight) x P(solve) - cost term; at cost_weight 0, solved-rate points) summed over turns, 100 points being one task's worth. A draw whose choice is worse than the best estimate by more than what is left is replaced by the best estimate; once spent, routing is greedy. Counted per cost_weight (each operating point is its own deployment). Default 300 (three tasks' worth), docs/decisions.md.
+   * thompson only: the expected regret exploration may spend per 100 turns, in points of slot 4's utility ((1 - cost_weight) x P(solve) - cost term; at cost_weight 0, solved-rate points; 100 points = one task's worth). A token bucket: all of it available at the start, refilled by a hundredth a turn, never holding more. A draw whose choice is estimated worse than the best estimate by more than is left takes the best estimate instead. So exploration costs at most budget x (1 + turns/100) points in all: about budget/100 points a turn in the long run. Counted per cost_weight (each operating point is its own deployment). Default 50 (half a point a turn), chosen on dev splits (docs/decisions.md).
    */
   exploration_regret_budget?: number;
   /**
