@@ -3,7 +3,7 @@
 import { Decimal } from 'decimal.js';
 import { seededRandom } from '../../core/seeded-random.ts';
 import { scoreExpectedGain } from '../cluster-scoring.ts';
-import { costScale, createRegretBudget, gainScore, noEvidence, type ModelEvidence } from '../expected-gain.ts';
+import { createRegretBudget, gainScore, noEvidence, type ModelEvidence } from '../expected-gain.ts';
 
 /** One model of the stream: its true P(solve) and its cost per turn. */
 export interface StreamModel {
@@ -57,6 +57,5 @@ export function playStream(models: readonly StreamModel[], turns: number, costWe
     const e = global.get(pick) ?? noEvidence(pick);
     global.set(pick, { ...e, samples: e.samples + 1, scoredWeight: e.scoredWeight + 1, successSum: e.successSum + solved, costWeight: e.costWeight + 1, costSum: e.costSum.plus(new Decimal(models[i]!.cost)) });
   }
-  void costScale;
   return { chosen, charged, trueRegret };
 }
