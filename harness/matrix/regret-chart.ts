@@ -38,7 +38,8 @@ export function renderRegretText(r: OnlineRegret, height = 7, plotWidth = 60): s
   const windowCol = Math.min(plotWidth - 1, Math.floor((r.window / r.tasks) * plotWidth));
   const label = (row: number) => {
     const y = hi - (row / (height - 1)) * span;
-    return row === 0 || row === height - 1 || row === zero ? signed(y, 1).padStart(8) : ''.padStart(8);
+    // The zero rule is labelled 0, not its row's nominal value (a row spans span / (height − 1)).
+    return row === zero ? '0.0'.padStart(8) : row === 0 || row === height - 1 ? signed(y, 1).padStart(8) : ''.padStart(8);
   };
   const lines: string[] = [];
   for (let row = 0; row < height; row++) {
