@@ -5,6 +5,7 @@ import { apgrCallShare, cptCallShare, hullArea } from './call-share.ts';
 import type { FoldSetting } from './matrix-folds.ts';
 import type { SweepPicks } from './matrix-protocol.ts';
 import { nestedChoice, prefixChoice, ONLINE_WINDOW, type ChosenPicks } from './nested-choice.ts';
+import { cumulativeRegret } from './online-regret.ts';
 import { apgr, hullGapValues, matrixBaselines, operatingFigures, type MatrixBaselines, type OperatingFigures } from './operating-point.ts';
 import type { OutcomeTable } from './outcome-table.ts';
 import { costOnlyPicks, crossFitBaseline, lookupPicks } from './router-baselines.ts';
@@ -138,6 +139,20 @@ function chosenOf(s: SettingRun, table: OutcomeTable, costWeights: readonly numb
   return i < 0 ? null : { picks: [...s.picks[i]!], byFold: [], chosenBy: 'declared', judged: all };
 }
 
+/** The online router's cumulative regret at the knob its calibration window chose, against the best fixed model in hindsight. */
+function onlineRegret(table: OutcomeTable, order: readonly number[], sweep: SweepPicks, c: ChosenPicks, costWeights: readonly number[], target: RoutingTarget): NonNullable<Setting['regret']> | null {
+  const knob = c.byFold[0]?.knob;
+  if (knob === undefined) return null;
+  const best = bestFixedChoice(singlePoints(table), target);
+  return {
+    best_fixed_model: table.models[best]!,
+    cost_weight: costWeights[knob]!,
+    tasks: order.length,
+    window: Math.ceil(order.length * ONLINE_WINDOW),
+    series: cumulativeRegret(table, order, sweep[knob]!, best),
+  };
+}
+
 /** The baselines' picks at the chosen point: fitted on each fold's training tasks to the same target. */
 function baselinePicks(s: SettingRun, table: OutcomeTable, chars: readonly number[] | undefined, target: RoutingTarget, seed: number): { lookup: number[]; costOnly: number[] | null; fixed: number[]; knobs: { lookup: number | null; costOnly: number | null } } | null {
   const n = table.score.length;
@@ -206,6 +221,8 @@ export function buildMatrixReport(d: MatrixRunData): MatrixReport {
     };
     const c = chosenOf(s, d.table, costWeights, target);
     if (!c) return { ...base, chosen: null, baselines: null };
+    const regret = s.setting === 'online' && s.order ? onlineRegret(d.table, s.order, s.picks, c, costWeights, target) : null;
+    if (regret) Object.assign(base, { regret });
     const all = c.judged.length === d.table.score.length;
     const jt = all ? d.table : subTable(d.table, c.judged);
     const jb = all ? b : matrixBaselines(jt);

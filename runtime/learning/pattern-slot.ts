@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventBus } from '../events/event.ts';
-import { computeStructuralFeatures, createPatternRecommender, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
+import { computeStructuralFeatures, createPatternRecommender, createRegretBudget, type RegretBudget, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
 import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
 import type { SideEffect } from '../tools/tool.ts';
 
@@ -39,6 +39,14 @@ export function createPatternSlot(options: {
   const v2 = isPatternStoreV2(store) ? store : null;
   const recommendations = new Map<string, PatternRecommendation | null>();
   let minEvalConfidence = 0.5;
+  // One regret budget per cost_weight: each operating point is its own deployment (a sweep must not spend
+  // one point's exploration on another's).
+  const budgets = new Map<number, RegretBudget>();
+  const budgetFor = (pattern: PatternConfig): RegretBudget => {
+    let b = budgets.get(pattern.cost_weight);
+    if (!b) budgets.set(pattern.cost_weight, (b = createRegretBudget(pattern.exploration_regret_budget)));
+    return b;
+  };
 
   /** The turn's structural fingerprint (§5), computed from session state. */
   const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures =>
@@ -64,6 +72,7 @@ export function createPatternSlot(options: {
     min_similarity: pattern.min_similarity,
     exploration: pattern.exploration,
     random: options.random ?? Math.random,
+    ...(pattern.exploration === 'thompson' ? { regret_budget: budgetFor(pattern) } : {}),
     ...(options.candidates ? { candidates: options.candidates() } : {}),
   });
 
