@@ -197,13 +197,7 @@ export function renderMatrixChart(r: MatrixReport, size = { width: 900, height: 
     yAxis: { type: 'value', min: yMin, max: yMax, name: 'solved rate', nameLocation: 'middle', nameGap: 50, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
     series: [singles, oracle, ...curves, hull],
   };
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
-  try {
-    chart.setOption(option);
-    return chart.renderToSVGString();
-  } finally {
-    chart.dispose();
-  }
+  return svgOf(option, size);
 }
 
 /** The online cumulative regret as inline SVG: regret in tasks against the position in the arrival order, the calibration window marked. */
@@ -221,13 +215,7 @@ export function renderRegretChart(g: OnlineRegret, size = { width: 900, height: 
       { type: 'line', name: 'calibration window', data: [[g.window, Math.min(0, ...data.map(([, y]) => y))], [g.window, Math.max(0, ...data.map(([, y]) => y))]], symbol: 'none', lineStyle: { color: '#8c959f', type: [4, 4] } },
     ],
   };
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
-  try {
-    chart.setOption(option);
-    return chart.renderToSVGString();
-  } finally {
-    chart.dispose();
-  }
+  return svgOf(option, size);
 }
 
 /** Self-contained HTML: the headline's first sentence with its other sentences under it, the chart, the tables. */
@@ -246,4 +234,15 @@ ${r.settings.map((s) => (s.regret ? `<h3>Online: cumulative regret against the b
 <p>${h(INTERVALS)} Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
 </body></html>
 `;
+}
+
+/** An echarts option rendered server-side to an SVG string. */
+function svgOf(option: ChartOption, size: { width: number; height: number }): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
+  try {
+    chart.setOption(option);
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
 }
