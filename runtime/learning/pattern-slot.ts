@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventBus } from '../events/event.ts';
-import { computeStructuralFeatures, createLearnedScorer, createPatternRecommender, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
+import { computeStructuralFeatures, createLearnedScorer, createPatternRecommender, createRegretBudget, type RegretBudget, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
 import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
 import type { SideEffect } from '../tools/tool.ts';
 
@@ -44,6 +44,14 @@ export function createPatternSlot(options: {
   /** Slot 4's answer from a recommendation (null when gated). */
   const answer = (rec: PatternRecommendation) =>
     rec.chosen_model === null ? null : { model: rec.chosen_model, confidence: rec.confidence, alternatives: rec.alternatives.map(({ model, score, sample_size }) => ({ model, score, sample_size })) };
+  // One regret budget per cost_weight: each operating point is its own deployment (a sweep must not spend
+  // one point's exploration on another's).
+  const budgets = new Map<number, RegretBudget>();
+  const budgetFor = (pattern: PatternConfig): RegretBudget => {
+    let b = budgets.get(pattern.cost_weight);
+    if (!b) budgets.set(pattern.cost_weight, (b = createRegretBudget(pattern.exploration_regret_budget)));
+    return b;
+  };
 
   /** The turn's structural fingerprint (§5), computed from session state. */
   const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures =>
@@ -69,6 +77,7 @@ export function createPatternSlot(options: {
     min_similarity: pattern.min_similarity,
     exploration: pattern.exploration,
     random: options.random ?? Math.random,
+    ...(pattern.exploration === 'thompson' ? { regret_budget: budgetFor(pattern) } : {}),
     ...(options.candidates ? { candidates: options.candidates() } : {}),
   });
 

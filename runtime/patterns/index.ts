@@ -14,8 +14,13 @@ export {
   shrinkCost,
   thompsonDraw,
   WORKSPACE_PRIOR_STRENGTH,
+  createRegretBudget,
+  poolPrior,
+  UNSEEN_SPREAD_FALLBACK,
   type ModelEstimate,
   type ModelEvidence,
+  type PoolPrior,
+  type RegretBudget,
 } from './expected-gain.ts';
 export { createLearnedScorer, scoreLearned, REFIT_GROWTH, type LearnedScorer } from './learned-scoring.ts';
 export { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';

@@ -1,7 +1,7 @@
 // The pattern store's contract (pattern-store.md §4): what the learning loop, routing slot 4 and
 // the harness call. The SQLite implementation is sqlite-pattern-store.ts.
 import type { Decimal } from 'decimal.js';
-import type { ModelEvidence } from './expected-gain.ts';
+import type { ModelEvidence, RegretBudget } from './expected-gain.ts';
 import type { PromptOutcomeRow } from './prompt-model.ts';
 import type { StructuralFeatures } from './structural-features.ts';
 
@@ -129,6 +129,8 @@ export interface RecommendOptions {
   random?: () => number;
   /** The models routing may choose (exploration tries those the store has never seen). */
   candidates?: readonly string[];
+  /** `thompson` only: the expected regret exploration may still spend (pattern.exploration_regret_budget); absent = unbounded. */
+  regret_budget?: RegretBudget;
 }
 
 /**
