@@ -11,9 +11,12 @@ import { DEFAULT_PROMPT_MODEL_OPTIONS, hashedTerms, predictPrompt, trainPromptMo
 
 const [workload = 'routellm-mmlu', ...overrides] = process.argv.slice(2);
 const opts: PromptModelOptions = { ...DEFAULT_PROMPT_MODEL_OPTIONS };
+// rank=gain (default): by predicted strong − cheap gain; rank=per_dollar: by that gain per predicted extra dollar (what the router's utility orders by).
+let rank: 'gain' | 'per_dollar' = 'gain';
 for (const kv of overrides) {
   const [k, v] = kv.split('=');
-  (opts as unknown as Record<string, number>)[k!] = Number(v);
+  if (k === 'rank') rank = v === 'per_dollar' ? 'per_dollar' : 'gain';
+  else (opts as unknown as Record<string, number>)[k!] = Number(v);
 }
 const m = splitMatrix(await loadOutcomeMatrix(join('workloads', workload)), 'dev');
 const n = m.tasks.length;
@@ -64,12 +67,13 @@ for (const setting of ['tasks', 'clusters'] as const) {
     for (let t = 0; t < n; t++) {
       if (folds[t] !== f) continue;
       const pr = predictPrompt(pm, terms[t]!, m.tasks[t]!.text.length, known ? clusters[t]! : null);
-      const p = (id: string) => pr.find((x) => x.model === id)!.p;
-      learnedGain[t] = p(models[strong]!) - p(models[weak]!);
+      const p = (id: string) => pr.find((x) => x.model === id)!;
+      const g = p(models[strong]!).p - p(models[weak]!).p;
+      learnedGain[t] = rank === 'gain' ? g : g / Math.max(1e-12, p(models[strong]!).cost_usd - p(models[weak]!).cost_usd);
       const c = cg.get(clusters[t]!);
       lookupGain[t] = c ? c.s / c.n : 0;
     }
   }
   const ms = performance.now() - t0;
-  console.log(`${workload} dev ${known ? 'unseen_tasks' : 'new_workspace'} (${n} tasks): APGR call share learned ${apgr(learnedGain).toFixed(3)} · per-cluster ${apgr(lookupGain).toFixed(3)} · 5 folds trained+scored in ${ms.toFixed(0)} ms · ${JSON.stringify(opts)}`);
+  console.log(`${workload} dev ${known ? 'unseen_tasks' : 'new_workspace'} (${n} tasks): APGR call share learned ${apgr(learnedGain).toFixed(3)} · per-cluster ${apgr(lookupGain).toFixed(3)} · 5 folds trained+scored in ${ms.toFixed(0)} ms · rank ${rank} · ${JSON.stringify(opts)}`);
 }
