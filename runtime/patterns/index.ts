@@ -22,7 +22,8 @@ export {
   type PoolPrior,
   type RegretBudget,
 } from './expected-gain.ts';
-export { createLearnedScorer, scoreLearned, REFIT_GROWTH, type LearnedScorer } from './learned-scoring.ts';
+export { createLearnedScorer, scoreLearned, type LearnedScorer } from './learned-scoring.ts';
+export { defaultPromptModelSettings, loadPromptModelSettings } from './prompt-model-settings.ts';
 export { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
 export { PatternSchemaError } from './pattern-db.ts';
 export { patternMatchedPayload } from './pattern-events.ts';

@@ -1,6 +1,8 @@
 import { gainScore } from './expected-gain.ts';
 import { PROMPT_TERMS_DIM } from './prompt-outcomes.ts';
-import { DEFAULT_PROMPT_MODEL_OPTIONS, hashedTerms, predictPrompt, trainPromptModel, type PromptModel, type PromptModelOptions, type PromptPrediction } from './prompt-model.ts';
+import type { PromptModelFile } from '../../schemas/types/prompt-model.ts';
+import { defaultPromptModelSettings } from './prompt-model-settings.ts';
+import { hashedTerms, predictPrompt, trainPromptModel, type PromptModel, type PromptModelOptions, type PromptPrediction } from './prompt-model.ts';
 import type { ModelOption, PatternRecommendation, PatternStore, RecommendOptions } from './pattern-store.ts';
 
 /**
@@ -17,16 +19,14 @@ export interface LearnedScorer {
   score(p: { predictions: PromptPrediction[]; scale: number }, opts: RecommendOptions): PatternRecommendation;
 }
 
-/** Growth of the store's prompt rows (as a share of the rows last fitted) that triggers a refit. */
-export const REFIT_GROWTH = 0.25;
-
 /** Creates the scorer over `store` (which must offer promptOutcomes; without it every answer abstains). */
-export function createLearnedScorer(store: PatternStore, options: PromptModelOptions = { ...DEFAULT_PROMPT_MODEL_OPTIONS, dim: PROMPT_TERMS_DIM }): LearnedScorer {
+export function createLearnedScorer(store: PatternStore, settings: PromptModelFile = defaultPromptModelSettings()): LearnedScorer {
+  const options: PromptModelOptions = { dim: PROMPT_TERMS_DIM, lambda: settings.lambda, cluster_prior: settings.cluster_prior, k_clusters: settings.k_clusters, seed: settings.seed };
   let fitted: { model: PromptModel; rows: number; scale: number } | null = null;
   const current = (): typeof fitted => {
     const rows = store.promptOutcomes?.() ?? [];
     if (rows.length === 0) return null;
-    if (!fitted || rows.length > fitted.rows * (1 + REFIT_GROWTH)) {
+    if (!fitted || rows.length > fitted.rows * (1 + settings.refit_growth)) {
       const model = trainPromptModel(rows, options);
       const means = [...model.meanCost.values()];
       fitted = { model, rows: rows.length, scale: means.length < 2 ? 0 : Math.max(...means) - Math.min(...means) };

@@ -28,7 +28,7 @@ export interface PromptOutcomeRow {
   cost_usd: number;
 }
 
-/** The knobs of the learned scorer (data, not code: routing.yaml pattern.learned may override). */
+/** The knobs of the learned scorer: runtime/data/prompt-model.json's (prompt-model-settings.ts) and the store's hashed dimension. */
 export interface PromptModelOptions {
   /** Hashed feature dimension. */
   dim: number;
@@ -42,8 +42,6 @@ export interface PromptModelOptions {
   seed: number;
 }
 
-/** Defaults chosen on the MMLU dev split (docs/decisions.md). */
-export const DEFAULT_PROMPT_MODEL_OPTIONS: Readonly<PromptModelOptions> = Object.freeze({ dim: 4096, lambda: 4, cluster_prior: 20, k_clusters: 24, seed: 0 });
 
 const WORD = /[a-z0-9]+/g;
 
@@ -240,7 +238,7 @@ export interface PromptPrediction {
 const shrunkMean = (sum: number, n: number, prior: number, strength: number): number => (sum + strength * prior) / (n + strength);
 
 /** Trains the learned scorer on the store's rows (every model's rows share the task vectors). */
-export function trainPromptModel(rows: readonly PromptOutcomeRow[], options: PromptModelOptions = DEFAULT_PROMPT_MODEL_OPTIONS): PromptModel {
+export function trainPromptModel(rows: readonly PromptOutcomeRow[], options: PromptModelOptions): PromptModel {
   const o = options;
   // One vector per task: k-means over tasks, not over (task, model) rows.
   const taskVec = new Map<string, SparseVec>();

@@ -7,10 +7,13 @@ import { assignFolds } from '../../harness/matrix/matrix-folds.ts';
 import { splitMatrix } from '../../harness/matrix/matrix-split.ts';
 import { loadOutcomeMatrix } from '../../harness/matrix/outcome-matrix.ts';
 import { trapezoidArea } from '../../harness/matrix/call-share.ts';
-import { DEFAULT_PROMPT_MODEL_OPTIONS, hashedTerms, predictPrompt, trainPromptModel, type PromptModelOptions, type PromptOutcomeRow } from '../../runtime/patterns/prompt-model.ts';
+import { defaultPromptModelSettings } from '../../runtime/patterns/prompt-model-settings.ts';
+import { PROMPT_TERMS_DIM } from '../../runtime/patterns/prompt-outcomes.ts';
+import { hashedTerms, predictPrompt, trainPromptModel, type PromptModelOptions, type PromptOutcomeRow } from '../../runtime/patterns/prompt-model.ts';
 
 const [workload = 'routellm-mmlu', ...overrides] = process.argv.slice(2);
-const opts: PromptModelOptions = { ...DEFAULT_PROMPT_MODEL_OPTIONS };
+const { lambda, cluster_prior, k_clusters, seed } = defaultPromptModelSettings();
+const opts: PromptModelOptions = { dim: PROMPT_TERMS_DIM, lambda, cluster_prior, k_clusters, seed };
 // rank=gain (default): by predicted strong − cheap gain; rank=per_dollar: by that gain per predicted extra dollar (what the router's utility orders by).
 let rank: 'gain' | 'per_dollar' = 'gain';
 for (const kv of overrides) {
