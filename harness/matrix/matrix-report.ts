@@ -141,8 +141,9 @@ function chosenOf(s: SettingRun, table: OutcomeTable, costWeights: readonly numb
 
 /** The online router's cumulative regret at the knob its calibration window chose, against the best fixed model in hindsight. */
 function onlineRegret(table: OutcomeTable, order: readonly number[], sweep: SweepPicks, c: ChosenPicks, costWeights: readonly number[], target: RoutingTarget): NonNullable<Setting['regret']> | null {
-  const knob = c.byFold[0]?.knob;
-  if (knob === undefined) return null;
+  const choice = c.byFold[0];
+  if (choice === undefined) return null;
+  const knob = choice.knob;
   const best = bestFixedChoice(singlePoints(table), target);
   return {
     best_fixed_model: table.models[best]!,
@@ -150,6 +151,7 @@ function onlineRegret(table: OutcomeTable, order: readonly number[], sweep: Swee
     tasks: order.length,
     window: Math.ceil(order.length * ONLINE_WINDOW),
     series: cumulativeRegret(table, order, sweep[knob]!, best),
+    fallback_model: choice.fallback === null ? null : table.models[choice.fallback]!,
   };
 }
 

@@ -5,7 +5,7 @@ import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { buildMatrixReport } from './matrix-report.ts';
 import { cumulativeRegret, regretAfter } from './online-regret.ts';
 import { outcomeTable } from './outcome-table.ts';
-import { renderRegretText } from './regret-chart.ts';
+import { regretSummary, renderRegretText } from './regret-chart.ts';
 import { renderMatrixHtml, renderMatrixMarkdown, renderMatrixText } from './render-matrix.ts';
 import { handProvenance } from './test-support/hand-provenance.ts';
 
@@ -68,5 +68,17 @@ describe('matrix report, online setting', () => {
     expect(renderMatrixText(r, { json: null, db: null, width: 80 })).toContain('Cumulative regret against strong');
     expect(renderMatrixMarkdown(r)).toContain('regret (tasks)');
     expect(renderMatrixHtml(r)).toContain('cumulative regret against the best fixed choice');
+  });
+});
+
+describe('the regret summary and the fallback', () => {
+  const base = { best_fixed_model: 'strong', cost_weight: 0, tasks: 10, window: 2, series: [{ task: 10, regret_tasks: 3, extra_cost_usd: '-1' }] };
+  it('says the curve is what the router would have lost when the window fell back to a fixed model', () => {
+    // The GSM8K online report said "+19.9 pts a task" under a headline that routes GPT-4 after the window.
+    expect(regretSummary({ ...base, fallback_model: 'strong' })).toMatch(/after it strong is routed instead \(no regret\): the curve is what the router would have lost/);
+  });
+  it('says nothing of a fallback when the router routed (or the report predates the field)', () => {
+    expect(regretSummary({ ...base, fallback_model: null })).not.toMatch(/instead/);
+    expect(regretSummary(base)).not.toMatch(/instead/);
   });
 });

@@ -12,8 +12,10 @@ export function regretSummary(r: OnlineRegret): string {
   const end = r.series[r.series.length - 1];
   const after = regretAfter(r.series, r.window);
   const tail = after === null ? '' : `; after the first ${r.window} (the calibration window) about ${signed(after, 1)} pts a task`;
+  // With a fallback the curve is the router as it would have routed; say so, or it reads as what ran.
+  const fellBack = r.fallback_model ? ` The window showed no gain, so after it ${r.fallback_model} is routed instead (no regret): the curve is what the router would have lost.` : '';
   return end
-    ? `Cumulative regret against ${r.best_fixed_model} (best fixed at the target), online at cost_weight ${r.cost_weight}: ${signed(end.regret_tasks, 1)} tasks over ${r.tasks}, extra cost ${usd(Number(end.extra_cost_usd))}${tail}.`
+    ? `Cumulative regret against ${r.best_fixed_model} (best fixed at the target), online at cost_weight ${r.cost_weight}: ${signed(end.regret_tasks, 1)} tasks over ${r.tasks}, extra cost ${usd(Number(end.extra_cost_usd))}${tail}.${fellBack}`
     : 'No online regret curve (no tasks).';
 }
 

@@ -181,6 +181,10 @@ export interface Setting {
      * Tasks in the calibration window (the first 20% of the order).
      */
     window: number;
+    /**
+     * The fixed model routed after the window when the window's validation showed no gain (the series then follows the router as it would have routed, not what ran); null or absent when the router routed.
+     */
+    fallback_model?: string | null;
     series: {
       /**
        * Position in the arrival order (1 = the first task).
