@@ -6,5 +6,13 @@ export class SetupError extends Error {
   }
 }
 
+/** A run stopped by Ctrl-C or SIGTERM before it had anything to report. Exit code 2: no report was written. */
+export class InterruptedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'InterruptedError';
+  }
+}
+
 /** Exit codes of every command (harness-and-runtime.md §2). */
 export const EXIT = { ok: 0, assertionFailed: 1, setup: 2 } as const;

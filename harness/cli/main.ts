@@ -1,12 +1,12 @@
 import { Command, CommanderError, Help } from 'commander';
-import { EXIT, SetupError } from '../errors.ts';
+import { EXIT, InterruptedError, SetupError } from '../errors.ts';
 import { catalogEntry, COMMAND_CATALOG, requestedCommand } from './command-catalog.ts';
 import type { CliIO } from '../io/cli-io.ts';
 
 /** Maps any error to an exit code in one place: setup problems are 2, everything unexpected too. */
 async function exitCodeFor(e: unknown, io: CliIO): Promise<number> {
   // A TraceStoreError names the DB file and what to do (another schema version, corrupt pages): no stack.
-  if (e instanceof SetupError || (await isDataOrTraceError(e))) {
+  if (e instanceof SetupError || e instanceof InterruptedError || (await isDataOrTraceError(e))) {
     io.err(`error: ${(e as Error).message}`);
     return EXIT.setup;
   }

@@ -7,7 +7,7 @@ import { REPO_ROOT } from '../../test/support/temp.ts';
 import { maxLineWidth } from '../report/fit-table.ts';
 import { loadReport } from '../report/find-report.ts';
 import { compareReports } from './compare-reports.ts';
-import { compareSolvedVerdict, renderCompareTable } from './render-compare.ts';
+import { cell, compareSolvedVerdict, renderCompareTable, signed } from './render-compare.ts';
 import { findRegressions, renderRegressionLines } from './regression.ts';
 
 const fixture = (): BenchReport => structuredClone(loadReport(join(REPO_ROOT, 'test/fixtures/reports', 'a3.json')).report);
@@ -86,5 +86,15 @@ describe('bench compare claims in the verdict grammar (issue 23 item 2)', () => 
     expect(lines).toHaveLength(1);
     // Three workloads: t(2) keeps the interval wide, but its bounds are points like the change.
     expect(lines[0]).toBe('within noise: solved_rate (aggregate) 72.2% -> 0.0%, −72.2 pts, 95% CI [−100.0, +14.0] pts');
+  });
+});
+
+describe('one minus sign', () => {
+  it('money, scores and their intervals print − as the points columns do, never an ASCII hyphen', () => {
+    expect(signed('score', -0.105)).toBe('\u22120.105');
+    expect(cell('score', -0.105)).toBe('\u22120.105');
+    expect(signed('usd', '-0.0818')).not.toMatch(/-/);
+    expect(signed('usd', '-0.0818')).toMatch(/^\u2212/);
+    expect(signed('usd', '0.0455')).toMatch(/^\+/);
   });
 });

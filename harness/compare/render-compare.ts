@@ -3,12 +3,17 @@ import { num, pct, rate, usd } from '../report/format.ts';
 import { fitLines } from '../report/fit-lines.ts';
 import { fitTable, type FitColumn } from '../report/fit-table.ts';
 import { wrapWords } from '../report/legend.ts';
-import { DEFAULT_MARGIN_PTS, signedPts } from '../report/verdict-grammar.ts';
+import { DEFAULT_MARGIN_PTS, signedPts, zeroWidth } from '../report/verdict-grammar.ts';
 import { buildClaims, solvedRowFor } from './compare-reports.ts';
 
 /** A value of `unit` through the shared report formatters, so compare reads like `bench report`. */
 export function cell(unit: CompareRow['unit'], v: string | number | null): string {
   if (v === null) return 'n/a';
+  // One minus sign everywhere: the points columns print −, so money and scores do too.
+  return unitCell(unit, v).replace(/^-/, '\u2212');
+}
+
+function unitCell(unit: CompareRow['unit'], v: string | number): string {
   switch (unit) {
     case 'pct':
       return pct(String(v));
@@ -33,7 +38,7 @@ export function signed(unit: CompareRow['unit'], v: string | number | null): str
 /** The paired interval of B − A; `no variation` when it is a single point (both sides constant on every unit). */
 export function ciCell(r: CompareRow): string {
   if (!r.ci) return 'n/a';
-  if (r.ci.low === r.ci.high) return 'no variation';
+  if (zeroWidth(r.ci.low, r.ci.high)) return 'no variation';
   const f = (x: number) => signed(r.unit, x).replace(/ pts$/, '');
   return `[${f(r.ci.low)}, ${f(r.ci.high)}]${r.unit === 'pct' || r.unit === 'rate' ? ' pts' : ''}`;
 }

@@ -38,8 +38,11 @@ export interface MatrixProtocolDeps {
   tmpDir?: string;
   /** Called after each store is seeded, and after each online store has learnt every task (for the caps figure). */
   onSeeded?(info: { fold: number; outcomes: number; fingerprints: number }): void;
-  /** Called as routing decisions are made (`n` of them since the last call): the progress meter's count. */
-  onRouted?(n: number): void;
+  /**
+   * Called as routing decisions are made (`n` of them since the last call): the progress meter's count, and
+   * where the run yields to the event loop so a Ctrl-C or SIGTERM is heard (it may reject to stop the run).
+   */
+  onRouted?(n: number): void | Promise<void>;
 }
 
 /** Picks per operating point: picks[i][t] is the pool index chosen for task t at costWeights[i]. */
@@ -84,11 +87,11 @@ async function routeAll(d: MatrixProtocolDeps, router: MatrixRouter, test: reado
       picks[i]![t] = p ? p.route(turnId, d.costWeights[i]!) : router.route(d.tasks[t]!, mode, turnId, d.costWeights[i]!);
       if (++routed % 1000 === 0) {
         await d.drain?.();
-        d.onRouted?.(1000);
+        await d.onRouted?.(1000);
       }
     }
   await d.drain?.();
-  d.onRouted?.(routed % 1000);
+  await d.onRouted?.(routed % 1000);
 }
 
 const emptyPicks = (d: MatrixProtocolDeps): SweepPicks => d.costWeights.map(() => new Array<number>(d.tasks.length).fill(-1));
@@ -183,7 +186,7 @@ export async function runOnline(d: MatrixProtocolDeps, order: readonly number[],
         picks[i]![t] = m;
         if (t % 1000 === 0) await d.drain?.();
         await router.learn(task, mode, `online-learn:${i}:${t}`, m, outcome(d, t, m));
-        d.onRouted?.(1);
+        await d.onRouted?.(1);
       }
       // What the store holds once every task has been learnt (the caps figure of the online setting).
       const size = store.size();

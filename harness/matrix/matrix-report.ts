@@ -5,13 +5,14 @@ import { apgrCallShare, cptCallShare, hullArea } from './call-share.ts';
 import type { FoldSetting } from './matrix-folds.ts';
 import type { SweepPicks } from './matrix-protocol.ts';
 import { nestedChoice, prefixChoice, ONLINE_WINDOW, type ChosenPicks } from './nested-choice.ts';
+import { cumulativeRegret } from './online-regret.ts';
 import { apgr, hullGapValues, matrixBaselines, operatingFigures, type MatrixBaselines, type OperatingFigures } from './operating-point.ts';
 import type { OutcomeTable } from './outcome-table.ts';
 import { costOnlyPicks, crossFitBaseline, lookupPicks } from './router-baselines.ts';
 import { bestFixedChoice, DEFAULT_TARGET, parseTarget, singlePoints, subTable, type RoutingTarget } from './routing-target.ts';
 import { simultaneousBand } from './simultaneous-band.ts';
 import { moneyText } from '../report/number-text.ts';
-import { NO_VARIATION_NO_CLAIM } from '../report/verdict-grammar.ts';
+import { NO_VARIATION_NO_CLAIM, zeroWidth } from '../report/verdict-grammar.ts';
 
 /** The protocol settings a matrix run reports. */
 export type SettingName = Setting['setting'];
@@ -79,7 +80,7 @@ export function pctText(e: Estimate): string {
 /** " [lo, hi]", " (no variation)" for a zero-width interval (the verdict grammar's words), or nothing without one. */
 function intervalSuffix(e: Estimate, fmt: (x: number) => string): string {
   if (e.ci_low === null || e.ci_high === null) return '';
-  return e.ci_low === e.ci_high ? ' (no variation)' : ` [${fmt(e.ci_low)}, ${fmt(e.ci_high)}]`;
+  return zeroWidth(e.ci_low, e.ci_high) ? ' (no variation)' : ` [${fmt(e.ci_low)}, ${fmt(e.ci_high)}]`;
 }
 
 /** A signed difference in points with its interval: "+2 pts [−1, +4]". */
@@ -136,6 +137,22 @@ function chosenOf(s: SettingRun, table: OutcomeTable, costWeights: readonly numb
   if (target.kind !== 'cost_weight') return null;
   const i = costWeights.findIndex((w) => Math.abs(w - target.value) < 1e-12);
   return i < 0 ? null : { picks: [...s.picks[i]!], byFold: [], chosenBy: 'declared', judged: all };
+}
+
+/** The online router's cumulative regret at the knob its calibration window chose, against the best fixed model in hindsight. */
+function onlineRegret(table: OutcomeTable, order: readonly number[], sweep: SweepPicks, c: ChosenPicks, costWeights: readonly number[], target: RoutingTarget): NonNullable<Setting['regret']> | null {
+  const choice = c.byFold[0];
+  if (choice === undefined) return null;
+  const knob = choice.knob;
+  const best = bestFixedChoice(singlePoints(table), target);
+  return {
+    best_fixed_model: table.models[best]!,
+    cost_weight: costWeights[knob]!,
+    tasks: order.length,
+    window: Math.ceil(order.length * ONLINE_WINDOW),
+    series: cumulativeRegret(table, order, sweep[knob]!, best),
+    fallback_model: choice.fallback === null ? null : table.models[choice.fallback]!,
+  };
 }
 
 /** The baselines' picks at the chosen point: fitted on each fold's training tasks to the same target. */
@@ -206,6 +223,8 @@ export function buildMatrixReport(d: MatrixRunData): MatrixReport {
     };
     const c = chosenOf(s, d.table, costWeights, target);
     if (!c) return { ...base, chosen: null, baselines: null };
+    const regret = s.setting === 'online' && s.order ? onlineRegret(d.table, s.order, s.picks, c, costWeights, target) : null;
+    if (regret) Object.assign(base, { regret });
     const all = c.judged.length === d.table.score.length;
     const jt = all ? d.table : subTable(d.table, c.judged);
     const jb = all ? b : matrixBaselines(jt);
@@ -274,7 +293,7 @@ const above = (e: Estimate | undefined | null) => e?.ci_low !== null && e?.ci_lo
 /** What a router-minus-baseline interval that is not above 0 allows the verdict to say. */
 function matchWords(e: Estimate): string {
   if (e.ci_low === null || e.ci_high === null) return 'no interval, so no claim either way';
-  if (e.ci_low === e.ci_high) return `${NO_VARIATION_NO_CLAIM} either way`;
+  if (zeroWidth(e.ci_low, e.ci_high)) return `${NO_VARIATION_NO_CLAIM} either way`;
   return e.ci_high < 0 ? 'that baseline beats it' : 'that baseline matches it';
 }
 
@@ -329,7 +348,7 @@ function headline(r: MatrixReport, primary: Setting | null): string {
     ? 'not compared with the best fixed mix at that cost'
     : sure
       ? `${Math.abs(g.estimate).toFixed(1)} pts ${g.estimate > 0 ? 'above' : 'below'} the best fixed mix at that cost`
-      : `${ptsText({ ...g, ci_low: null, ci_high: null })} against the best fixed mix at that cost, ${g.ci_low !== null && g.ci_low === g.ci_high ? NO_VARIATION_NO_CLAIM : 'not decisive'}`;
+      : `${ptsText({ ...g, ci_low: null, ci_high: null })} against the best fixed mix at that cost, ${g.ci_low !== null && g.ci_high !== null && zeroWidth(g.ci_low, g.ci_high) ? NO_VARIATION_NO_CLAIM : 'not decisive'}`;
   const how = c.chosen_by === 'declared' ? `declared cost_weight ${c.cost_weight}` : c.cost_weight === null ? `target ${c.target}, fixed choice` : `target ${c.target}, cost_weight ${c.cost_weight} chosen ${c.chosen_by === 'nested' ? 'inside the training folds' : 'on the calibration window'}`;
   const lead = `On ${c.tasks_judged === r.provenance.tasks ? n : `${c.tasks_judged.toLocaleString('en-US')} of ${n}`} tasks, ${SETTING_TEXT[primary.setting].phrase}, the router solved ${pctText(p.solved_rate)} at ${usdText(p.cost_per_task_usd)} a task, ${against} (hull gap ${ptsText(g)}; ${how}).`;
   return `${lead} ${r.verdict.statement} ${best}`;

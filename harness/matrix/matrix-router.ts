@@ -187,6 +187,8 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
         cost_usd: outcome.costUsd,
         latency_ms: outcome.latencyMs ?? 0,
         pricing_version: o.pricingVersion,
+        // The task's text: the store keeps its hashed words beside the outcome (scoring: learned trains on them).
+        prompt_text: task.text,
       };
       // As request() names the turn's session.
       const ctx = { session_id: `matrix:${turnId}`, turn_id: turnId, parent_event_id: null };

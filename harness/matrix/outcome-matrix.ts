@@ -6,7 +6,7 @@ import { basename, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { Decimal } from 'decimal.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { ajv, validatorFor } from '../../runtime/core/schemas.ts';
+import { sharedAjv, validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import { costOf, loadPriceTable, type PriceTable } from '../../runtime/pricing/index.ts';
 import type { MatrixHeader, MatrixModelEntry, MatrixTaskLine, OutcomeMatrixLine } from '../../schemas/types/outcome-matrix.ts';
@@ -125,7 +125,7 @@ let lineValidators: { header: ValidateFunction<MatrixHeader>; task: ValidateFunc
 function validators(): NonNullable<typeof lineValidators> {
   if (!lineValidators) {
     validatorFor<OutcomeMatrixLine>('outcome-matrix.schema.json');
-    const get = <T>(def: string) => ajv.getSchema(`${SCHEMA_ID}#/definitions/${def}`) as ValidateFunction<T>;
+    const get = <T>(def: string) => sharedAjv().getSchema(`${SCHEMA_ID}#/definitions/${def}`) as ValidateFunction<T>;
     lineValidators = { header: get<MatrixHeader>('MatrixHeader'), task: get<MatrixTaskLine>('MatrixTaskLine') };
   }
   return lineValidators;

@@ -9,6 +9,8 @@ import { fixedText, intervalText } from '../report/number-text.ts';
 import { renderSections, topShares, type TextSection } from '../report/text-sections.ts';
 import { htmlText } from '../report/render-html.ts';
 import { verdictLead } from '../report/verdict-lead.ts';
+import { zeroWidth } from '../report/verdict-grammar.ts';
+import { regretSummary, renderRegretText, type OnlineRegret } from './regret-chart.ts';
 
 /**
  * The matrix report rendered: stdout text, Markdown and self-contained HTML, each opening with the
@@ -32,7 +34,7 @@ const INTERVALS =
 const num = (e: Pick<Estimate, 'estimate' | 'ci_low' | 'ci_high'>, digits = 3) =>
   e.estimate === null
     ? 'n/a'
-    : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? (e.ci_low === e.ci_high ? ' (no variation)' : ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}`) : ''}`;
+    : `${fixedText(e.estimate, digits)}${e.ci_low !== null && e.ci_high !== null ? (zeroWidth(e.ci_low, e.ci_high) ? ' (no variation)' : ` ${intervalText(fixedText(e.ci_low, digits), fixedText(e.ci_high, digits))}`) : ''}`;
 /** A model as people know it: its display name when the importer gave one (the JSON keeps the id). */
 const shown = (id: string, names: Readonly<Record<string, string>>) => names[id] ?? id;
 /** The non-zero shares of a mix, largest first: every model with `all`, else the top three and "+N more". */
@@ -129,6 +131,7 @@ export function renderMatrixText(r: MatrixReport, o: MatrixTextOptions = { json:
   const width = o.width ?? null;
   const sections: TextSection[] = [{ lines: [withNames(r.headline, o.names ?? {}), ''] }];
   for (const t of tables(r, o.names, width === null)) sections.push({ title: t.title, columns: t.columns, rows: t.rows, notes: t.notes }, { lines: [''] });
+  for (const s of r.settings) if (s.regret) sections.push({ lines: [...renderRegretText(s.regret), ''] });
   const tail = [INTERVALS];
   if (o.db) tail.push(`DB: ${o.db}`);
   if (o.json) tail.push(`JSON: ${o.json}`);
@@ -141,6 +144,7 @@ export function renderMatrixMarkdown(r: MatrixReport): string {
   const esc = (s: string) => s.replaceAll('|', '\\|');
   const lines = [`**${esc(r.headline)}**`, ''];
   for (const t of tables(r, {}, true)) lines.push(`*${esc(t.title)}*`, '', `| ${t.head.join(' | ')} |`, `| ${t.head.map(() => '---').join(' | ')} |`, ...t.rows.map((row) => `| ${row.map(esc).join(' | ')} |`), '', ...t.notes.map((n) => esc(n.trim())), ...(t.notes.length ? [''] : []));
+  for (const s of r.settings) if (s.regret) lines.push(esc(regretSummary(s.regret)), '', '```', ...renderRegretText(s.regret).slice(1), '```', '');
   lines.push(INTERVALS);
   return lines.join('\n');
 }
@@ -193,13 +197,25 @@ export function renderMatrixChart(r: MatrixReport, size = { width: 900, height: 
     yAxis: { type: 'value', min: yMin, max: yMax, name: 'solved rate', nameLocation: 'middle', nameGap: 50, axisLabel: { formatter: (v: number) => `${Math.round(v * 100)}%` } },
     series: [singles, oracle, ...curves, hull],
   };
-  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
-  try {
-    chart.setOption(option);
-    return chart.renderToSVGString();
-  } finally {
-    chart.dispose();
-  }
+  return svgOf(option, size);
+}
+
+/** The online cumulative regret as inline SVG: regret in tasks against the position in the arrival order, the calibration window marked. */
+export function renderRegretChart(g: OnlineRegret, size = { width: 900, height: 300 }): string {
+  const data = [[0, 0] as [number, number], ...g.series.map((p) => [p.task, p.regret_tasks] as [number, number])];
+  const option: ChartOption = {
+    animation: false,
+    textStyle: { fontFamily: FONT },
+    grid: { left: 70, right: 40, top: 30, bottom: 60 },
+    xAxis: { type: 'value', min: 0, max: g.tasks, name: 'task (arrival order)', nameLocation: 'middle', nameGap: 35 },
+    yAxis: { type: 'value', name: `regret vs ${g.best_fixed_model} (tasks)`, nameLocation: 'middle', nameGap: 50 },
+    series: [
+      { type: 'line', name: 'cumulative regret', data, symbol: 'none', lineStyle: { color: SETTING_COLOR.online, width: 2 } },
+      // The calibration window's end, where the chosen point starts being judged.
+      { type: 'line', name: 'calibration window', data: [[g.window, Math.min(0, ...data.map(([, y]) => y))], [g.window, Math.max(0, ...data.map(([, y]) => y))]], symbol: 'none', lineStyle: { color: '#8c959f', type: [4, 4] } },
+    ],
+  };
+  return svgOf(option, size);
 }
 
 /** Self-contained HTML: the headline's first sentence with its other sentences under it, the chart, the tables. */
@@ -214,7 +230,19 @@ export function renderMatrixHtml(r: MatrixReport, names: Readonly<Record<string,
 ${details.length ? `<ul class="details">${details.map((d) => `<li>${h(d)}</li>`).join('')}</ul>` : ''}
 ${renderMatrixChart(r, undefined, names)}
 ${body}
+${r.settings.map((s) => (s.regret ? `<h3>Online: cumulative regret against the best fixed choice</h3><p>${h(regretSummary(s.regret))}</p>${renderRegretChart(s.regret)}` : '')).join('\n')}
 <p>${h(INTERVALS)} Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
 </body></html>
 `;
+}
+
+/** An echarts option rendered server-side to an SVG string. */
+function svgOf(option: ChartOption, size: { width: number; height: number }): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
+  try {
+    chart.setOption(option);
+    return chart.renderToSVGString();
+  } finally {
+    chart.dispose();
+  }
 }

@@ -1,4 +1,5 @@
-import { sigmoid, type SimScript } from '../../runtime/providers/sim/index.ts';
+import { sigmoid } from '../../runtime/providers/sim/plan-choice.ts';
+import type { SimScript } from '../../runtime/providers/sim/sim-script.ts';
 
 /** The simulator's slope: P(competent) = sigmoid(10 · (competence − difficulty)) (harness-and-runtime.md §3). */
 const SLOPE = 10;

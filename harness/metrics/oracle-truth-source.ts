@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { loadModelRegistry, type ModelRegistry } from '../../runtime/models/index.ts';
-import { loadSimScript, type SimScript } from '../../runtime/providers/sim/index.ts';
+import { loadSimScript, type SimScript } from '../../runtime/providers/sim/sim-script.ts';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { discoverWorkloads } from '../workloads/load-workload.ts';
 import type { OracleMetricsOptions } from './oracle-block.ts';

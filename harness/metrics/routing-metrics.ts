@@ -1,4 +1,5 @@
-import { chosenWithout, type RouteDecidedPayload } from '../../runtime/routing/index.ts';
+import { chosenWithout } from '../../runtime/routing/decide-route.ts';
+import type { RouteDecidedPayload } from '../../runtime/routing/route-decision.ts';
 
 /** Slot-4 figures over a set of routed turns (harness-and-runtime.md §8.3). */
 export interface Slot4Metrics {

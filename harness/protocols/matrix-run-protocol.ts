@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { newId } from '../../runtime/core/ids.ts';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
-import { SetupError } from '../errors.ts';
+import { InterruptedError, SetupError } from '../errors.ts';
 import { PACKAGE_ROOT, readGitFacts } from '../provenance.ts';
 import type { MatrixProtocolDeps } from '../matrix/matrix-protocol.ts';
 import { buildMatrixReport, type MatrixRunData, type SettingName, type SettingRun } from '../matrix/matrix-report.ts';
@@ -76,6 +76,28 @@ export interface MatrixRunIO {
   env: Readonly<Record<string, string | undefined>>;
   progress(text: string): void;
   progressMode?: ProgressMode;
+  /** Aborted by the first Ctrl-C or SIGTERM: the run stops at its next 1,000 routing decisions. */
+  interrupt?: AbortSignal;
+}
+
+/** How many routing decisions pass between two looks at the interrupt (each look yields to the event loop once). */
+const DECISIONS_PER_LOOK = 1000;
+
+/**
+ * Counts decisions into `tick` and, every DECISIONS_PER_LOOK of them, yields to the event loop so that a signal
+ * handler can run, then stops the run if it was interrupted. A matrix report is built from every fold's picks,
+ * so there is no partial one to write; the outcomes are recorded, so running the same command again redoes it.
+ */
+export function interruptible(signal: AbortSignal | undefined, tick: (n: number) => void): (n: number) => Promise<void> {
+  let since = 0;
+  return async (n) => {
+    tick(n);
+    since += n;
+    if (!signal || since < DECISIONS_PER_LOOK) return;
+    since = 0;
+    await new Promise<void>((r) => setImmediate(r));
+    if (signal.aborted) throw new InterruptedError('interrupted: a matrix report is built from every fold, so none was written; the outcomes are recorded, so the same command redoes the run');
+  };
 }
 
 /** A matrix run's outcome: its report and where its DB and JSON went. */
@@ -110,7 +132,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
       // One routing decision per task and cost_weight in every setting played: what the meter counts
       // (a nested choice routes more, in its inner folds; the meter stops at its total and says done at the end).
       const meter = createMeter({ label: `matrix ${matrix.name}: routing decisions`, total: todo.filter((j) => !j.skip).length * table.taskIds.length * costWeights.length, mode: io.progressMode ?? 'off', write: io.progress });
-      const deps = { ...protocolDeps(matrix, table, r, costWeights, o.seed, target), onRouted: (n: number) => meter.tick(n) };
+      const deps = { ...protocolDeps(matrix, table, r, costWeights, o.seed, target), onRouted: interruptible(io.interrupt, (n: number) => meter.tick(n)) };
       const settings: SettingRun[] = [];
       const timings: Record<string, number> = {};
       let closed = false;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fitTable, maxLineWidth, plainTableWidth, terminalWidth, type FitColumn } from './fit-table.ts';
+import { fitTable, foldCell, maxLineWidth, plainTableWidth, terminalWidth, type FitColumn } from './fit-table.ts';
 
 const COLUMNS: FitColumn[] = [
   { head: 'workload', drop: 0, wrap: true },
@@ -103,5 +103,23 @@ describe('plainTableWidth', () => {
     const r = fitTable(columns, rows, 16);
     expect(r.hidden).toEqual(['note']);
     expect(maxLineWidth(r.text)).toBeLessThanOrEqual(16);
+  });
+});
+
+describe('foldCell', () => {
+  it('keeps an interval whole when it fits a line, and breaks one wider than the line at its space, never inside a number', () => {
+    expect(foldCell('+1.1 pts [−13.4, +15.7]', 16).split('\n')).toEqual(['+1.1 pts', '[−13.4, +15.7]']);
+    expect(foldCell('+1.1 pts [−13.4, +15.7]', 12).split('\n')).toEqual(['+1.1 pts', '[−13.4,', '+15.7]']);
+  });
+
+  it('never loses or adds a character other than the spaces at a fold', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), fc.integer({ min: 1, max: 30 }), (text, width) => {
+        const folded = foldCell(text.replace(/\n/g, ' '), width);
+        expect(folded.replace(/[\s]/g, '')).toBe(text.replace(/\s/g, ''));
+        for (const line of folded.split('\n')) expect([...line].length).toBeLessThanOrEqual(width);
+      }),
+      { seed: 7, numRuns: 300 },
+    );
   });
 });

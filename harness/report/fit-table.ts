@@ -1,4 +1,6 @@
-import Table from 'cli-table3';
+import { createRequire } from 'node:module';
+import type CliTable from 'cli-table3';
+import { isOneColumnText, renderPlainTable } from './plain-table.ts';
 
 /** A column of a table that must fit a terminal. */
 export interface FitColumn {
@@ -23,6 +25,14 @@ const MIN_WRAP = 22;
 const PAD = 2;
 
 function render(columns: readonly FitColumn[], rows: readonly string[][]): string {
+  const plain = renderPlainTable(
+    columns.map((c) => c.head),
+    columns.map((c) => c.numeric === true),
+    rows,
+  );
+  if (plain !== null) return plain;
+  // cli-table3 (CommonJS) loads only for a table that holds more than plain text.
+  const Table = createRequire(import.meta.url)('cli-table3') as typeof CliTable;
   const t = new Table({
     head: columns.map((c) => c.head),
     colAligns: columns.map((c) => (c.numeric ? 'right' : 'left')),
@@ -40,14 +50,6 @@ export function maxLineWidth(text: string): number {
 }
 
 /**
- * Text whose every character cli-table3 (string-width) counts as one column and none of which is an emoji,
- * ANSI escape or control character: ASCII, Latin-1 and Latin Extended, Greek (ε), most general punctuation
- * (dashes, quotes, bullets, ellipsis), mathematical operators (− ≥ ≤), and newlines between a cell's lines. For such cells a table's width follows
- * from the cells' lengths alone.
- */
-const ONE_COLUMN_TEXT = /^[\n\x20-\x7e\u00a0-\u00a8\u00aa-\u00ad\u00af-\u02ff\u0370-\u03ff\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e\u2200-\u22ff]*$/;
-
-/**
  * maxLineWidth(render(columns, rows)) without rendering, when every head and cell is ONE_COLUMN_TEXT and each
  * row has a cell per column (null otherwise): a left border, then each column's widest line plus its padding
  * and border. Fitting tries one rendering per hidden column, which was most of analyze's table time.
@@ -56,7 +58,7 @@ export function plainTableWidth(columns: readonly FitColumn[], rows: readonly st
   if (columns.length === 0) return null;
   for (const t of [columns.map((c) => c.head), ...rows]) {
     if (t.length !== columns.length) return null;
-    for (const cell of t) if (!ONE_COLUMN_TEXT.test(cell)) return null;
+    for (const cell of t) if (!isOneColumnText(cell)) return null;
   }
   return columns.reduce((sum, c, i) => sum + natural(c, rows, i) + 1, 1);
 }
@@ -73,7 +75,10 @@ function natural(col: FitColumn, rows: readonly string[][], i: number): number {
  */
 export function fitTable(columns: readonly FitColumn[], rows: readonly string[][], width: number | null): FittedTable {
   if (width === null) return { text: render(columns, rows), hidden: [] };
-  const predicted = plainTableWidth(columns, rows);
+  // Any choice of a plain table's columns is plain: measure each column once, then add up the kept ones.
+  const plainWidths = plainTableWidth(columns, rows) === null ? null : columns.map((c, i) => natural(c, rows, i));
+  const widthOf = (idx: readonly number[]) => (plainWidths ? idx.reduce((sum, i) => sum + plainWidths[i]! + 1, 1) : null);
+  const predicted = widthOf(columns.map((_, i) => i));
   if (predicted === null || predicted <= width) {
     const full = render(columns, rows);
     if (maxLineWidth(full) <= width) return { text: full, hidden: [] };
@@ -82,6 +87,8 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   let keep = columns.map((_, i) => i);
   const hidden: string[] = [];
   const fits = (idx: number[]) => {
+    const known = widthOf(idx);
+    if (known !== null) return known <= width;
     const cols = idx.map((i) => columns[i]!);
     const cells = rows.map((r) => idx.map((i) => r[i] ?? ''));
     return (plainTableWidth(cols, cells) ?? maxLineWidth(render(cols, cells))) <= width;
@@ -153,7 +160,9 @@ export function foldCell(text: string, width: number): string {
   const lines: string[] = [];
   for (const raw of text.split('\n')) {
     let line = '';
-    for (const part of keepBrackets(raw.split(/(?<=-)|(?<= )/))) {
+    // A bracketed group wider than the line breaks at its own spaces ("[−13.4," then "+15.7]"), never inside a number.
+    const parts = keepBrackets(raw.split(/(?<=-)|(?<= )/)).flatMap((p) => ([...p].length > w ? p.split(/(?<= )/) : [p]));
+    for (const part of parts) {
       if (line && [...line].length + [...part].length > w) {
         lines.push(line.trimEnd());
         line = '';

@@ -1,6 +1,7 @@
 import { shellQuote } from '../../runtime/sandbox/unshare.ts';
 import { Decimal } from 'decimal.js';
 import type { Estimate, Outcomes, Provenance, Rep } from '../../schemas/types/report.ts';
+import { zeroWidth } from './verdict-grammar.ts';
 
 // One set of cell formatters for every rendering (table, Markdown, HTML), so the same report reads the same everywhere.
 
@@ -61,7 +62,7 @@ export function estimateCell(e: Estimate | null, f: (x: number) => string): stri
   if (e === null || e.estimate === null) return 'n/a';
   if (e.ci_low === null || e.ci_high === null) return `${f(e.estimate)} (no interval)`;
   // A zero-width interval reads as the headline words it, never as [x, x].
-  return e.ci_high > e.ci_low ? `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]` : `${f(e.estimate)} (no variation)`;
+  return !zeroWidth(e.ci_low, e.ci_high) ? `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]` : `${f(e.estimate)} (no variation)`;
 }
 
 /** `pass@k / pass^k (k=N)`; `n/a` when no rep was scored. */

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { Analytics, RouteDecisionRow } from '../../runtime/analytics/index.ts';
-import { chosenWithout } from '../../runtime/routing/index.ts';
+import { chosenWithout } from '../../runtime/routing/decide-route.ts';
 import type { PassSummary, ProtocolMetrics, Provenance, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
 
 type UnforcedTurn = ProtocolMetrics['unforced_turns'][number];

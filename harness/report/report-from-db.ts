@@ -5,7 +5,7 @@ import { createSystemClock } from '../../runtime/core/clock.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import { defaultRoutingConfig } from '../../runtime/routing/index.ts';
+import { defaultRoutingConfig } from '../../runtime/routing/routing-config.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../../runtime/trace/index.ts';

@@ -1,5 +1,5 @@
 import type { BenchReport, Estimate, Headline, ProtocolMetrics, Savings, Tightness, VsRandom, WorkloadResult } from '../../schemas/types/report.ts';
-import { DEFAULT_MARGIN_PTS, signedPts } from './verdict-grammar.ts';
+import { DEFAULT_MARGIN_PTS, signedPts, zeroWidth } from './verdict-grammar.ts';
 import { checkCell, commitCell, estimateCell, num, passKCell, pct, qualityCell, rate, repLabel, shareablePath, shellWord, solvedCell, usd } from './format.ts';
 import { legendLines } from './legend.ts';
 import { oracleBlocks } from './oracle-section.ts';
@@ -17,7 +17,7 @@ export const WORKLOAD_TABLE_HEAD: readonly string[] = WORKLOAD_HEAD;
 
 const fixed1 = (x: number) => x.toFixed(1);
 /** A difference in points to one decimal, `(no variation)` for a single-point interval. */
-const ptsCell = (e: Estimate) => (e.estimate !== null && e.ci_low !== null && e.ci_low === e.ci_high ? `${signedPts(e.estimate, 1)} (no variation)` : estimateCell(e, (x) => signedPts(x, 1)));
+const ptsCell = (e: Estimate) => (e.estimate !== null && e.ci_low !== null && e.ci_high !== null && zeroWidth(e.ci_low, e.ci_high) ? `${signedPts(e.estimate, 1)} (no variation)` : estimateCell(e, (x) => signedPts(x, 1)));
 
 /** Pass R in one line: the share it routed at (Pass C's) and the share its coins gave, or why it did not run. */
 export function passRLine(r: NonNullable<ProtocolMetrics['pass_r']>): string {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { aboveClaim, nonInferiorityKind, normalUnitsNeeded, savingsClaim, signedPts, solvedRateClaim, solvedRateClause, unitsStillNeeded, type IntervalFigure } from './verdict-grammar.ts';
+import { aboveClaim, nonInferiorityKind, normalUnitsNeeded, savingsClaim, signedPts, solvedRateClaim, solvedRateClause, unitsStillNeeded, noVariation, zeroWidth, type IntervalFigure } from './verdict-grammar.ts';
 
 /** An interval with its estimate inside, in [−100, 100]. */
 const interval = fc
@@ -62,7 +62,7 @@ describe('verdict grammar', () => {
     fc.assert(
       fc.property(interval, (s) => {
         const t = savingsClaim(s);
-        const width = s.high! > s.low!;
+        const width = !zeroWidth(s.low!, s.high!);
         expect(t.startsWith('saved ')).toBe(width && s.low! > 0);
         expect(t.startsWith('cost more')).toBe(width && s.high! < 0);
         expect(t.startsWith('no saving shown')).toBe(width && s.low! <= 0 && s.high! >= 0);
@@ -75,7 +75,7 @@ describe('verdict grammar', () => {
       fc.property(interval, margin, (d, m) => {
         const t = solvedRateClaim(d, { units: 30, marginPts: m });
         const kind = nonInferiorityKind(d, m);
-        const width = d.high! > d.low!;
+        const width = !zeroWidth(d.low!, d.high!);
         expect(kind === 'no_variation').toBe(!width);
         expect(kind === 'non_inferior').toBe(width && d.low! > -m);
         expect(kind === 'fewer').toBe(width && d.low! <= -m && d.high! < 0);
@@ -132,8 +132,8 @@ describe('every sentence the grammar can produce, against its interval', () => {
   it('property: each claim word appears only when its interval allows it', () => {
     fc.assert(
       fc.property(anyFigure, margin, fc.integer({ min: 1, max: 500 }), unitsNeededFn, fc.integer({ min: 0, max: 2 }), (f, m, units, need, digits) => {
-        const width = f.low !== null && f.high !== null && f.high > f.low;
-        const zero = f.low !== null && f.high !== null && f.high === f.low;
+        const width = f.low !== null && f.high !== null && !zeroWidth(f.low, f.high);
+        const zero = f.low !== null && f.high !== null && zeroWidth(f.low, f.high);
         const sentences = {
           savings: savingsClaim(f),
           solved: solvedRateClause(solvedRateClaim(f, { marginPts: m, units, unitsNeeded: need })),
@@ -164,5 +164,17 @@ describe('every sentence the grammar can produce, against its interval', () => {
         if (/below the reference/.test(a)) expect(width && f.high! < 0).toBe(true);
       }),
     );
+  });
+});
+
+describe('zero width', () => {
+  it('ends apart by floating-point rounding alone are one point: no claim, no "[86, 86]"', () => {
+    // A cost-only rule's solved rate, seen in a GSM8K matrix report: a variance of ~1e-32 left these ends.
+    const rounding: IntervalFigure = { estimate: 0.8625954198473282, low: 0.862595419847328, high: 0.8625954198473285 };
+    expect(noVariation(rounding)).toBe(true);
+    expect(savingsClaim({ estimate: 86.25954198473282, low: 86.2595419847328, high: 86.25954198473285 })).toMatch(/no variation/);
+    // A real spread, however small on the printed scale, stays an interval.
+    expect(zeroWidth(0.8625, 0.8626)).toBe(false);
+    expect(noVariation({ estimate: 0, low: -1e-9, high: 1e-9 })).toBe(false);
   });
 });

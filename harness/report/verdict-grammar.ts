@@ -47,14 +47,22 @@ export function plainPct(x: number, digits = 0): string {
   return `${x < 0 && Number(r) !== 0 ? '−' : ''}${r}`;
 }
 
+/**
+ * True when the ends are one point. Ends that differ by floating-point rounding alone (a variance of 1e-32
+ * gives ends 1e-16 apart) are one point too: printed, they would read "[86, 86]" and claim a spread there is not.
+ */
+export function zeroWidth(low: number, high: number): boolean {
+  return Math.abs(high - low) <= 1e-12 * Math.max(1, Math.abs(low), Math.abs(high));
+}
+
 /** True when the interval is a single point: both sides were constant, so there is no spread to show. */
 export function noVariation(f: IntervalFigure): boolean {
-  return f.low !== null && f.high !== null && f.low === f.high;
+  return f.low !== null && f.high !== null && zeroWidth(f.low, f.high);
 }
 
 /** True when the interval can carry a claim: it exists and has positive width. */
 export function decisive(f: IntervalFigure): f is IntervalFigure & { low: number; high: number } {
-  return f.low !== null && f.high !== null && f.high > f.low;
+  return f.low !== null && f.high !== null && f.high > f.low && !zeroWidth(f.low, f.high);
 }
 
 /** What every claim says of a zero-width interval. */

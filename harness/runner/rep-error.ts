@@ -1,7 +1,7 @@
 // How a rep that could not finish is classified, so the suite goes on and the report says why.
 import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
 import { ProviderError, type ProviderErrorClass } from '../../runtime/providers/provider.ts';
-import { NoRouteError } from '../../runtime/routing/index.ts';
+import { NoRouteError } from '../../runtime/routing/decide-route.ts';
 import { SetupError } from '../errors.ts';
 
 /**

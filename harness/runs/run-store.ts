@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 import { SetupError } from '../errors.ts';
 import { ensureTranscriptTable, saveTranscripts, type SessionTranscript } from './transcripts.ts';
-import { outcomeFromScore, type RepOutcome } from '../../runtime/evaluator/index.ts';
+import { outcomeFromScore, type RepOutcome } from '../../runtime/evaluator/gate.ts';
 import type { Assertion, Check, Provenance } from '../../schemas/types/report.ts';
 
 /** One workload rep as recorded in the trace DB, so every report number can be recomputed from the DB alone. */

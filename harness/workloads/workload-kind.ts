@@ -1,7 +1,8 @@
 // Which kind a workload directory holds, read before validating it against that kind's schema.
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
+import { join, resolve } from 'node:path';
+import { cachedParse } from '../../runtime/core/parsed-file-cache.ts';
+import { yamlLib } from '../../runtime/core/yaml-lib.ts';
 import { defaultInputLimits } from '../input-limits.ts';
 
 /** agent: run through the agent loop (workload.schema.json); matrix: recorded outcomes (matrix-workload.schema.json). */
@@ -16,8 +17,8 @@ export function workloadKind(dir: string): WorkloadKind {
     const text = readFileSync(file, 'utf8');
     // A file that never spells `kind` has no kind key: agent, without parsing (bench list reads every workload).
     if (!text.includes('kind')) return 'agent';
-    const doc = parse(text) as { kind?: unknown } | null;
-    return doc?.kind === 'matrix' ? 'matrix' : 'agent';
+    // Kept in the parsed-file cache (when dist/ is fresh) so a reader of workloads need not load the YAML parser.
+    return cachedParse<WorkloadKind>('workload-kind', resolve(file), () => ((yamlLib().parse(text) as { kind?: unknown } | null)?.kind === 'matrix' ? 'matrix' : 'agent'));
   } catch {
     return 'agent';
   }

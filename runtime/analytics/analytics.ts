@@ -6,6 +6,7 @@ import { computeSavings, type SavingsResult, type TokenGroup } from './savings.t
 import { selectorFilter, type EventSelector, type SqlFilter } from './selector.ts';
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
 import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
+import { bySession, createSessionMemo } from './session-memo.ts';
 
 /** Above this many selected llm rows, reading the usage index beats reading the rows. */
 const LARGE_SELECTION_ROWS = 20_000;
@@ -101,9 +102,32 @@ function int(v: number | bigint | string | null | undefined): number {
   return n;
 }
 
+/** Options of `createAnalytics`. */
+export interface AnalyticsOptions {
+  /**
+   * Keep each session's rows once read, for selections by session (default: when the DB is opened read-only).
+   * Only for a DB nobody writes meanwhile: a kept session would not see rows added later.
+   */
+  sessionMemo?: boolean;
+}
+
+/** Per-model sums of several sessions' groups, in SQLite's GROUP BY order (no model first, then by name). */
+function mergeGroups(perSession: readonly (readonly TokenGroup[])[]): TokenGroup[] {
+  const byModel = new Map<string | null, TokenGroup>();
+  for (const groups of perSession)
+    for (const g of groups) {
+      const m = byModel.get(g.model);
+      if (!m) byModel.set(g.model, { ...g });
+      else
+        for (const k of ['rows', 'input_tokens', 'output_tokens', 'cached_input_tokens', 'cache_creation_input_tokens'] as const) m[k] = int(m[k] + g[k]);
+    }
+  return [...byModel.values()].sort((a, b) => (a.model === b.model ? 0 : a.model === null ? -1 : b.model === null ? 1 : a.model < b.model ? -1 : 1));
+}
+
 /** Creates the analytics queries over a trace DB holding the catalog §7.1 `events` table. */
-export function createAnalytics(db: Database.Database, table: PriceTable): Analytics {
+export function createAnalytics(db: Database.Database, table: PriceTable, options: AnalyticsOptions = {}): Analytics {
   if (!db.readonly) ensureAnalyticsIndexes(db);
+  const memo = options.sessionMemo ?? db.readonly;
   const statements = new Map<string, Database.Statement>();
   const all = (sql: string, params: unknown[]): Row[] => {
     let st = statements.get(sql);
@@ -125,27 +149,31 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
     return n > LARGE_SELECTION_ROWS ? ` INDEXED BY ${LLM_USAGE_INDEX}` : '';
   };
 
-  const tokenGroups = (selector: EventSelector): TokenGroup[] => {
-    const f = selectorFilter(selector, ['llm.call_completed']);
-    // Grouped in SQL so a million rows become a handful; exact because cost is linear in tokens.
-    // The expressions match LLM_USAGE_INDEX_DDL's, so SQLite reads them from the index, not the JSON.
-    const rows = all(
-      `SELECT ${USAGE_EXPR.model} AS model, COUNT(*) AS rows,
+  const usageSql = (head: string, f: SqlFilter, hint: string, group: string) =>
+    `SELECT ${head}${USAGE_EXPR.model} AS model, COUNT(*) AS rows,
               SUM(${USAGE_EXPR.input_tokens}) AS input_tokens,
               SUM(${USAGE_EXPR.output_tokens}) AS output_tokens,
               SUM(${USAGE_EXPR.cached_input_tokens}) AS cached_input_tokens,
               SUM(${USAGE_EXPR.cache_creation_input_tokens}) AS cache_creation_input_tokens
-         FROM events${indexHint(selector, f)} WHERE ${f.sql} GROUP BY 1`,
-      f.params,
-    );
-    return rows.map((r) => ({
-      model: typeof r.model === 'string' ? r.model : null,
-      rows: int(r.rows),
-      input_tokens: int(r.input_tokens),
-      output_tokens: int(r.output_tokens),
-      cached_input_tokens: int(r.cached_input_tokens),
-      cache_creation_input_tokens: int(r.cache_creation_input_tokens),
-    }));
+         FROM events${hint} WHERE ${f.sql} GROUP BY ${group}`;
+  const toGroup = (r: Row): TokenGroup => ({
+    model: typeof r.model === 'string' ? r.model : null,
+    rows: int(r.rows),
+    input_tokens: int(r.input_tokens),
+    output_tokens: int(r.output_tokens),
+    cached_input_tokens: int(r.cached_input_tokens),
+    cache_creation_input_tokens: int(r.cache_creation_input_tokens),
+  });
+  const sessionGroups = createSessionMemo((ids) => {
+    const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
+    return new Map([...bySession(all(usageSql('session_id, ', f, '', '1, 2'), f.params))].map(([id, rows]) => [id, rows.map(toGroup)]));
+  }, (): TokenGroup[] => []);
+  const tokenGroups = (selector: EventSelector): TokenGroup[] => {
+    if (memo && 'sessions' in selector) return mergeGroups(sessionGroups(selector.sessions));
+    const f = selectorFilter(selector, ['llm.call_completed']);
+    // Grouped in SQL so a million rows become a handful; exact because cost is linear in tokens.
+    // The expressions match LLM_USAGE_INDEX_DDL's, so SQLite reads them from the index, not the JSON.
+    return all(usageSql('', f, indexHint(selector, f), '1'), f.params).map(toGroup);
   };
 
   /**
@@ -153,26 +181,59 @@ export function createAnalytics(db: Database.Database, table: PriceTable): Analy
    * Only zero-token rows can be served, and the usage index says which those are without parsing JSON.
    * Summed in Decimal; served rows are few.
    */
+  const servedSql = (head: string, f: SqlFilter, hint: string) =>
+    `SELECT ${head}payload_json ->> '$.cost_usd' AS cost FROM events${hint}
+        WHERE ${f.sql} AND ${USAGE_EXPR.input_tokens} = 0 AND ${USAGE_EXPR.output_tokens} = 0 AND payload_json ->> '$.cache_tier' IS NOT NULL`;
+  const sessionServed = createSessionMemo((ids) => {
+    const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
+    return bySession(all(servedSql('session_id, ', f, ''), f.params));
+  }, (): Row[] => []);
   const servedCost = (selector: EventSelector): Decimal => {
     const f = selectorFilter(selector, ['llm.call_completed']);
-    const rows = all(
-      `SELECT payload_json ->> '$.cost_usd' AS cost FROM events${indexHint(selector, f)}
-        WHERE ${f.sql} AND ${USAGE_EXPR.input_tokens} = 0 AND ${USAGE_EXPR.output_tokens} = 0 AND payload_json ->> '$.cache_tier' IS NOT NULL`,
-      f.params,
-    );
+    const rows = memo && 'sessions' in selector ? sessionServed(selector.sessions).flat() : all(servedSql('', f, indexHint(selector, f)), f.params);
     return rows.reduce((s, r) => s.plus(typeof r.cost === 'string' && r.cost ? r.cost : 0), new Decimal(0));
   };
 
+  /** Per-session counts for each list of types asked (a report asks for two or three lists). */
+  const sessionCounts = new Map<string, (sessions: readonly string[]) => Map<string, number>[]>();
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
+    if (memo && 'sessions' in selector) {
+      const key = types.join('\n');
+      let counts = sessionCounts.get(key);
+      if (!counts) {
+        counts = createSessionMemo((ids) => {
+          const f = selectorFilter({ sessions: ids }, types);
+          const rows = bySession(all(`SELECT session_id, type, COUNT(*) AS n FROM events WHERE ${f.sql} GROUP BY 1, 2`, f.params));
+          return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
+        }, () => new Map<string, number>());
+        sessionCounts.set(key, counts);
+      }
+      const total = new Map<string, number>();
+      for (const c of counts(selector.sessions)) for (const [t, n] of c) total.set(t, (total.get(t) ?? 0) + n);
+      // In SQLite's GROUP BY order, as the query over the whole selection returns them.
+      return new Map([...total].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
     const f = selectorFilter(selector, types);
     const rows = all(`SELECT type, COUNT(*) AS n FROM events WHERE ${f.sql} GROUP BY type`, f.params);
     return new Map(rows.map((r) => [String(r.type), int(r.n)]));
   };
 
+  const sessionDecisions = createSessionMemo((ids) => {
+    const f = selectorFilter({ sessions: ids }, ['route.decided']);
+    return bySession(all(`SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, f.params));
+  }, (): Row[] => []);
+
   return {
     routeDecisions(selector) {
       const f = selectorFilter(selector, ['route.decided']);
-      return all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params).map((r) => ({
+      const rows =
+        memo && 'sessions' in selector
+          ? sessionDecisions(selector.sessions)
+              .flat()
+              .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
+          : all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params);
+      // Parsed per call, so no two callers share (and could change) one decision object.
+      return rows.map((r) => ({
         session_id: String(r.session_id),
         turn_id: r.turn_id === null ? null : String(r.turn_id),
         decision: JSON.parse(String(r.payload_json)) as RouteDecidedPayload,

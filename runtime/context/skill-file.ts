@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ValidateFunction } from 'ajv';
-import { ajv } from '../core/schemas.ts';
+import { sharedAjv } from '../core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../core/yaml-document.ts';
 import { createSkill, type Skill, type SkillSource } from './skill.ts';
 
@@ -37,7 +37,7 @@ const FENCE = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/;
 export function parseSkillFile(file: string, text: string, dirName: string, source: SkillSource): Skill {
   const fence = FENCE.exec(text);
   if (!fence) throw new DataFileError(file, 1, 1, 'SKILL.md must start with YAML front matter between --- lines', 'add name and description');
-  validate ??= ajv.compile<SkillFrontMatter>(FRONT_MATTER_SCHEMA);
+  validate ??= sharedAjv().compile<SkillFrontMatter>(FRONT_MATTER_SCHEMA);
   let meta: SkillFrontMatter;
   try {
     meta = loadYamlValidated(file, validate, fence[1]!);

@@ -1,14 +1,13 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type * as AjvModule from 'ajv';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import { PRECOMPILED } from './precompiled-validators.ts';
 
 /** Absolute path of the repository's `schemas/` folder. */
 export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.url));
-
-const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
 /**
  * The shared instance's options (all errors, defaults applied, strict about the schemas themselves), as
@@ -16,8 +15,26 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
  */
 const AJV_OPTIONS = JSON.parse(readFileSync(new URL('./ajv-options.json', import.meta.url), 'utf8')) as Options;
 
-/** One shared ajv instance. */
-export const ajv = addFormats(new Ajv(AJV_OPTIONS));
+/** Schemas of precompiled validators, registered with the shared instance when it is first made. */
+const pending = new Map<string, { schema: Record<string, unknown>; key: string | undefined }>();
+let instance: Ajv | null = null;
+
+/**
+ * The one shared ajv instance, made at first use: with dist/'s precompiled validators a reader (analyze)
+ * never compiles a schema, so it never loads ajv and ajv-formats (a quarter of its start).
+ */
+export function sharedAjv(): Ajv {
+  if (instance) return instance;
+  // CommonJS packages, loaded synchronously on demand so callers stay synchronous.
+  const require = createRequire(import.meta.url);
+  const { Ajv: AjvClass } = require('ajv') as typeof AjvModule;
+  const addFormats = require('ajv-formats') as { default: (ajv: Ajv) => Ajv };
+  const made = addFormats.default(new AjvClass(AJV_OPTIONS));
+  for (const [id, p] of pending) if (!made.schemas[id] && !made.refs[id]) made.addSchema(p.schema, p.key, undefined, false);
+  pending.clear();
+  instance = made;
+  return made;
+}
 
 const cache = new Map<string, ValidateFunction>();
 
@@ -37,7 +54,9 @@ export function precompiledValidator(relPath: string, schema: () => Record<strin
   const s = schema();
   const id = typeof s.$id === 'string' ? s.$id : relPath;
   // Not checked against the meta-schema again (that compiles it, the cost saved here): the build compiled it.
-  if (!ajv.schemas[id] && !ajv.refs[id]) ajv.addSchema(s, typeof s.$id === 'string' ? undefined : relPath, undefined, false);
+  const key = typeof s.$id === 'string' ? undefined : relPath;
+  if (!instance) pending.set(id, { schema: s, key });
+  else if (!instance.schemas[id] && !instance.refs[id]) instance.addSchema(s, key, undefined, false);
   return v;
 }
 
@@ -49,6 +68,7 @@ export function validatorFor<T>(relPath: string): ValidateFunction<T> {
   if (!v) {
     const schema = readSchema(relPath);
     // A schema another schema already pulled in by $id is compiled once, not twice.
+    const ajv = sharedAjv();
     const known = typeof schema.$id === 'string' ? ajv.getSchema(schema.$id) : undefined;
     v = known ?? ajv.compile(schema);
     cache.set(relPath, v);

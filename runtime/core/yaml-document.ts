@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { yamlLib } from './yaml-lib.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 
 /** A problem in a data file, located by file, line and column (1-based) so a user can fix it. */
@@ -19,6 +20,7 @@ export class DataFileError extends Error {
 
 /** Finds the node at an ajv instance path such as `/turns/0/expect`. */
 function nodeAt(root: Node | null, instancePath: string): Node | null {
+  const { isMap, isSeq } = yamlLib();
   let node: Node | null = root;
   for (const raw of instancePath.split('/').slice(1)) {
     const key = raw.replace(/~1/g, '/').replace(/~0/g, '~');
@@ -35,7 +37,7 @@ function nodeAt(root: Node | null, instancePath: string): Node | null {
 /** For an unknown key, point at the key itself rather than the enclosing map. */
 function keyNodeAt(root: Node | null, e: ErrorObject): Node | null {
   const parent = nodeAt(root, e.instancePath);
-  if (e.keyword === 'additionalProperties' && isMap(parent)) {
+  if (e.keyword === 'additionalProperties' && yamlLib().isMap(parent)) {
     const name = (e.params as { additionalProperty: string }).additionalProperty;
     const pair = parent.items.find((p) => (p.key as { value?: unknown } | null)?.value === name);
     if (pair?.key) return pair.key as Node;
@@ -49,6 +51,7 @@ function keyNodeAt(root: Node | null, e: ErrorObject): Node | null {
  */
 export function loadYamlValidated<T>(file: string, validate: ValidateFunction<T>, text?: string): T {
   const source = text ?? readFileSync(file, 'utf8');
+  const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const doc = parseDocument(source, { lineCounter, prettyErrors: true, uniqueKeys: true });
   const syntax = doc.errors[0];

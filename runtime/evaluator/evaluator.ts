@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { EventBus, Sensitivity } from '../events/event.ts';
 import { newId, type IdFactory } from '../core/ids.ts';
-import { redactSecrets } from '../providers/errors.ts';
+import { redactSecrets } from '../providers/redact-secrets.ts';
 import type { HeuristicRubric } from './rubric.ts';
 import { scoreSignals, type HeuristicScore, type SignalValues } from './heuristic.ts';
 import { gatedScore } from './gate.ts';

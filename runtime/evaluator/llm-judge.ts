@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Clock } from '../core/clock.ts';
 import { costOf } from '../pricing/cost.ts';
 import type { PriceTable } from '../pricing/rates.ts';
-import { redactSecrets } from '../providers/errors.ts';
+import { redactSecrets } from '../providers/redact-secrets.ts';
 import type { Provider } from '../providers/provider.ts';
 import { textOf } from '../types/content.ts';
 import type { CanonicalResponse } from '../types/response.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
 import type { ValidateFunction } from 'ajv';
-import { ajv, formatAjvErrors, precompiledValidator, SCHEMAS_DIR, validatorFor } from '../core/schemas.ts';
+import { formatAjvErrors, precompiledValidator, SCHEMAS_DIR, sharedAjv, validatorFor } from '../core/schemas.ts';
 import type { EventCatalogFile, EventTypeEntry, KnownEventType } from '../../schemas/types/events.ts';
 import { EventCatalogError } from './errors.ts';
 
@@ -34,6 +34,7 @@ function compilePayloadSchema(file: string): ValidateFunction {
   const pre = shipped.startsWith('..') || isAbsolute(shipped) ? undefined : precompiledValidator(shipped.split(sep).join('/'), () => schema);
   if (pre) return pre;
   try {
+    const ajv = sharedAjv();
     return (id && ajv.getSchema(id)) || ajv.compile(schema);
   } catch (err) {
     throw new EventCatalogError(file, `not a valid JSON Schema: ${(err as Error).message}`);

@@ -86,7 +86,8 @@ export function startLearningLoop(options: LearningLoopOptions): { stop(): void 
         for (const t of sessions.get(e.session_id)?.values() ?? []) {
           const features = options.featuresOf(t.turn_id);
           if (!features || !t.model) continue;
-          const input = { turn_id: t.turn_id, features, primary_model: t.model, success_score: null, cost_usd: t.cost, latency_ms: t.latency_ms, pricing_version: t.pricing_version ?? 'unknown' };
+          const text = options.textOf?.(t.turn_id);
+          const input = { turn_id: t.turn_id, features, primary_model: t.model, success_score: null, cost_usd: t.cost, latency_ms: t.latency_ms, pricing_version: t.pricing_version ?? 'unknown', ...(text !== undefined ? { prompt_text: text } : {}) };
           const ctx = { session_id: e.session_id, turn_id: t.turn_id, parent_event_id: e.id };
           if (v2) v2.record({ ...input, embedding: await embeddingFor(t.turn_id) }, ctx);
           else store.record(input, ctx);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EventBus } from '../events/event.ts';
-import { computeStructuralFeatures, createPatternRecommender, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
+import { computeStructuralFeatures, createLearnedScorer, createPatternRecommender, createRegretBudget, type RegretBudget, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
 import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
 import type { SideEffect } from '../tools/tool.ts';
 
@@ -39,6 +39,19 @@ export function createPatternSlot(options: {
   const v2 = isPatternStoreV2(store) ? store : null;
   const recommendations = new Map<string, PatternRecommendation | null>();
   let minEvalConfidence = 0.5;
+  // scoring: learned reads the prompt through the store's prompt rows (trained lazily, on first use).
+  const learned = createLearnedScorer(store);
+  /** Slot 4's answer from a recommendation (null when gated). */
+  const answer = (rec: PatternRecommendation) =>
+    rec.chosen_model === null ? null : { model: rec.chosen_model, confidence: rec.confidence, alternatives: rec.alternatives.map(({ model, score, sample_size }) => ({ model, score, sample_size })) };
+  // One regret budget per cost_weight: each operating point is its own deployment (a sweep must not spend
+  // one point's exploration on another's).
+  const budgets = new Map<number, RegretBudget>();
+  const budgetFor = (pattern: PatternConfig): RegretBudget => {
+    let b = budgets.get(pattern.cost_weight);
+    if (!b) budgets.set(pattern.cost_weight, (b = createRegretBudget(pattern.exploration_regret_budget)));
+    return b;
+  };
 
   /** The turn's structural fingerprint (§5), computed from session state. */
   const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures =>
@@ -64,6 +77,7 @@ export function createPatternSlot(options: {
     min_similarity: pattern.min_similarity,
     exploration: pattern.exploration,
     random: options.random ?? Math.random,
+    ...(pattern.exploration === 'thompson' ? { regret_budget: budgetFor(pattern) } : {}),
     ...(options.candidates ? { candidates: options.candidates() } : {}),
   });
 
@@ -81,6 +95,14 @@ export function createPatternSlot(options: {
       const f = fingerprintOf(req);
       features.set(req.turn_id, f);
       texts.set(req.turn_id, req.userMessage);
+      if (pattern.scoring === 'learned')
+        return {
+          recommend() {
+            const rec = learned.score(learned.predict(req.userMessage, req.workloadId), optionsOf(pattern));
+            recommendations.set(req.turn_id, rec);
+            return answer(rec);
+          },
+        };
       const recommender = createPatternRecommender(store, {
         featuresOf: () => f,
         options: () => optionsOf(pattern),
@@ -111,6 +133,7 @@ export function createPatternSlot(options: {
       let f: StructuralFeatures | null = null;
       let embedding: Float32Array | null | undefined;
       const gathered = new Map<string, RecommendEvidence>();
+      let predicted: ReturnType<typeof learned.predict> | null = null;
       const evidenceFor = (opts: RecommendOptions): { ev: RecommendEvidence; hybrid: boolean } => {
         if (embedding === undefined) embedding = v2 ? v2.cachedEmbedding(turn.userMessage) : null;
         const key = evidenceKey(opts);
@@ -127,12 +150,18 @@ export function createPatternSlot(options: {
           return {
             recommend() {
               const opts = optionsOf(pattern);
+              if (opts.scoring === 'learned') {
+                // The prompt's predictions once per turn; each cost_weight only rescores them.
+                predicted ??= learned.predict(turn.userMessage, turn.workloadId);
+                const rec = learned.score(predicted, opts);
+                recommendations.set(req.turn_id, rec);
+                return answer(rec);
+              }
               const { ev, hybrid } = evidenceFor(opts);
               if (hybrid) hybridTurns.add(req.turn_id);
               const rec = scoreEvidence(ev, opts);
               recommendations.set(req.turn_id, rec);
-              if (rec.chosen_model === null) return null;
-              return { model: rec.chosen_model, confidence: rec.confidence, alternatives: rec.alternatives.map(({ model, score, sample_size }) => ({ model, score, sample_size })) };
+              return answer(rec);
             },
           };
         },

@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cachedParse } from '../core/parsed-file-cache.ts';
 import { validatorFor } from '../core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../core/yaml-document.ts';
 import type { ModelRegistryFile } from '../../schemas/types/models.ts';
@@ -46,7 +48,8 @@ export function createModelRegistry(profiles: readonly ModelProfile[], version =
  * line and column; JSON is parsed as YAML 1.2 (a superset) so positions come for free.
  */
 export function loadModelRegistry(path: string = DEFAULT_MODELS_PATH): VersionedModelRegistry {
-  const file = loadYamlValidated<ModelRegistryFile>(path, validatorFor<ModelRegistryFile>('models.schema.json'));
+  // From the parsed-file cache when dist/ is fresh: the YAML parser (for positions) is most of a load.
+  const file = cachedParse('models', resolve(path), () => loadYamlValidated<ModelRegistryFile>(path, validatorFor<ModelRegistryFile>('models.schema.json')));
   // Compile-time check that the schema's generated type still fits the hand-written interface.
   const profiles: readonly ModelProfile[] = file.models;
   try {

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { costScale, gainScore, hierarchicalEstimates, noEvidence, thompsonDraw, type ModelEstimate, type ModelEvidence } from './expected-gain.ts';
+import { costScale, gainScore, hierarchicalEstimates, noEvidence, poolPrior, thompsonDraw, type ModelEstimate, type ModelEvidence } from './expected-gain.ts';
 import type { EvidenceOptions, ModelOption, ModelPriors, NeighborMatch, NeighborSummary, PatternRecommendation, RecommendEvidence, RecommendOptions } from './pattern-store.ts';
 
 export type { ModelPriors };
@@ -156,8 +156,10 @@ export function neighborEvidence(neighbors: readonly NeighborMatch[]): ModelEvid
  * the store-wide cost spread as scale, so a dearer model wins when its expected gain per extra dollar clears
  * the cost_weight. Gates: min_sample_size on the chosen model's neighbour + workspace samples; min_confidence
  * does not apply (the shrinkage already discounts thin evidence). With `exploration: thompson` and a
- * `random`, each model's P(solve) is a Beta draw around its estimate, `candidates` the store has never seen
- * draw from Beta(1, 1) at cost 0 (optimism: a model must be tried once to be priced), and no gate applies.
+ * `random`, each model's P(solve) is a Beta draw around its estimate; `candidates` the store has never
+ * seen are estimated at the pool prior (the seen models' mean rate, spread and mean cost: poolPrior), never
+ * a free optimistic draw; and no gate applies. With a `regret_budget`, a draw whose choice is worse than the
+ * best estimate by more points than are left takes the best estimate instead, and what it costs is charged.
  */
 export function scoreExpectedGain(all: readonly NeighborMatch[], opts: RecommendOptions, priors: ModelPriors): ClusterVerdict {
   return rankEstimates(estimateCluster(all, opts, priors), opts);
@@ -174,7 +176,13 @@ interface ClusterEstimates {
 
 function estimateCluster(all: readonly NeighborMatch[], opts: RecommendOptions, priors: ModelPriors): ClusterEstimates {
   const neighbors = clusterOf(all, opts);
-  const estimates = hierarchicalEstimates(priors.global, priors.workspace, neighborEvidence(neighbors));
+  // With exploration the unseen candidates join at the pool prior; that is fixed by the evidence, the
+  // candidates and whether exploration is on, never by the cost_weight or a draw.
+  const pool = opts.exploration === 'thompson' && opts.random ? poolPrior(priors.global) : null;
+  const estimates: ModelEstimate[] = hierarchicalEstimates(priors.global, priors.workspace, neighborEvidence(neighbors), pool !== null);
+  if (pool)
+    for (const m of opts.candidates ?? [])
+      if (!estimates.some((e) => e.model === m)) estimates.push({ model: m, p: pool.p, cost: pool.cost, strength: pool.strength, samples: 0 });
   return { size: neighbors.length, estimates, costs: estimates.map((e) => e.cost.toNumber()), scale: costScale(priors.global) };
 }
 
@@ -182,19 +190,26 @@ function rankEstimates(c: ClusterEstimates, opts: RecommendOptions): ClusterVerd
   const explore = opts.exploration === 'thompson' && opts.random ? opts.random : null;
   const { estimates, scale } = c;
   const cw = opts.cost_weight;
-  const options: (ModelOption & { draw: number })[] = estimates.map((e, i) => {
+  const options: (ModelOption & { mean: number })[] = estimates.map((e, i) => {
     const p = explore ? thompsonDraw(e, explore) : e.p;
-    return { model: e.model, score: gainScore(p, c.costs[i]!, cw, scale), sample_size: e.samples, avg_cost_usd: e.cost.toDecimalPlaces(12).toFixed(), success_score_mean: e.p, draw: p };
+    const cost = c.costs[i]!;
+    return { model: e.model, score: gainScore(p, cost, cw, scale), sample_size: e.samples, avg_cost_usd: e.cost.toDecimalPlaces(12).toFixed(), success_score_mean: e.p, mean: gainScore(e.p, cost, cw, scale) };
   });
-  if (explore)
-    for (const m of opts.candidates ?? [])
-      if (!estimates.some((e) => e.model === m)) {
-        const p = thompsonDraw({ p: 0.5, strength: 0 }, explore);
-        options.push({ model: m, score: gainScore(p, 0, cw, scale), sample_size: 0, avg_cost_usd: '0', success_score_mean: 0.5, draw: p });
-      }
-  const alternatives: ModelOption[] = options
-    .sort((a, b) => b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0))
-    .map(({ draw: _draw, ...o }) => o);
+  const order = (a: { score: number; sample_size: number; model: string }, b: { score: number; sample_size: number; model: string }) =>
+    b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0);
+  options.sort(order);
+  if (explore && opts.regret_budget) opts.regret_budget.turn();
+  if (explore && opts.regret_budget && options.length > 1) {
+    // Expected regret of following the draw: how far its choice's estimated utility is below the best's.
+    const best = [...options].sort((a, b) => order({ ...a, score: a.mean }, { ...b, score: b.mean }))[0]!;
+    const regret = 100 * (best.mean - options[0]!.mean);
+    if (regret > opts.regret_budget.remaining()) {
+      // Over budget: the best estimate leads; the drawn scores still order the rest.
+      options.splice(options.indexOf(best), 1);
+      options.unshift(best);
+    } else opts.regret_budget.spend(regret);
+  }
+  const alternatives: ModelOption[] = options.map(({ mean: _mean, ...o }) => o);
   const top = alternatives[0];
   if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: c.size };
   const runnerUp = alternatives[1]?.score;
@@ -223,7 +238,9 @@ export function scoreEvidence(ev: RecommendEvidence, opts: RecommendOptions, ela
   if (ev.failed) return { chosen_model: null, confidence: 0, alternatives: [], sample_size: 0, k_cluster_size: 0, fingerprint_id: null, elapsed_ms: ev.elapsed_ms + elapsedMs };
   // A sweep scores one evidence at many cost weights: the tallies (Decimal cost means, shrunk estimates) are
   // the same at each, so they are computed once per (evidence, scoring, min_similarity); only the ranking runs per call.
-  const key = `${opts.scoring ?? 'uniform'}:${opts.min_similarity ?? 0}`;
+  // The pooled candidates enter the estimates only when exploring, so they are part of the key then.
+  const pooled = opts.scoring === 'expected_gain' && opts.exploration === 'thompson' && opts.random ? `:pool:${(opts.candidates ?? []).join(',')}` : '';
+  const key = `${opts.scoring ?? 'uniform'}:${opts.min_similarity ?? 0}${pooled}`;
   let byKey = halves.get(ev);
   if (!byKey) halves.set(ev, (byKey = new Map()));
   let half = byKey.get(key);

@@ -68,15 +68,19 @@ export function shrinkCost(sum: Decimal, weight: number, prior: Decimal, strengt
  * Hierarchical estimates for every model with store-wide evidence: the store's mean (a model never scored
  * anywhere gets 0.5, an uninformed prior), the workspace's shrunk to it (when the turn has a workspace),
  * the neighbours' shrunk to that. Models only in `neighbors`/`workspace` but not `global` are ignored: the
- * store-wide totals include every row, so that happens only on inconsistent input.
+ * store-wide totals include every row, so that happens only on inconsistent input. `pooled`: the
+ * store's mean is itself shrunk to the pool prior of the other models (exploration's online stores, where a model may have few rows).
  */
-export function hierarchicalEstimates(global: readonly ModelEvidence[], workspace: readonly ModelEvidence[] | null, neighbors: readonly ModelEvidence[]): ModelEstimate[] {
+export function hierarchicalEstimates(global: readonly ModelEvidence[], workspace: readonly ModelEvidence[] | null, neighbors: readonly ModelEvidence[], pooled = false): ModelEstimate[] {
   const ws = new Map((workspace ?? []).map((e) => [e.model, e]));
   const nb = new Map(neighbors.map((e) => [e.model, e]));
   return global
     .filter((g) => g.samples > 0)
     .map((g) => {
-      const gp = g.scoredWeight > 0 ? g.successSum / g.scoredWeight : 0.5;
+      // Pooled (exploration), a thinly seen model's store-wide rate is shrunk to the other models' (poolPrior),
+      // so one unlucky first outcome does not price it at 0 and shut it out of every later draw.
+      const pool = pooled ? poolPrior(global, g.model) : null;
+      const gp = pool ? shrink(g.successSum, g.scoredWeight, pool.p, pool.strength) : g.scoredWeight > 0 ? g.successSum / g.scoredWeight : 0.5;
       const gc = g.costWeight > 0 ? g.costSum.div(g.costWeight) : new Decimal(0);
       const w = ws.get(g.model) ?? noEvidence(g.model);
       const wp = shrink(w.successSum, w.scoredWeight, gp, WORKSPACE_PRIOR_STRENGTH);
@@ -89,7 +93,9 @@ export function hierarchicalEstimates(global: readonly ModelEvidence[], workspac
         // tell what a model solves; a workspace's prompts (their length) set what a turn costs, and in a
         // new workspace no recorded cost is this turn's own (measured, docs/decisions.md).
         cost: wc,
-        strength: n.scoredWeight + NEIGHBOR_PRIOR_STRENGTH,
+        // With a pool prior, the neighbours' prior is only as sure as the store-wide evidence behind it: a
+        // model seen once is drawn wide, so Thompson sampling can still find it better.
+        strength: n.scoredWeight + (pool ? Math.min(NEIGHBOR_PRIOR_STRENGTH, g.scoredWeight + pool.strength) : NEIGHBOR_PRIOR_STRENGTH),
         samples: n.samples + w.samples,
       };
     });
@@ -140,4 +146,72 @@ export function sampleBeta(a: number, b: number, random: () => number): number {
 /** Thompson sampling's draw of a model's P(solve): Beta(1 + p·s, 1 + (1 − p)·s) for an estimate with strength s. */
 export function thompsonDraw(e: Pick<ModelEstimate, 'p' | 'strength'>, random: () => number): number {
   return sampleBeta(1 + e.p * e.strength, 1 + (1 - e.p) * e.strength, random);
+}
+
+/**
+ * The spread of P(solve) across models assumed when fewer than two models have evidence: about what
+ * separates a strong from a weak LLM on a benchmark, so an unseen model is neither certain to match the
+ * seen one nor a free coin flip.
+ */
+export const UNSEEN_SPREAD_FALLBACK = 0.15;
+
+/** What routing believes of a model the store has never seen: the pool's evidence, never a free draw. */
+export interface PoolPrior {
+  /** Mean of the seen models' store-wide P(solve) (0.5 when none is scored). */
+  p: number;
+  /** Pseudo-samples whose Beta has the seen models' spread of P(solve) as its sd (moment match). */
+  strength: number;
+  /** Mean of the seen models' store-wide mean cost, USD. */
+  cost: Decimal;
+}
+
+/**
+ * The pool prior from the store-wide evidence: the models' mean rate, and a Beta strength whose sd is
+ * the models' spread (sd² = p(1 − p)/(s + 1), so s = p(1 − p)/sd² − 1; at least 1, so the draw is never
+ * uniform). An unseen model is priced at the seen models' mean cost, not at zero. `except` leaves one
+ * model out: a seen model's own prior is the other models' evidence, so its own unlucky first outcomes do
+ * not drag down the very prior meant to temper them.
+ */
+export function poolPrior(global: readonly ModelEvidence[], except?: string): PoolPrior {
+  const rates = global.filter((g) => g.scoredWeight > 0 && g.model !== except).map((g) => g.successSum / g.scoredWeight);
+  const costs = global.filter((g) => g.costWeight > 0).map((g) => g.costSum.div(g.costWeight));
+  const cost = costs.length ? costs.reduce((a, b) => a.plus(b), new Decimal(0)).div(costs.length) : new Decimal(0);
+  if (!rates.length) return { p: 0.5, strength: 1, cost };
+  const p = rates.reduce((a, b) => a + b, 0) / rates.length;
+  const sd = rates.length < 2 ? UNSEEN_SPREAD_FALLBACK : Math.sqrt(rates.reduce((a, r) => a + (r - p) ** 2, 0) / (rates.length - 1));
+  // A pool whose models all score alike still leaves an unseen one some room: the fallback spread's floor.
+  const spread = Math.max(sd, UNSEEN_SPREAD_FALLBACK / 3);
+  const strength = Math.max(1, (p * (1 - p)) / (spread * spread) - 1);
+  return { p, strength, cost };
+}
+
+/** How much expected regret exploration may still spend (routing.yaml pattern.exploration_regret_budget). */
+export interface RegretBudget {
+  /** A turn is being routed: the allowance refills by its per-turn share. */
+  turn(): void;
+  /** Points left (100 points = one task's worth of slot 4's utility). */
+  remaining(): number;
+  /** Charges `points` of expected regret. */
+  spend(points: number): void;
+}
+
+/**
+ * A budget of `points` of expected regret per 100 turns, as a token bucket: all of it available at the
+ * start, refilled by points/100 a turn, never holding more than `points`. So after t turns at most
+ * points × (1 + t/100) has been charged: average exploration regret tends to points/100 a turn. A bucket
+ * rather than a one-off allowance: once spent for good, routing is greedy and a model whose first outcomes
+ * were unlucky is never tried again (the greedy lock-in a one-off budget showed on seeded streams).
+ */
+export function createRegretBudget(points: number): RegretBudget {
+  if (!(points >= 0)) throw new RangeError(`regret budget must be >= 0, got ${points}`);
+  let left = points;
+  return {
+    turn() {
+      left = Math.min(points, left + points / 100);
+    },
+    remaining: () => left,
+    spend(p) {
+      left = Math.max(0, left - p);
+    },
+  };
 }

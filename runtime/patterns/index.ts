@@ -14,9 +14,16 @@ export {
   shrinkCost,
   thompsonDraw,
   WORKSPACE_PRIOR_STRENGTH,
+  createRegretBudget,
+  poolPrior,
+  UNSEEN_SPREAD_FALLBACK,
   type ModelEstimate,
   type ModelEvidence,
+  type PoolPrior,
+  type RegretBudget,
 } from './expected-gain.ts';
+export { createLearnedScorer, scoreLearned, type LearnedScorer } from './learned-scoring.ts';
+export { defaultPromptModelSettings, loadPromptModelSettings } from './prompt-model-settings.ts';
 export { compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
 export { PatternSchemaError } from './pattern-db.ts';
 export { patternMatchedPayload } from './pattern-events.ts';

@@ -3,6 +3,8 @@
 // without a statement per write. Used for scratch stores that live as long as one process (a matrix
 // cross-fit's per-fold stores); memory-pattern-store.test.ts checks it against the SQLite tables.
 import type { EmbeddingRow, FingerprintRow, HistoryRow, OutcomeKey, OutcomeRow, PatternTables } from './pattern-db.ts';
+import type { PromptOutcomeRow } from './prompt-model.ts';
+import type { StoredPromptRow } from './prompt-outcomes.ts';
 
 interface FingerprintEntry {
   row: FingerprintRow;
@@ -38,6 +40,9 @@ const evictionOrder = (a: OutcomeEntry, b: OutcomeEntry) =>
 
 const keyOf = (e: OutcomeEntry): OutcomeKey => ({ fingerprint_id: e.row.fingerprint_id, primary_model: e.row.primary_model, last_updated_at_us: e.row.last_updated_at_us });
 
+/** A prompt row with its own vector arrays (SQLite hands out fresh ones on every read). */
+const copyPrompt = (r: StoredPromptRow): StoredPromptRow => ({ ...r, terms: { idx: Int32Array.from(r.terms.idx), val: Float64Array.from(r.terms.val) } });
+
 /** The tables, plus the hook by which state kept beside them (the embedding cache) joins their transactions. */
 export interface MemoryPatternTables extends PatternTables {
   /** Registers the undo of a change made now: run if the enclosing write or batch rolls back; dropped outside one. */
@@ -59,6 +64,8 @@ export function createMemoryPatternTables(label = ':memory:'): MemoryPatternTabl
   /** History turn ids per outcome key: the cascade when an outcome row goes. */
   const historyOf = new Map<string, Set<string>>();
   const meta = new Map<string, string>();
+  /** prompt_outcomes by turn_id; a Map iterates in insertion order, which is SQLite's rowid order here (rows are never re-inserted but after a clear). */
+  const prompts = new Map<string, StoredPromptRow>();
   let nextRowid = 1;
 
   const undo: (() => void)[] = [];
@@ -251,7 +258,32 @@ export function createMemoryPatternTables(label = ':memory:'): MemoryPatternTabl
       });
       return true;
     },
+    insertPromptOutcome(turnId: string, row: StoredPromptRow) {
+      // INSERT OR IGNORE on the turn_id primary key.
+      if (prompts.has(turnId)) return false;
+      prompts.set(turnId, copyPrompt(row));
+      onUndo(() => prompts.delete(turnId));
+      return true;
+    },
+    scorePromptOutcome(turnId: string, score: number) {
+      const r = prompts.get(turnId);
+      if (!r) return false;
+      const old = r.score;
+      r.score = score;
+      onUndo(() => (r.score = old));
+      return true;
+    },
+    readPromptOutcomes: (): PromptOutcomeRow[] => [...prompts.values()].flatMap((r) => (r.score === null ? [] : [{ ...copyPrompt(r), score: r.score }])),
+    clearPromptOutcomes() {
+      const old = [...prompts];
+      prompts.clear();
+      onUndo(() => {
+        prompts.clear();
+        for (const [k, v] of old) prompts.set(k, v);
+      });
+    },
     close() {
+      prompts.clear();
       fingerprints.clear();
       bySig.clear();
       outcomes.clear();

@@ -2,6 +2,7 @@
 // Policy (what to write, what to evict) lives in sqlite-pattern-store.ts and eviction.ts.
 import Database from 'better-sqlite3';
 import { PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
+import { clearPromptOutcomes, ensurePromptOutcomes, insertPromptOutcome, readPromptOutcomes, scorePromptOutcome, type StoredPromptRow } from './prompt-outcomes.ts';
 
 /** A fingerprints row (embedding columns are v2 and not read here). */
 export interface FingerprintRow {
@@ -196,6 +197,16 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
     embeddingsOf: (providerId: string) => q.embeddingsOf.all(providerId),
     /** v2: makes the fingerprint hybrid with this packed vector unless it has one; true when written. */
     setEmbedding: (fingerprintId: string, blob: Buffer, providerId: string, dim: number) => q.setEmbedding.run(blob, providerId, dim, fingerprintId).changes > 0,
+    /** `learned` scoring's per-turn prompt rows (prompt-outcomes.ts): inserted once per turn (true when new; the table made on first write). */
+    insertPromptOutcome: (turnId: string, row: StoredPromptRow) => {
+      ensurePromptOutcomes(db);
+      return insertPromptOutcome(db, turnId, row);
+    },
+    /** A late verdict for a recorded turn's prompt row; true when a row changed. */
+    scorePromptOutcome: (turnId: string, score: number) => scorePromptOutcome(db, turnId, score),
+    /** Every scored prompt row, in insertion order. */
+    readPromptOutcomes: () => readPromptOutcomes(db),
+    clearPromptOutcomes: () => clearPromptOutcomes(db),
     /** The connection itself, for the v2 embedding cache: sharing it keeps the cache's commits from reading as foreign ones (data_version). */
     connection: db,
     close: () => void db.close(),

@@ -1,7 +1,8 @@
 // The pattern store's contract (pattern-store.md §4): what the learning loop, routing slot 4 and
 // the harness call. The SQLite implementation is sqlite-pattern-store.ts.
 import type { Decimal } from 'decimal.js';
-import type { ModelEvidence } from './expected-gain.ts';
+import type { ModelEvidence, RegretBudget } from './expected-gain.ts';
+import type { PromptOutcomeRow } from './prompt-model.ts';
 import type { StructuralFeatures } from './structural-features.ts';
 
 /** Per-store caps (§4 PatternCaps, §6). */
@@ -128,6 +129,8 @@ export interface RecommendOptions {
   random?: () => number;
   /** The models routing may choose (exploration tries those the store has never seen). */
   candidates?: readonly string[];
+  /** `thompson` only: the expected regret exploration may still spend (pattern.exploration_regret_budget); absent = unbounded. */
+  regret_budget?: RegretBudget;
 }
 
 /**
@@ -163,7 +166,7 @@ export type EvidenceOptions = Pick<RecommendOptions, 'k' | 'scoring'>;
 export type PatternExploration = 'none' | 'thompson';
 
 /** routing.yaml pattern.scoring. */
-export type ClusterScoring = 'uniform' | 'similarity_weighted' | 'expected_gain';
+export type ClusterScoring = 'uniform' | 'similarity_weighted' | 'expected_gain' | 'learned';
 
 /** One turn's outcome for `record` (§10.4 phase 1). */
 export interface RecordInput {
@@ -175,6 +178,8 @@ export interface RecordInput {
   cost_usd: Decimal;
   latency_ms: number;
   pricing_version: string;
+  /** The turn's user message: with it the store keeps the task's hashed-word vector beside the outcome (`learned` scoring's training row). */
+  prompt_text?: string;
 }
 
 /** A late verdict for `updateScore` (§10.4 phase 2). */
@@ -229,6 +234,8 @@ export interface PatternStore {
    * Never throws, like `recommend`. Optional so stores written before the split still satisfy the interface.
    */
   evidence?(features: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence;
+  /** One row per recorded turn that carried `prompt_text` (the `learned` scoring's training data), in record order. Optional: older stores lack it. */
+  promptOutcomes?(): readonly PromptOutcomeRow[];
   /** Every stored fingerprint, oldest first, read from the file (not the in-memory index). */
   fingerprints(): StoredFingerprint[];
   /** Every outcome row, by fingerprint id then model, read from the file. */

@@ -27,6 +27,8 @@ import {
 import { assertEmbeddingProvider, packVector, unpackVector, type EmbeddingProvider } from './embeddings/embedding-provider.ts';
 import { upgradeToV2, wrapPatternStoreV2, type EmbeddingConfig, type EmbeddingQuery, type HybridIndex, type PatternStoreV2 } from './v2-pattern-store.ts';
 import { createEmbeddingCache, type EmbeddingCache, type EmbeddingCacheLimits } from './embeddings/embedding-cache.ts';
+import { promptRow } from './prompt-outcomes.ts';
+import type { PromptOutcomeRow } from './prompt-model.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
 import { canonicalFeaturesJson, normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
 
@@ -147,6 +149,8 @@ export function openStructuralStore<T extends PatternTables>(
   /** Set when the file cannot be used (not SQLite, corrupt, newer schema, closed): reads empty, writes skipped. */
   let failure: string | null = null;
   let seenVersion = -1;
+  /** The prompt_outcomes rows, mirrored like the index (the `learned` scoring's training data). */
+  let promptRows: PromptOutcomeRow[] = [];
   const warned = new Set<string>();
 
   function warnOnce(op: string, reason: string): void {
@@ -181,6 +185,7 @@ export function openStructuralStore<T extends PatternTables>(
       index.clear();
       for (const row of d.allFingerprints()) index.putFingerprint(row.id, row.structural_sig, featuresOfRow(row));
       for (const row of d.allOutcomes()) index.putOutcome(indexedOutcome(row));
+      promptRows = d.readPromptOutcomes();
       if (spec) for (const row of d.embeddingsOf(spec.provider_id)) if (row.embedding_dim === spec.dim) index.setEmbedding(row.id, unpackVector(row.embedding_blob));
       seenVersion = version;
     });
@@ -243,12 +248,18 @@ export function openStructuralStore<T extends PatternTables>(
     const micros = usdToMicros(input.cost_usd);
     const d = connect('record', true);
     if (!d) return noResult();
-    const { embedding, ...structural } = input;
+    const { embedding, prompt_text, ...structural } = input;
+    // A turn without its score yet trains the learned scoring once updateScore folds its verdict.
+    const prompt = prompt_text !== undefined ? promptRow({ turn_id: input.turn_id, prompt_text, workload_id: features.workload_id, primary_model: input.primary_model, score: input.success_score, cost_usd: input.cost_usd.toNumber() }) : null;
     let tx;
     try {
       tx = d.write(() => {
         const w = writeRecord(d, { input: structural, structuralJson: json, sig, micros }, clock.nowUs(), () => ids(), caps);
-        return { ...w, stored: attachEmbedding(d, w.result.fingerprint_id, embedding) };
+        let promptStored = false;
+        if (prompt && w.next) {
+          promptStored = d.insertPromptOutcome(input.turn_id, prompt);
+        }
+        return { ...w, stored: attachEmbedding(d, w.result.fingerprint_id, embedding), promptStored };
       });
     } catch (err) {
       storageFailed('record', err);
@@ -259,6 +270,7 @@ export function openStructuralStore<T extends PatternTables>(
       return tx.result;
     }
     index.putFingerprint(tx.result.fingerprint_id, sig, features);
+    if (prompt && tx.promptStored && prompt.score !== null) promptRows.push({ ...prompt, score: prompt.score });
     if (tx.stored) index.setEmbedding(tx.result.fingerprint_id, tx.stored);
     index.putOutcome(indexedOutcome(tx.next));
     applyEviction(tx.eviction);
@@ -312,6 +324,12 @@ export function openStructuralStore<T extends PatternTables>(
     }
     if (tx.next) index.putOutcome(indexedOutcome(tx.next));
     if (tx.next && tx.folded) {
+      try {
+        // The turn's prompt row takes the verdict; the mirror is read again (verdicts are rare beside routing).
+        if (d.scorePromptOutcome(input.turn_id, input.score)) promptRows = d.readPromptOutcomes();
+      } catch (err) {
+        storageFailed('updateScore', err);
+      }
       events.recorded(ctx, {
         fingerprint_id: tx.result.fingerprint_id,
         fingerprint_kind: kindOf(tx.result.fingerprint_id),
@@ -387,6 +405,7 @@ export function openStructuralStore<T extends PatternTables>(
     updateScore,
     recommend,
     evidence,
+    promptOutcomes: () => guardedRead('promptOutcomes', [], () => promptRows),
     findKNearest(features, k, opts) {
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
       return guardedRead('findKNearest', [], () => index.kNearest(normalizeFeatures(features), k, opts?.useWorkloadId ?? true));
@@ -432,6 +451,7 @@ export function openStructuralStore<T extends PatternTables>(
           before = d.write(() => {
             const b = tableCounts(d);
             d.deleteAll();
+            d.clearPromptOutcomes();
             d.setMeta('last_eviction_at_us', String(clock.nowUs()));
             return b;
           });
@@ -440,6 +460,7 @@ export function openStructuralStore<T extends PatternTables>(
           return 0;
         }
         index.clear();
+        promptRows = [];
       } else if (failure !== null) return 0;
       if (ctx) events.evicted(ctx, ctx.parent_event_id, evictedPayload('manual_clear', before, { fingerprints: 0, outcomes: 0 }, null));
       return before.outcomes;

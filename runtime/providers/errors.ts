@@ -3,6 +3,9 @@ import { APIConnectionError as AnthropicConnectionError, APIUserAbortError as An
 import { APIConnectionError as OpenAIConnectionError, APIUserAbortError as OpenAIAbortError } from 'openai';
 import { ProviderError, type ProviderErrorClass } from './provider.ts';
 import { responseTooLargeIn } from './response-cap.ts';
+import { redactSecrets } from './redact-secrets.ts';
+
+export { redactSecrets };
 
 /** The classes our retry policy retries; every other class fails at once. */
 export const RETRYABLE_CLASSES: ReadonlySet<ProviderErrorClass> = new Set<ProviderErrorClass>(['rate_limit', 'server_error', 'network']);
@@ -78,25 +81,6 @@ export function classifyError(e: unknown): ProviderErrorClass {
   // A 2xx body that is not JSON at all: the SDK's parse fails.
   if (e instanceof SyntaxError) return 'malformed_response';
   return 'other';
-}
-
-// Key shapes: Anthropic `sk-ant-...`, OpenAI `sk-...`/`sk-proj-...` (masked ones too), bearer tokens, URL credentials.
-const SECRET_PATTERNS: readonly RegExp[] = [
-  /\bsk-[A-Za-z0-9_*-]{4,}/g,
-  /\b(bearer)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
-  /(x-api-key["']?\s*[:=]\s*["']?)[^\s"',}]+/gi,
-  /(\/\/)[^/\s:@]+:[^/\s@]+@/g,
-];
-
-/** Removes anything that looks like a credential, and each exact `secrets` value, from text bound for logs or the trace. */
-export function redactSecrets(text: string, secrets: readonly string[] = []): string {
-  let out = text;
-  for (const s of secrets) if (s.length >= 4) out = out.split(s).join('[REDACTED]');
-  out = out.replace(SECRET_PATTERNS[0]!, '[REDACTED]');
-  out = out.replace(SECRET_PATTERNS[1]!, '$1 [REDACTED]');
-  out = out.replace(SECRET_PATTERNS[2]!, '$1[REDACTED]');
-  out = out.replace(SECRET_PATTERNS[3]!, '$1[REDACTED]@');
-  return out;
 }
 
 /** Who failed, for messages: the provider name, the variable its key comes from, and the values to redact. */

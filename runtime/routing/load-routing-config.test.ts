@@ -17,6 +17,7 @@ const SPEC_PATTERN_DEFAULTS = {
   min_similarity: 0.5,
   // Issue 20: exploration applies to scoring expected_gain only; off by default.
   exploration: 'none',
+  exploration_regret_budget: 50,
   fingerprint_version: 'v1',
   embedding_provider: null,
   embedding_alpha: 0.6,

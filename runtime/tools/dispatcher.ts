@@ -1,7 +1,7 @@
 import type { ValidateFunction } from 'ajv';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../core/logger.ts';
-import { ajv, formatAjvErrors } from '../core/schemas.ts';
+import { formatAjvErrors, sharedAjv } from '../core/schemas.ts';
 import type { Actor, EventBus } from '../events/event.ts';
 import { scrubWorkspacePaths } from '../sandbox/index.ts';
 import type { ToolResultBlock, ToolUseBlock } from '../types/content.ts';
@@ -74,7 +74,7 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
   const byName = new Map<string, { tool: Tool; validate: ValidateFunction }>();
   for (const tool of opts.tools) {
     if (byName.has(tool.name)) throw new Error(`duplicate tool name '${tool.name}'`);
-    byName.set(tool.name, { tool, validate: ajv.compile(tool.input_schema) });
+    byName.set(tool.name, { tool, validate: sharedAjv().compile(tool.input_schema) });
   }
   const sortedSpecs: ToolSpec[] = [...opts.tools]
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))

@@ -10,7 +10,7 @@ export const READABLE_TRACE_SCHEMA_VERSIONS: readonly number[] = [1, 2];
 
 /**
  * The catalog §7.1 events table and its four indexes, plus a minimal sessions table so the
- * foreign key holds. Idempotent, so it can run against a DB the harness created first.
+ * foreign key holds, with an index of sub-sessions by parent. Idempotent, so it can run against a DB the harness created first.
  */
 export const TRACE_SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS sessions (
@@ -37,4 +37,8 @@ CREATE INDEX IF NOT EXISTS idx_events_session_id     ON events(session_id, id);
 CREATE INDEX IF NOT EXISTS idx_events_type_timestamp ON events(type, timestamp_us);
 CREATE INDEX IF NOT EXISTS idx_events_turn           ON events(turn_id);
 CREATE INDEX IF NOT EXISTS idx_events_parent         ON events(parent_event_id);
+
+-- A run's delegated sub-sessions by parent, so reading one run (analyze) does not scan every session of the DB.
+-- Added without a version bump: an extra index breaks no reader, and every writer's open adds it to an older DB.
+CREATE INDEX IF NOT EXISTS idx_sessions_parent ON sessions(parent_session_id) WHERE parent_session_id IS NOT NULL;
 `;

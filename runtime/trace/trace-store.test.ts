@@ -85,6 +85,21 @@ describe('opening', () => {
     again.close();
   });
 
+  it('indexes sub-sessions by parent, and adds that index to a DB written before it when a writer opens it', () => {
+    const path = join(dir, 'older.db');
+    openTraceStore(path, { logger: createMemoryLogger() }).close();
+    const raw = new Database(path);
+    raw.exec('DROP INDEX idx_sessions_parent');
+    raw.close();
+    const again = open('older.db');
+    const db = again.database;
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'sessions' AND name LIKE 'idx_%'").pluck().all()).toEqual(['idx_sessions_parent']);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    // The recursive step of a run's session tree searches the index instead of building one over every session.
+    const plan = db.prepare('EXPLAIN QUERY PLAN WITH RECURSIVE t(id) AS (SELECT ? UNION SELECT s.id FROM sessions s JOIN t ON s.parent_session_id = t.id) SELECT id FROM t').all('s1') as { detail: string }[];
+    expect(plan.map((r) => r.detail).join('\n')).toMatch(/SEARCH s USING (COVERING )?INDEX idx_sessions_parent \(parent_session_id=\?\)/);
+  });
+
   it('refuses a DB with corrupt pages, naming the file and what to do, before writing to it', () => {
     const path = join(dir, 'damaged.db');
     const store = openTraceStore(path, { logger: createMemoryLogger() });

@@ -164,6 +164,42 @@ export interface Setting {
     fingerprints_max: number;
     stores: number;
   };
+  /**
+   * Online only: the router's cumulative regret against the best fixed choice over the arrival order, at the chosen knob (the calibration window's choice of cost_weight, routed or not). Sampled at up to 101 positions of the order, the last included.
+   */
+  regret?: {
+    /**
+     * The best single model at the target over every task, in hindsight.
+     */
+    best_fixed_model: string;
+    /**
+     * The swept cost_weight whose online picks the series follows.
+     */
+    cost_weight: number;
+    tasks: number;
+    /**
+     * Tasks in the calibration window (the first 20% of the order).
+     */
+    window: number;
+    /**
+     * The fixed model routed after the window when the window's validation showed no gain (the series then follows the router as it would have routed, not what ran); null or absent when the router routed.
+     */
+    fallback_model?: string | null;
+    series: {
+      /**
+       * Position in the arrival order (1 = the first task).
+       */
+      task: number;
+      /**
+       * Tasks the best fixed model solved minus tasks the router solved, summed up to this position (fractional scores add as they are).
+       */
+      regret_tasks: number;
+      /**
+       * The router's cost minus the best fixed model's, summed up to this position (USD).
+       */
+      extra_cost_usd: string;
+    }[];
+  };
   cost_apgr: Estimate1;
   /**
    * RouteLLM's APGR: area under PGR over the share of calls to the strong model, through (0,0) and (1,1) (two-model pools only).

@@ -66,13 +66,17 @@ export interface PatternSettings {
   min_sample_size?: number;
   min_eval_confidence?: number;
   /**
-   * How slot 4 scores the K-cluster: uniform = pattern-store.md §8.3-8.4 (sample-size weights); similarity_weighted (the default, a deviation from the spec) also multiplies each neighbour by exp(-(1 - similarity)/0.1), so far neighbours (e.g. other workloads) cannot outvote near ones; expected_gain estimates each model's P(solve) and cost from the similarity-weighted neighbours shrunk to the workspace's rates and those to the store's, and picks the model whose expected gain per extra dollar clears cost_weight (measured on recorded outcomes, docs/decisions.md).
+   * How slot 4 scores the K-cluster: uniform = pattern-store.md §8.3-8.4 (sample-size weights); similarity_weighted (the default, a deviation from the spec) also multiplies each neighbour by exp(-(1 - similarity)/0.1), so far neighbours (e.g. other workloads) cannot outvote near ones; expected_gain estimates each model's P(solve) and cost from the similarity-weighted neighbours shrunk to the workspace's rates and those to the store's, and picks the model whose expected gain per extra dollar clears cost_weight (measured on recorded outcomes, docs/decisions.md); learned reads the prompt: per-model P(solve | prompt) from a ridge regression over the hashed words of every stored task, over a shrunk per-workload (or learned k-means cluster) prior, and the prompt's own cost per model from its length (runtime/patterns/prompt-model.ts).
    */
-  scoring?: 'uniform' | 'similarity_weighted' | 'expected_gain';
+  scoring?: 'uniform' | 'similarity_weighted' | 'expected_gain' | 'learned';
   /**
-   * expected_gain only: thompson draws each model's P(solve) from its Beta posterior on every turn (and tries models the store has never seen), so a store that learns only what it chose can still learn what the other models are worth.
+   * expected_gain only: thompson draws each model's P(solve) from its Beta posterior on every turn (models the store has never seen draw from the pool prior: the mean and spread of the seen models' rates, at their mean cost), so a store that learns only what it chose can still learn what the other models are worth. Bounded by exploration_regret_budget.
    */
   exploration?: 'none' | 'thompson';
+  /**
+   * thompson only: the expected regret exploration may spend per 100 turns, in points of slot 4's utility ((1 - cost_weight) x P(solve) - cost term; at cost_weight 0, solved-rate points; 100 points = one task's worth). A token bucket: all of it available at the start, refilled by a hundredth a turn, never holding more. A draw whose choice is estimated worse than the best estimate by more than is left takes the best estimate instead. So exploration costs at most budget x (1 + turns/100) points in all: about budget/100 points a turn in the long run. Counted per cost_weight (each operating point is its own deployment). Default 50 (half a point a turn), chosen on dev splits (docs/decisions.md).
+   */
+  exploration_regret_budget?: number;
   /**
    * Floor for cluster membership: K-NN neighbours less similar than this are dropped before scoring (0 keeps all K, the spec's behaviour). The default 0.5 and scoring similarity_weighted were chosen by bench compare --arm (docs/decisions.md).
    */

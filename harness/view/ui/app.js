@@ -168,14 +168,17 @@ function Compare({ a, b }) {
 
 const pts = (x) => (x === null || x === undefined ? '—' : `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(Number(x)).toFixed(1)}`);
 const rate = (x) => (x === null || x === undefined ? '—' : `${(Number(x) * 100).toFixed(1)}%`);
+// A zero-width interval, as harness/report/verdict-grammar.ts's zeroWidth decides it (ends apart by rounding alone count).
+const zeroWidth = (lo, hi) => Math.abs(hi - lo) <= 1e-12 * Math.max(1, Math.abs(lo), Math.abs(hi));
 // An estimate with its interval; a zero-width interval is no variation, as the text reports say.
-const est = (e, f = pts) => (!e ? '—' : e.ci_low === null || e.ci_high === null ? f(e.estimate) : e.ci_low === e.ci_high ? `${f(e.estimate)} (no variation)` : `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]`);
+const est = (e, f = pts) => (!e ? '—' : e.ci_low === null || e.ci_high === null ? f(e.estimate) : zeroWidth(e.ci_low, e.ci_high) ? `${f(e.estimate)} (no variation)` : `${f(e.estimate)} [${f(e.ci_low)}, ${f(e.ci_high)}]`);
 
 function Matrix({ db, run }) {
   const state = useJson(`/api/matrix?db=${db}&run=${encodeURIComponent(run)}`);
   return html`<${Loading} state=${state}>${({ report: m, commit, command }) => html`
     <h2>Matrix run ${run}</h2>
-    <p class="headline">${m.headline}</p>
+    <p class="headline">${m.verdict.statement}</p>
+    <p>${m.headline}</p>
     <p class="muted">${m.provenance.matrix} · ${m.provenance.tasks} tasks in ${m.provenance.clusters} clusters · ${m.models.length} models · seed ${m.provenance.seed} · <${Commit} commit=${commit} /></p>
     <p>The full report: <code>${command}</code></p>
     <h3>Settings</h3>
@@ -188,8 +191,7 @@ function Matrix({ db, run }) {
     <h3>Baselines at the chosen point</h3>
     <table><thead><tr><th>setting</th><th>baseline</th><th class="num">solved</th><th class="num">cost / task</th><th>vs hull (pts)</th><th>router − baseline (pts)</th></tr></thead>
       <tbody>${m.settings.flatMap((s) => Object.entries(s.baselines ?? {}).filter(([, b]) => b).map(([name, b]) => html`<tr><td>${s.setting}</td><td>${name.replaceAll('_', ' ')}</td>
-        <td class="num">${est(b.solved_rate, rate)}</td><td class="num">${usd(b.cost_per_task_usd)}</td><td>${est(b.hull_gap_pts)}</td><td>${est(b.router_minus_baseline_pts)}</td></tr>`))}</tbody></table>
-    <p>${m.verdict.statement}</p>`}<//>`;
+        <td class="num">${est(b.solved_rate, rate)}</td><td class="num">${usd(b.cost_per_task_usd)}</td><td>${est(b.hull_gap_pts)}</td><td>${est(b.router_minus_baseline_pts)}</td></tr>`))}</tbody></table>`}<//>`;
 }
 
 function Streams({ db }) {

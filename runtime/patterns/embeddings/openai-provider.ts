@@ -1,5 +1,5 @@
 // openai:<model> via the installed SDK's embeddings.create (§16.2). The key is passed in, never read from env here.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { EmbeddingProviderError, l2Normalize, reportedTokens, type EmbeddingProvider, type EmbedResult } from './embedding-provider.ts';
 
 /** Options of `createOpenAIEmbeddingProvider`. */
@@ -15,8 +15,10 @@ export interface OpenAIEmbeddingOptions {
 export function createOpenAIEmbeddingProvider(o: OpenAIEmbeddingOptions): EmbeddingProvider {
   const model = o.model ?? 'text-embedding-3-small';
   const id = `openai:${model}`;
-  const client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, fetch: o.fetch, maxRetries: 0 });
+  // The SDK loads on the first embedding, so opening a v2 store to read it (analyze) does not pay for it.
+  let client: OpenAI | null = null;
   const embedWithUsage = async (texts: string[]): Promise<EmbedResult> => {
+    client ??= new (await import('openai')).default({ apiKey: o.apiKey, baseURL: o.baseURL, fetch: o.fetch, maxRetries: 0 });
     try {
       const res = await client.embeddings.create({ model, input: texts, encoding_format: 'float', ...(o.dimensions ? { dimensions: o.dimensions } : {}) });
       const vectors = [...res.data].sort((a, b) => a.index - b.index).map((d) => l2Normalize(Float32Array.from(d.embedding)));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import type { Node } from 'yaml';
+import { yamlLib } from '../../core/yaml-lib.ts';
 import { cachedParse } from '../../core/parsed-file-cache.ts';
 import { validatorFor } from '../../core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../core/yaml-document.ts';
@@ -45,6 +46,7 @@ function turnProblems(turns: SimScript['turns'], at: readonly (string | number)[
 
 /** 1-based line and column of the YAML node at `path`, or of its deepest existing ancestor. */
 function positionOf(text: string, path: readonly (string | number)[]): { line: number; col: number } | null {
+  const { isMap, isSeq, LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   let node: Node | null = doc.contents;

@@ -11,7 +11,7 @@ import { runMatrix } from '../../../protocols/matrix-run-protocol.ts';
 export async function runMatrixCommand(o: MatrixRunOptions, io: CliIO, width: number | null = null, quiet = false): Promise<number> {
   // One line per setting, and a meter of routing decisions in between (nothing with --quiet).
   const progress = (t: string) => (quiet ? undefined : io.progress(t.endsWith('\n') || t.startsWith('\r') ? t : `${t}\n`));
-  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress, progressMode: quiet ? 'off' : io.isTTY ? 'tty' : 'lines' });
+  const { report, dbPath, jsonPath } = await runMatrix(o, { cwd: io.cwd, env: io.env, progress, progressMode: quiet ? 'off' : io.isTTY ? 'tty' : 'lines', ...(io.interrupt ? { interrupt: io.interrupt } : {}) });
   io.out(renderMatrixText(report, { json: jsonPath, db: dbPath, width, names: modelNames(report) }));
   return 0;
 }

@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { createPriceTable } from '../pricing/price-table.ts';
+import { createAnalytics, type Analytics } from './analytics.ts';
+import { createEventsFixture, llmCallCompletedPayload } from './events-fixture.ts';
+import { createSessionMemo } from './session-memo.ts';
+
+const table = createPriceTable({
+  version: 'test-1',
+  currency: 'USD',
+  unit: 'per_million_tokens',
+  models: {
+    'anthropic:claude-haiku-4-5': { input: '1', output: '5', cache_read: '0.10', cache_write: '1.25' },
+    'anthropic:claude-sonnet-4-6': { input: '3', output: '15', cache_read: '0.30', cache_write: '3.75' },
+  },
+});
+const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
+const SESSIONS = ['s0', 's1', 's2', 's3', 's4', 's5'];
+const OTHER_TYPES = ['turn.started', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid', 'cache.miss', 'cache.set'];
+
+/** One event of a random trace: a model call, a call a cache tier served, a routing decision or another type. */
+const event = fc.oneof(
+  fc.record({ kind: fc.constant('llm' as const), session: fc.constantFrom(...SESSIONS), model: fc.constantFrom(...MODELS), input: fc.nat(5000), output: fc.nat(2000), cached: fc.nat(3000) }),
+  fc.record({ kind: fc.constant('served' as const), session: fc.constantFrom(...SESSIONS), cost: fc.constantFrom('0.000123', '0.5', '0', '1.000000001') }),
+  fc.record({ kind: fc.constant('route' as const), session: fc.constantFrom(...SESSIONS), model: fc.constantFrom(...MODELS) }),
+  fc.record({ kind: fc.constant('other' as const), session: fc.constantFrom(...SESSIONS), type: fc.constantFrom(...OTHER_TYPES) }),
+);
+
+/** Everything a report reads of a selection, in a form toEqual compares (Decimals as strings). */
+function readAll(a: Analytics, sessions: string[]) {
+  const sel = { sessions };
+  const s = a.savings(sel, 'anthropic:claude-sonnet-4-6');
+  return {
+    savings: { ...s, actual_repriced_usd: s.actual_repriced_usd.toString(), baseline_repriced_usd: s.baseline_repriced_usd.toString(), savings_usd: s.savings_usd.toString(), savings_pct: s.savings_pct?.toString() ?? null },
+    counts: a.usageCounts(sel),
+    cache: a.cacheEffectiveness(sel),
+    decisions: a.routeDecisions(sel),
+    routing: a.routing(sel),
+  };
+}
+
+describe('analytics with the per-session memo', () => {
+  it('answers every selection as the queries over the whole selection do, in any order of overlapping selections (property)', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 60 }), fc.array(fc.array(fc.constantFrom(...SESSIONS, 'absent'), { maxLength: 8 }), { minLength: 1, maxLength: 6 }), (events, selections) => {
+        const f = createEventsFixture();
+        for (const e of events) {
+          if (e.kind === 'llm') f.llmCall({ session_id: e.session, model: e.model, input_tokens: e.input, output_tokens: e.output, cached_input_tokens: e.cached });
+          else if (e.kind === 'served') f.add({ type: 'llm.call_completed', session_id: e.session, payload: { ...llmCallCompletedPayload({ model: MODELS[0]!, cost_usd: e.cost }), cache_tier: 'semantic' } });
+          else if (e.kind === 'route') f.add({ type: 'route.decided', session_id: e.session, payload: { chosen_model: e.model, winner_index: 0, chain: [{ policy: 'global_default' }] } });
+          else f.add({ type: e.type, session_id: e.session, payload: {} });
+        }
+        const plain = createAnalytics(f.db, table, { sessionMemo: false });
+        const kept = createAnalytics(f.db, table, { sessionMemo: true });
+        // Every selection twice: the second answer comes from the memo alone.
+        for (const sessions of [...selections, ...selections]) expect(readAll(kept, sessions)).toEqual(readAll(plain, sessions));
+      }),
+      { seed: 2028, numRuns: 120 },
+    );
+  });
+});
+
+describe('createSessionMemo', () => {
+  it('reads each session once, and answers distinct sessions in ascending order', () => {
+    const asked: string[][] = [];
+    const memo = createSessionMemo(
+      (ids) => {
+        asked.push(ids);
+        return new Map(ids.filter((id) => id !== 'none').map((id) => [id, id.toUpperCase()]));
+      },
+      () => '-',
+    );
+    expect(memo(['b', 'a', 'b'])).toEqual(['A', 'B']);
+    expect(memo(['c', 'a', 'none'])).toEqual(['A', 'C', '-']);
+    expect(memo(['none', 'c'])).toEqual(['C', '-']);
+    expect(asked).toEqual([['a', 'b'], ['c', 'none']]);
+  });
+});
