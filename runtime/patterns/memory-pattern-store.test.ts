@@ -27,7 +27,7 @@ const CAPS = { soft_cap_rows: 5, hard_cap_rows: 8, max_age_days: 30 };
 const TEXTS = ['fix the parser', 'write a test', 'refactor the cache', 'explain this', 'rename a file', 'add docs'];
 
 type Op =
-  | { kind: 'record'; f: number; model: string; score: number | null; cost: number; latency: number; turn: number; text: number }
+  | { kind: 'record'; f: number; model: string; score: number | null; cost: number; latency: number; turn: number; text: number; prompt: number | null }
   | { kind: 'verdict'; turn: number; score: number; confidence: number; evalId: number; gate: number }
   | { kind: 'advance'; days: number }
   | { kind: 'evict'; maxRows: number | undefined; days: number | undefined }
@@ -48,6 +48,8 @@ const arbLeaf: fc.Arbitrary<Op> = fc.oneof(
       latency: fc.integer({ min: 0, max: 5_000 }),
       turn: fc.nat(30),
       text: fc.nat(TEXTS.length - 1),
+      // The turn's prompt (learned scoring's row), or none.
+      prompt: fc.option(fc.nat(TEXTS.length - 1), { nil: null }),
     }),
   },
   {
@@ -135,6 +137,7 @@ async function apply(s: Side, op: Op, features: readonly StructuralFeatures[], v
           cost_usd: new Decimal(op.cost).div(1e6),
           latency_ms: op.latency,
           pricing_version: '2026-05-01',
+          ...(op.prompt !== null ? { prompt_text: TEXTS[op.prompt]! } : {}),
         };
         return v2 ? vst.record({ ...input, embedding: await vst.embedForRecording(TEXTS[op.text]!) }, CTX) : st.record(input, CTX);
       });
@@ -160,6 +163,7 @@ async function apply(s: Side, op: Op, features: readonly StructuralFeatures[], v
         rec: { ...rec, elapsed_ms: 0 },
         ev: { ...ev, elapsed_ms: 0 },
         size: st.size(),
+        prompts: st.promptOutcomes?.(),
       };
     }
     case 'cache':
@@ -178,7 +182,7 @@ async function apply(s: Side, op: Op, features: readonly StructuralFeatures[], v
 }
 
 /** The rows a store holds, as its public reads give them. */
-const rows = (st: PatternStore) => ({ fingerprints: st.fingerprints(), outcomes: st.outcomes(), size: st.size() });
+const rows = (st: PatternStore) => ({ fingerprints: st.fingerprints(), outcomes: st.outcomes(), size: st.size(), prompts: st.promptOutcomes?.() });
 const eventView = (es: readonly BusEvent[]) => es.map((e) => ({ type: e.type, payload: e.payload }));
 
 describe('in-memory pattern store ≡ SQLite pattern store', () => {
@@ -196,6 +200,7 @@ describe('in-memory pattern store ≡ SQLite pattern store', () => {
             v2 ? openMemoryPatternStore('mem', { ...o, caps: CAPS, fingerprintVersion: 'v2', embeddingProvider: provider, embedding }) : openMemoryPatternStore('mem', { ...o, caps: CAPS }),
           );
           try {
+            expect(memory.store.promptOutcomes).toBeTypeOf('function');
             for (const op of ops) expect(await apply(memory, op, features, v2)).toEqual(await apply(sqlite, op, features, v2));
             expect(rows(memory.store)).toEqual(rows(sqlite.store));
             expect(eventView(memory.events)).toEqual(eventView(sqlite.events));
