@@ -1,15 +1,10 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { createVirtualClock } from '../../runtime/core/clock.ts';
-import { createMemoryLogger } from '../../runtime/core/logger.ts';
-import { seededRandom } from '../../runtime/core/seeded-random.ts';
-import { createEventBus } from '../../runtime/events/bus.ts';
-import { openPatternStore } from '../../runtime/patterns/index.ts';
 import { defaultRoutingConfig, type RoutingConfig } from '../../runtime/routing/index.ts';
 import { assignFolds } from './matrix-folds.ts';
 import { runCrossFit, type MatrixProtocolDeps } from './matrix-protocol.ts';
-import { createMatrixRouter } from './matrix-router.ts';
 import { outcomeTable, pointOfPicks, type MatrixLike } from './outcome-table.ts';
+import { routingWith, testProtocolDeps } from './test-support/protocol-deps.ts';
 
 // Issue 27 item 4: a matrix where the prompt's words carry the gain and the cluster does not. Both clusters
 // hold the same mix: "integral" prompts only the strong model solves, "capital" prompts both solve. Every
@@ -38,24 +33,8 @@ function wordsMatrix(): WordsMatrix {
   return { models: [{ id: 'cheap' }, { id: 'strong' }], tasks, cells };
 }
 
-function routingWith(pattern: Partial<RoutingConfig['pattern']>): RoutingConfig {
-  const r = defaultRoutingConfig();
-  return { ...r, pattern: { ...r.pattern, ...pattern } };
-}
-
 function deps(m: WordsMatrix, routing: RoutingConfig, costWeights: readonly number[]): MatrixProtocolDeps {
-  const logger = createMemoryLogger();
-  const clock = createVirtualClock(1_700_000_000_000_000);
-  const bus = createEventBus({ mode: 'strict', logger, clock });
-  const table = outcomeTable(m);
-  return {
-    tasks: m.tasks,
-    table,
-    costWeights,
-    openStore: (path) => openPatternStore(path, { logger, clock }),
-    routerFor: (store) => createMatrixRouter({ models: table.models, defaultModel: 'cheap', routing, store, bus, workspacesDir: '/nonexistent/metis-matrix-test', pricingVersion: 'test', random: seededRandom(5) }),
-    drain: () => bus.drain(),
-  };
+  return testProtocolDeps(m, { routing, costWeights });
 }
 
 describe('scoring learned: the router reads the prompt', () => {

@@ -1,16 +1,13 @@
 import { Decimal } from 'decimal.js';
 import { describe, expect, it } from 'vitest';
-import { createVirtualClock } from '../../runtime/core/clock.ts';
-import { createMemoryLogger } from '../../runtime/core/logger.ts';
-import { createEventBus } from '../../runtime/events/bus.ts';
-import { openPatternStore, type PatternStore } from '../../runtime/patterns/index.ts';
+import { type PatternStore } from '../../runtime/patterns/index.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { defaultRoutingConfig, type RoutingConfig } from '../../runtime/routing/index.ts';
 import { assignFolds } from './matrix-folds.ts';
 import { runCrossFit, runInSample, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
-import { createMatrixRouter } from './matrix-router.ts';
 import { matrixBaselines, operatingFigures } from './operating-point.ts';
 import { outcomeTable, type MatrixLike } from './outcome-table.ts';
+import { routingWith, testProtocolDeps } from './test-support/protocol-deps.ts';
 
 const CHEAP = 0;
 const STRONG = 1;
@@ -27,30 +24,9 @@ function matrix(rows: [string, number, number][]): MatrixLike & { tasks: { id: s
   };
 }
 
-/** routing.yaml's defaults with slot 4's scoring (and exploration) replaced. */
-function routingWith(pattern: Partial<RoutingConfig['pattern']>): RoutingConfig {
-  const r = defaultRoutingConfig();
-  return { ...r, pattern: { ...r.pattern, ...pattern } };
-}
-
 /** Protocol deps over the runtime's router with a v1 store; `stores` collects every store opened. */
 function deps(m: ReturnType<typeof matrix>, stores: PatternStore[] = [], routing: RoutingConfig = defaultRoutingConfig(), costWeights: readonly number[] = [0]): MatrixProtocolDeps {
-  const logger = createMemoryLogger();
-  const clock = createVirtualClock(1_700_000_000_000_000);
-  const bus = createEventBus({ mode: 'strict', logger, clock });
-  const table = outcomeTable(m);
-  return {
-    tasks: m.tasks,
-    table,
-    costWeights,
-    openStore: (path) => {
-      const s = openPatternStore(path, { logger, clock });
-      stores.push(s);
-      return s;
-    },
-    routerFor: (store) => createMatrixRouter({ models: table.models, defaultModel: 'cheap', routing, store, bus, workspacesDir: '/nonexistent/metis-matrix-test', pricingVersion: 'test', random: seededRandom(5) }),
-    drain: () => bus.drain(),
-  };
+  return testProtocolDeps(m, { stores, routing, costWeights });
 }
 
 describe('cross-fit: no task\'s own outcome reaches its own routing', () => {
