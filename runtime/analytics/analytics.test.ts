@@ -4,23 +4,13 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPriceTable } from '../pricing/price-table.ts';
 import type { ChainEntry, PolicyName } from '../routing/route-decision.ts';
 import { POLICY_NAMES } from '../routing/route-decision.ts';
 import { createAnalytics } from './analytics.ts';
-import { createEventsFixture, llmCallCompletedPayload, type EventsFixture } from './events-fixture.ts';
+import { createEventsFixture, llmCallCompletedPayload, type EventsFixture, TEST_PRICES } from './events-fixture.ts';
 import { computeSavings, sumSavings } from './savings.ts';
 
-const table = createPriceTable({
-  version: 'test-1',
-  currency: 'USD',
-  unit: 'per_million_tokens',
-  models: {
-    'anthropic:claude-haiku-4-5': { input: '1', output: '5', cache_read: '0.10', cache_write: '1.25' },
-    'anthropic:claude-sonnet-4-6': { input: '3', output: '15', cache_read: '0.30', cache_write: '3.75' },
-    'openai:gpt-5-mini': { input: '0.25', output: '2', cache_read: '0.025', cache_write: '0.25' },
-  },
-});
+const table = TEST_PRICES;
 const SONNET = 'anthropic:claude-sonnet-4-6';
 const HAIKU = 'anthropic:claude-haiku-4-5';
 const MINI = 'openai:gpt-5-mini';

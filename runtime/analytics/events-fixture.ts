@@ -3,6 +3,7 @@ import { createIdFactory } from '../core/ids.ts';
 import type { Actor, Sensitivity } from '../events/event.ts';
 import type { Usage } from '../types/response.ts';
 import { TRACE_SCHEMA_SQL } from '../trace/schema.ts';
+import { createPriceTable } from '../pricing/price-table.ts';
 
 /** The trace store's own schema (catalog §7.1): fixtures build exactly the tables the real store has. */
 export const EVENTS_FIXTURE_DDL = TRACE_SCHEMA_SQL;
@@ -91,3 +92,16 @@ export function llmCallCompletedPayload(c: Omit<FixtureLlmCall, 'session_id' | '
     produced_thinking_blocks: 0,
   };
 }
+
+/** The analytics tests' price table (USD per million tokens): haiku, sonnet and gpt-5-mini priced; anything else unpriced. */
+export const TEST_PRICES = createPriceTable({
+  version: 'test-1',
+  currency: 'USD',
+  unit: 'per_million_tokens',
+  models: {
+    'anthropic:claude-haiku-4-5': { input: '1', output: '5', cache_read: '0.10', cache_write: '1.25' },
+    'anthropic:claude-sonnet-4-6': { input: '3', output: '15', cache_read: '0.30', cache_write: '3.75' },
+    'openai:gpt-5-mini': { input: '0.25', output: '2', cache_read: '0.025', cache_write: '0.25' },
+  },
+});
+

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
-import { createPriceTable } from '../pricing/price-table.ts';
+import { TEST_PRICES } from './events-fixture.ts';
 import { computeSavings, sumSavings, UnpricedBaselineError, type TokenGroup } from './savings.ts';
 
-const table = createPriceTable({
-  version: 'test-1',
-  currency: 'USD',
-  unit: 'per_million_tokens',
-  models: {
-    'anthropic:claude-haiku-4-5': { input: '1', output: '5', cache_read: '0.10', cache_write: '1.25' },
-    'anthropic:claude-sonnet-4-6': { input: '3', output: '15', cache_read: '0.30', cache_write: '3.75' },
-    'openai:gpt-5-mini': { input: '0.25', output: '2', cache_read: '0.025', cache_write: '0.25' },
-  },
-});
+const table = TEST_PRICES;
 const SONNET = 'anthropic:claude-sonnet-4-6';
 
 const group = (model: string | null, rows: number, i: number, o: number, c: number, w: number): TokenGroup => ({

@@ -1,19 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createPriceTable } from '../pricing/price-table.ts';
 import { createAnalytics, type Analytics } from './analytics.ts';
-import { createEventsFixture, llmCallCompletedPayload } from './events-fixture.ts';
+import { createEventsFixture, llmCallCompletedPayload, TEST_PRICES } from './events-fixture.ts';
 import { createSessionMemo } from './session-memo.ts';
 
-const table = createPriceTable({
-  version: 'test-1',
-  currency: 'USD',
-  unit: 'per_million_tokens',
-  models: {
-    'anthropic:claude-haiku-4-5': { input: '1', output: '5', cache_read: '0.10', cache_write: '1.25' },
-    'anthropic:claude-sonnet-4-6': { input: '3', output: '15', cache_read: '0.30', cache_write: '3.75' },
-  },
-});
+const table = TEST_PRICES;
 const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
 const SESSIONS = ['s0', 's1', 's2', 's3', 's4', 's5'];
 const OTHER_TYPES = ['turn.started', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid', 'cache.miss', 'cache.set'];
