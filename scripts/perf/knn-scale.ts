@@ -12,7 +12,7 @@ import { InMemoryVectorDatabase } from '../../runtime/cache/vector-database.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { createEmbeddingRows } from '../../runtime/patterns/embeddings/embedding-rows.ts';
 import { dotsJs } from '../../runtime/patterns/embeddings/simd-dots.ts';
-import { get, I32, kernelModule, lazyKernel, set, simd, V128, V128_LOAD, V128_ZERO, vec } from '../../runtime/patterns/embeddings/wasm-bytes.ts';
+import { bandwidthFloor } from './bandwidth-floor.ts';
 
 const SIZES = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
 const QUERIES = Number(process.argv[3] ?? 40);
@@ -74,41 +74,6 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return Number(s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))]!.toFixed(3));
 };
-
-// The floor: a SIMD loop that ORs every 16 bytes into two accumulators, no arithmetic worth the name.
-const [M, , OUT, ROWS, WIDTH, END, ACC, ACC2] = [0, 1, 2, 3, 4, 5, 6, 7] as const;
-const V128_OR = simd(0x50);
-const READ_BODY = [
-  ...vec([[1, I32], [2, V128]]),
-  ...get(M), ...get(ROWS), ...get(WIDTH), 0x6c, 0x6a, ...set(END), // END = m + rows·width
-  ...V128_ZERO, ...set(ACC),
-  ...V128_ZERO, ...set(ACC2),
-  0x02, 0x40, 0x03, 0x40, // block, loop
-  ...get(M), ...get(END), 0x4f, 0x0d, 1, // m >= END → done
-  ...get(ACC), ...get(M), ...V128_LOAD(0), ...V128_OR, ...set(ACC),
-  ...get(ACC2), ...get(M), ...V128_LOAD(16), ...V128_OR, ...set(ACC2),
-  ...get(ACC), ...get(M), ...V128_LOAD(32), ...V128_OR, ...set(ACC),
-  ...get(ACC2), ...get(M), ...V128_LOAD(48), ...V128_OR, ...set(ACC2),
-  ...get(M), 0x41, 0xc0, 0x00, 0x6a, ...set(M), // m += 64
-  0x0c, 0, 0x0b, 0x0b,
-  ...get(OUT), ...get(ACC), ...get(ACC2), ...V128_OR, ...simd(0x0b), 4, 0, // v128.store
-  0x0b,
-];
-const readKernel = lazyKernel(kernelModule('read', 5, READ_BODY), 'read');
-
-/** Median ms of one read pass over `bytes` bytes (a multiple of 64) in a fresh memory, pages touched first. */
-function bandwidthFloor(bytes: number, passes = 9): { ms: number; gb_per_s: number } {
-  const k = readKernel(Math.ceil((bytes + 64) / 65_536))!;
-  new Uint8Array(k.memory.buffer, 0, bytes).fill(1);
-  const times: number[] = [];
-  for (let i = 0; i < passes; i++) {
-    const t0 = performance.now();
-    k.dots(0, 0, bytes, bytes / 64, 64);
-    times.push(performance.now() - t0);
-  }
-  const ms = pct(times, 0.5);
-  return { ms, gb_per_s: Number((bytes / ms / 1e6).toFixed(2)) };
-}
 
 /** The exact top-K ids per query by a float32 SIMD scan of each block as it is built, best first, ties by id. */
 function groundTruth(qs: Float32Array[]): { add(first: number, count: number, buf: Float32Array): void; ids(): string[][] } {

@@ -11,11 +11,12 @@
 // 2^-20 of ‖q‖·(‖ṽ‖ + ‖v − ṽ‖) and 2^-126 to cover those and the float64 rounding of the bound itself.
 // The per-row error and norm are kept as float32 rounded up, so the stored bound only ever widens.
 //
-// Memory. Rows live in WebAssembly memories of at most `chunkBytes` each (1 GiB by default, under the
-// 4 GiB one memory can address); a memory grows in place by what the next rows need plus an eighth, and
-// once full the next rows go to a new memory. Resident per row: the int8 row (dim rounded up to 32 bytes),
-// three float32 and the kernel's int32 sum, about 400 bytes at 384 dims.
-import { createSimdInt8Dots, dotsInt8Js, INT8_STEP, type SimdInt8Dots } from './simd-int8-dots.ts';
+// Memory. Rows live in WebAssembly memories of at most `chunkBytes` of int8 rows each (1 GiB by default,
+// under the 4 GiB one memory can address); a memory grows in place by what the next rows need plus an
+// eighth, and once full the next rows go to a new memory. Each row is one record: the int8 row (dim
+// rounded up to 32 bytes), then its scale, error and norm as float32 and 4 bytes of padding, so the
+// kernel reads one stream and tests each row's upper bound itself: about 400 bytes at 384 dims.
+import { createSimdInt8Filter, filterInt8Js, INT8_META_BYTES, INT8_STEP, type Int8Threshold, type SimdInt8Filter } from './simd-int8-dots.ts';
 
 /** Rows quantised to int8 with what it takes to bound their error against a query. */
 export interface QuantizedRows {
@@ -46,7 +47,7 @@ export interface QuantizedRows {
 export interface QuantizedRowsOptions {
   /** `false` forces the JS loop (as without SIMD). */
   simd?: boolean;
-  /** Largest matrix of one WebAssembly memory, in bytes (default 1 GiB); more rows spill to another memory. */
+  /** Largest int8 matrix of one WebAssembly memory, in bytes (default 1 GiB); more rows spill to another memory. */
   chunkBytes?: number;
 }
 
@@ -59,8 +60,12 @@ const ABS_SLACK = 2 ** -126;
 /** Above this ‖q‖·‖v‖ a float32 score may overflow to ±Infinity; the interval then gives up. */
 const OVERFLOW_GUARD = 2 ** 120;
 const DEFAULT_CHUNK_BYTES = 2 ** 30;
-/** A memory (and the per-row arrays) grows by what is asked plus this share, so appends rarely grow. */
+/** A memory grows by what is asked plus this share, so appends rarely grow. */
 const HEADROOM = 1 / 8;
+/** Rows per kernel call: the running floor is handed to the kernel again between calls. */
+const BLOCK_ROWS = 16_384;
+/** Rows of the first call, enough to fill the top k's lower bounds so that later calls skip most rows. */
+const FIRST_BLOCK_ROWS = 256;
 
 /** `x` rounded up to a float32 (x ≥ 0): the stored bound terms may widen, never narrow. */
 function float32Up(x: number): number {
@@ -71,13 +76,18 @@ function float32Up(x: number): number {
   return g >= x ? g : f + 2 ** -149;
 }
 
-/** One WebAssembly memory's rows: the int8 matrix from byte 0, then the int16 query, then the int32 sums. */
+/**
+ * One WebAssembly memory's rows: records (int8 row, then scale, error, norm) from byte 0, then the int16
+ * query, then the (row, sum) pairs the kernel writes. Without SIMD the same views over plain arrays.
+ */
 interface Chunk {
-  kernel: SimdInt8Dots | null;
+  kernel: SimdInt8Filter | null;
   capacity: number;
+  /** The records, and the same bytes as float32 for the scale, error and norm. */
   data: Int8Array;
+  meta: Float32Array;
   query: Int16Array;
-  sums: Int32Array;
+  out: Int32Array;
   queryOffset: number;
   outOffset: number;
 }
@@ -87,6 +97,7 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
   if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`dim must be a whole number >= 1, got ${dim}`);
   // Zero padding to whole kernel steps adds nothing to any sum.
   const stride = Math.ceil(dim / INT8_STEP) * INT8_STEP;
+  const rec = stride + INT8_META_BYTES;
   // Largest query magnitude that keeps Σ |q̂·v̂| ≤ stride·127·qMax inside int32.
   const qMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (ROW_MAX * stride)));
   if (qMax < 1) throw new RangeError(`dim ${dim} is too large for int32 sums`);
@@ -96,10 +107,6 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
   const useSimd = options.simd !== false;
   const chunks: Chunk[] = [];
   let capacity = 0;
-  // Per row: the scale s (exact float32), ‖v − ṽ‖ with its rounding slack and ‖ṽ‖, both rounded up.
-  let scale = new Float32Array(0);
-  let err = new Float32Array(0);
-  let norm = new Float32Array(0);
   // Never lowered on delete: only the overflow guard reads it, and a stale larger value is still safe.
   let maxNorm = 0;
   let lower = new Float64Array(0);
@@ -108,22 +115,26 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
 
   /** Sizes chunk `c` to `rows` rows (growing its memory in place) and rebuilds its views. */
   function sizeChunk(c: Chunk, rows: number): void {
-    const bytes = rows * stride;
+    const bytes = rows * rec;
+    // Room for one block's (row, sum) pairs, no more than the rows themselves, so small indexes stay small.
+    const pairs = Math.min(rows, BLOCK_ROWS);
     if (c.kernel) {
-      const need = bytes + stride * 2 + rows * 4;
+      const need = bytes + stride * 2 + pairs * 8;
       const have = c.kernel.memory.buffer.byteLength;
       if (need > have) c.kernel.memory.grow(Math.ceil((need - have) / PAGE));
       const buf = c.kernel.memory.buffer;
       c.data = new Int8Array(buf, 0, bytes);
+      c.meta = new Float32Array(buf, 0, bytes / 4);
       c.queryOffset = bytes;
       c.query = new Int16Array(buf, bytes, stride);
       c.outOffset = bytes + stride * 2;
-      c.sums = new Int32Array(buf, c.outOffset, rows);
+      c.out = new Int32Array(buf, c.outOffset, pairs * 2);
     } else {
       const grown = new Int8Array(bytes);
       grown.set(c.data);
       c.data = grown;
-      c.sums = new Int32Array(rows);
+      c.meta = new Float32Array(grown.buffer, 0, bytes / 4);
+      c.out = new Int32Array(pairs * 2);
     }
     c.capacity = rows;
   }
@@ -134,24 +145,17 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
       const rows = Math.min(left, chunkRows);
       let c = chunks[i];
       if (!c) {
-        c = { kernel: useSimd ? createSimdInt8Dots(1) : null, capacity: 0, data: new Int8Array(0), query: new Int16Array(stride), sums: new Int32Array(0), queryOffset: 0, outOffset: 0 };
+        const kernel = useSimd ? createSimdInt8Filter(1) : null;
+        c = { kernel, capacity: 0, data: new Int8Array(0), meta: new Float32Array(0), query: new Int16Array(stride), out: new Int32Array(0), queryOffset: 0, outOffset: 0 };
         chunks.push(c);
       }
       if (c.capacity < rows) sizeChunk(c, rows);
     }
-    const widen = (a: Float32Array) => {
-      const b = new Float32Array(cap);
-      b.set(a);
-      return b;
-    };
-    scale = widen(scale);
-    err = widen(err);
-    norm = widen(norm);
     capacity = cap;
   }
   grow(initialCapacity);
 
-  /** Quantises `q` into every chunk's query; null when the interval cannot bound scores this large. */
+/** Quantises `q` into every chunk's query; null when the interval cannot bound scores this large. */
   function prepareQuery(q: Float32Array): { t: number; qNorm: number; qErr: number } | null {
     if (q.length !== dim) throw new RangeError(`query dim ${q.length} != ${dim}`);
     let m = 0;
@@ -175,14 +179,25 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
     return { t, qNorm, qErr: Math.sqrt(eq2) };
   }
 
-  /** Runs the kernel over rows 0..n-1, one memory at a time; `each(chunk, firstRow, rows)` reads its sums. */
-  function scan(n: number, each: (c: Chunk, first: number, rows: number) => void): void {
-    for (let i = 0, first = 0; first < n; i++, first += chunkRows) {
+  /**
+   * Runs the kernel over rows 0..n-1, one memory and one block at a time, skipping rows whose upper bound
+   * is below `th.floor`; `each(chunk, firstRowOfChunk, pairs)` reads the (row, sum) pairs in `chunk.out`
+   * and may raise `th.floor` for the next block. `firstBlock` rows go first (to fill a top k).
+   */
+  function scan(n: number, th: Int8Threshold, firstBlock: number, each: (c: Chunk, base: number, pairs: number) => void): void {
+    let block = Math.min(firstBlock, BLOCK_ROWS);
+    for (let i = 0, base = 0; base < n; i++, base += chunkRows) {
       const c = chunks[i]!;
-      const rows = Math.min(n - first, chunkRows);
-      if (c.kernel) c.kernel.dots(0, c.queryOffset, c.outOffset, rows, stride);
-      else dotsInt8Js(c.data, stride, rows, c.query, c.sums);
-      each(c, first, rows);
+      const rows = Math.min(n - base, chunkRows);
+      for (let local = 0; local < rows; ) {
+        const len = Math.min(rows - local, block, c.out.length / 2);
+        const pairs = c.kernel
+          ? c.kernel.filter(local * rec, c.queryOffset, c.outOffset, len, stride, base + local, th)
+          : filterInt8Js(c.data, c.meta, stride, local * rec, len, c.query, c.out, base + local, th);
+        each(c, base, pairs);
+        local += len;
+        block = BLOCK_ROWS;
+      }
     }
   }
 
@@ -198,7 +213,7 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
       for (let i = 0; i < dim; i++) m = Math.max(m, Math.abs(v[i]!));
       const s = Math.fround(m / ROW_MAX);
       const c = chunks[Math.floor(slot / chunkRows)]!;
-      const off = (slot % chunkRows) * stride;
+      const off = (slot % chunkRows) * rec;
       const data = c.data;
       let e2 = 0;
       let n2 = 0;
@@ -210,24 +225,22 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
         e2 += (v[i]! - back) ** 2;
         n2 += back * back;
       }
-      // Padding must be zero, and after a grow these bytes may be the old query or sums.
+      // Padding must be zero, and after a grow these bytes may be the old query or kernel output.
       data.fill(0, off + dim, off + stride);
       const e = Math.sqrt(e2);
       const n = Math.sqrt(n2);
-      scale[slot] = s;
-      norm[slot] = float32Up(n);
-      err[slot] = float32Up(e + REL_SLACK * (n + e));
+      const at = (off + stride) >> 2;
+      c.meta[at] = s;
+      c.meta[at + 1] = float32Up(e + REL_SLACK * (n + e));
+      c.meta[at + 2] = float32Up(n);
       maxNorm = Math.max(maxNorm, n + e);
     },
     move(from, to) {
       if (from === to) return;
       const a = chunks[Math.floor(from / chunkRows)]!;
       const b = chunks[Math.floor(to / chunkRows)]!;
-      const fromOff = (from % chunkRows) * stride;
-      b.data.set(a.data.subarray(fromOff, fromOff + stride), (to % chunkRows) * stride);
-      scale[to] = scale[from]!;
-      err[to] = err[from]!;
-      norm[to] = norm[from]!;
+      const fromOff = (from % chunkRows) * rec;
+      b.data.set(a.data.subarray(fromOff, fromOff + rec), (to % chunkRows) * rec);
     },
     reserve(cap) {
       if (cap <= capacity) return;
@@ -246,13 +259,15 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
         upper.fill(Infinity, 0, n);
       } else {
         const { t, qNorm, qErr } = p;
-        scan(n, (c, first, count) => {
+        // Floor -Infinity: the kernel writes every row.
+        scan(n, { floor: -Infinity, t, qNorm, qErr, slack: ABS_SLACK }, BLOCK_ROWS, (c, base, pairs) => {
           // Locals, not the closure's reassignable bindings, so the loop does not reload them per row.
-          const [S, SC, ER, NO, LO, UP] = [c.sums, scale, err, norm, lower, upper];
-          for (let i = 0; i < count; i++) {
-            const r = first + i;
-            const approx = S[i]! * SC[r]! * t;
-            const bound = qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK;
+          const [O, MT, LO, UP] = [c.out, c.meta, lower, upper];
+          for (let i = 0; i < pairs; i++) {
+            const r = O[2 * i]!;
+            const at = ((r - base) * rec + stride) >> 2;
+            const approx = O[2 * i + 1]! * MT[at]! * t;
+            const bound = qNorm * MT[at + 1]! + qErr * MT[at + 2]! + ABS_SLACK;
             LO[r] = approx - bound;
             UP[r] = approx + bound;
           }
@@ -270,20 +285,23 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
       const { t, qNorm, qErr } = p;
       // One pass: a min-heap of the k largest lower bounds seen so far, whose root only rises, and every
       // row whose upper bound reaches the root at its turn. The final root is the k-th largest lower bound
-      // of all rows; rows let in under an earlier, lower root are dropped by a last filter.
+      // of all rows; rows let in under an earlier, lower root are dropped by a last filter. The kernel
+      // already skips rows whose upper bound is below the root as it stood when its block began: such a
+      // row's lower bound is below the root too, so it could neither enter the heap nor pass the filter.
       if (heap.length < k) heap = new Float64Array(k);
       const H = heap;
       let kept = 0;
       let floor = -Infinity;
-      const [SC, ER, NO] = [scale, err, norm];
       const rowsIn: number[] = [];
       const uppers: number[] = [];
-      scan(n, (c, first, count) => {
-        const S = c.sums;
-        for (let i = 0; i < count; i++) {
-          const r = first + i;
-          const approx = S[i]! * SC[r]! * t;
-          const bound = qNorm * ER[r]! + qErr * NO[r]! + ABS_SLACK;
+      const th: Int8Threshold = { floor, t, qNorm, qErr, slack: ABS_SLACK };
+      scan(n, th, Math.max(k, FIRST_BLOCK_ROWS), (c, base, pairs) => {
+        const [O, MT] = [c.out, c.meta];
+        for (let i = 0; i < pairs; i++) {
+          const r = O[2 * i]!;
+          const at = ((r - base) * rec + stride) >> 2;
+          const approx = O[2 * i + 1]! * MT[at]! * t;
+          const bound = qNorm * MT[at + 1]! + qErr * MT[at + 2]! + ABS_SLACK;
           const v = approx - bound;
           if (kept < k) {
             let j = kept++;
@@ -313,14 +331,15 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
             uppers.push(approx + bound);
           }
         }
+        th.floor = floor;
       });
       const out: number[] = [];
       for (let i = 0; i < rowsIn.length; i++) if (uppers[i]! >= floor) out.push(rowsIn[i]!);
       return Int32Array.from(out);
     },
     residentBytes() {
-      let bytes = (scale.byteLength + err.byteLength + norm.byteLength + lower.byteLength + upper.byteLength);
-      for (const c of chunks) bytes += c.kernel ? c.kernel.memory.buffer.byteLength : c.data.byteLength + c.sums.byteLength;
+      let bytes = lower.byteLength + upper.byteLength;
+      for (const c of chunks) bytes += c.kernel ? c.kernel.memory.buffer.byteLength : c.data.byteLength + c.out.byteLength;
       return bytes;
     },
   };

@@ -26,14 +26,18 @@ export const V128_ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
 export const I32 = 0x7f;
 export const V128 = 0x7b;
 
+export const F64 = 0x7c;
+
 /**
- * A module importing one memory as env.mem and exporting one function `exportName` whose parameters are
- * all i32 and that returns nothing; `body` is its code (locals declaration, instructions, final `end`).
+ * A module importing one memory as env.mem and exporting one function `exportName`; `params` is a count of
+ * i32 parameters or a list of value types, `results` its result types (none by default); `body` is its
+ * code (locals declaration, instructions, final `end`).
  */
-export function kernelModule(exportName: string, params: number, body: number[]): Uint8Array<ArrayBuffer> {
+export function kernelModule(exportName: string, params: number | number[], body: number[], results: number[] = []): Uint8Array<ArrayBuffer> {
+  const types = typeof params === 'number' ? new Array<number>(params).fill(I32) : params;
   return new Uint8Array([
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vec([[0x60, ...vec(new Array<number[]>(params).fill([I32])), 0]])),
+    ...section(1, vec([[0x60, ...vec(types.map((t) => [t])), ...vec(results.map((t) => [t]))]])),
     ...section(2, vec([[...name('env'), ...name('mem'), 0x02, 0x00, 1]])),
     ...section(3, vec([[0]])),
     ...section(7, vec([[...name(exportName), 0x00, 0]])),
@@ -66,13 +70,22 @@ export interface SimdKernel {
  * memory of `pages` 64 KiB pages — or null where the runtime lacks WebAssembly SIMD (callers then use
  * their plain-JS twin, which gives the same results).
  */
-export function lazyKernel(module: Uint8Array<ArrayBuffer>, exportName: string): (pages: number) => SimdKernel | null {
+export function lazyInstance<F>(module: Uint8Array<ArrayBuffer>, exportName: string): (pages: number) => { memory: WebAssembly.Memory; fn: F } | null {
   let compiled: WebAssembly.Module | null | undefined;
   return (pages) => {
     if (compiled === undefined) compiled = typeof WebAssembly === 'object' && WebAssembly.validate(module) ? new WebAssembly.Module(module) : null;
     if (!compiled) return null;
     const memory = new WebAssembly.Memory({ initial: pages });
     const instance = new WebAssembly.Instance(compiled, { env: { mem: memory } });
-    return { memory, dots: instance.exports[exportName] as SimdKernel['dots'] };
+    return { memory, fn: instance.exports[exportName] as F };
+  };
+}
+
+/** `lazyInstance` for the dot-product kernels' shared signature. */
+export function lazyKernel(module: Uint8Array<ArrayBuffer>, exportName: string): (pages: number) => SimdKernel | null {
+  const bind = lazyInstance<SimdKernel['dots']>(module, exportName);
+  return (pages) => {
+    const k = bind(pages);
+    return k && { memory: k.memory, dots: k.fn };
   };
 }
