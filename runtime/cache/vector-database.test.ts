@@ -146,10 +146,12 @@ describe('InMemoryVectorDatabase is exact: the same top-k as brute-force float32
       .slice(0, k);
   }
 
-  // Default layout; and float32 rows spilled to a file at 256 rows with int8 rows over memories of 97 rows.
+  // Default layout; float32 rows spilled to a file at 256 rows with int8 rows over memories of 97 rows
+  // (at 512 dims); and resident float32 and int8 rows both over memories of 97 rows (at 512 dims).
   const layouts: [string, InMemoryVectorDatabaseOptions][] = [
     ['resident', {}],
     ['spilled', { spillRows: 256, chunkBytes: 97 * 512 }],
+    ['resident over memories', { chunkBytes: 97 * 512 }],
   ];
   it.each(layouts)('property (%s): random partitions with duplicates, ties, near-ties, clusters, deletes and swap-removes, at 384 and 512 dims', (_, options) => {
     fc.assert(

@@ -53,7 +53,10 @@ export interface InMemoryVectorDatabaseOptions {
   spillRows?: number;
   /** Directory of the spill files (default the OS temp directory); each file is unlinked once open. */
   spillDir?: string;
-  /** Largest int8 matrix per WebAssembly memory, in bytes (default 1 GiB); more rows go to another memory. */
+  /**
+   * Largest int8 matrix per WebAssembly memory, in bytes (default 1 GiB); more rows go to another memory.
+   * Resident float32 rows take the same rows per memory (four times the bytes).
+   */
   chunkBytes?: number;
 }
 
@@ -95,7 +98,10 @@ class PartitionMatrix {
     return row;
   }
   private promote(): void {
-    const rows = createEmbeddingRows(this.dim, SIMD_MIN_ROWS * 2);
+    const chunkBytes = this.options.chunkBytes;
+    // As many float32 rows per memory as int8 rows (int8 rows are padded to 32 bytes).
+    const perMemory = chunkBytes === undefined ? 0 : Math.max(1, Math.floor(chunkBytes / (Math.ceil(this.dim / 32) * 32)));
+    const rows = createEmbeddingRows(this.dim, SIMD_MIN_ROWS * 2, perMemory ? { chunkBytes: perMemory * this.dim * 4 } : {});
     const quantized = createQuantizedRows(this.dim, SIMD_MIN_ROWS * 2, { chunkBytes: this.options.chunkBytes });
     for (let r = 0; r < this.ids.length - 1; r++) {
       const v = this.plain!.subarray(r * this.dim, (r + 1) * this.dim);
