@@ -25,7 +25,6 @@ export const V128_LOAD = (offset: number): number[] => [...simd(0x00), 4, offset
 export const V128_ZERO = [...simd(0x0c), ...new Array<number>(16).fill(0)];
 export const I32 = 0x7f;
 export const V128 = 0x7b;
-
 export const F64 = 0x7c;
 
 /**
@@ -46,7 +45,7 @@ export function kernelModule(exportName: string, params: number | number[], body
 }
 
 /**
- * The end of both kernels' row loop, for their shared layout (params m, q, out, rows, width; `out` is
+ * The end of a dot kernel's row loop (simd-dots.ts; params m, q, out, rows, width; `out` is
  * local 2, `rows` local 3, inside block $done > loop $rows): step `out` by one 4-byte result, count the
  * row, loop; then close the loop, the block and the function body.
  */
