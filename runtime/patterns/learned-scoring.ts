@@ -31,7 +31,7 @@ export interface LearnedPrediction {
 
 /** Creates the scorer over `store` (which must offer promptOutcomes; without it every answer abstains). */
 export function createLearnedScorer(store: PatternStore, settings: PromptModelFile = defaultPromptModelSettings()): LearnedScorer {
-  const options: PromptModelOptions = { dim: PROMPT_TERMS_DIM, lambda: settings.lambda, cluster_prior: settings.cluster_prior, k_clusters: settings.k_clusters, seed: settings.seed };
+  const options: PromptModelOptions = { dim: PROMPT_TERMS_DIM, lambda: settings.lambda, cluster_prior: settings.cluster_prior, k_clusters: settings.k_clusters, seed: settings.seed, price_exponent: settings.price_exponent };
   let fitted: { model: PromptModel; rows: number; scale: number; pool: PoolPrior } | null = null;
   const current = (): typeof fitted => {
     const rows = store.promptOutcomes?.() ?? [];
