@@ -6,7 +6,7 @@ import { defaultPromptModelSettings, loadPromptModelSettings } from './prompt-mo
 
 describe('the learned scorer\'s knobs are data', () => {
   it('the shipped file validates and holds the dev-chosen values', () => {
-    expect(defaultPromptModelSettings()).toMatchObject({ lambda: 4, cluster_prior: 20, k_clusters: 24, seed: 0, refit_growth: 0.25, price_exponent: 0 });
+    expect(defaultPromptModelSettings()).toMatchObject({ lambda: 4, cluster_prior: 20, k_clusters: 24, seed: 0, refit_growth: 0.25, price_exponent: 1 });
   });
 
   it('a bad file is refused, naming the file and the field', () => {
