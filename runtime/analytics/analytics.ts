@@ -90,6 +90,12 @@ export interface Analytics {
   cacheEffectiveness(selector: EventSelector): CacheEffectiveness;
   usageCounts(selector: EventSelector): UsageCounts;
   semanticCache(selector: EventSelector): SemanticCacheSummary;
+  /**
+   * Reads the usage, served-cost and report-count rows of `sessions` into the per-session memo in one query
+   * each, so the per-rep selections that follow read no rows (a report asks once per rep: 183 queries of each
+   * kind on a nightly run). Nothing happens without the memo, where each selection reads its own rows.
+   */
+  prefetch(sessions: readonly string[]): void;
 }
 
 type Row = Record<string, number | bigint | string | null>;
@@ -223,7 +229,17 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     return bySession(all(`SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, f.params));
   }, (): Row[] => []);
 
+  /** The event types `usageCounts` counts (one memo entry per list). */
+  const usageTypes = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
+
   return {
+    prefetch(sessions) {
+      if (!memo) return;
+      sessionGroups(sessions);
+      sessionServed(sessions);
+      countByType({ sessions }, usageTypes);
+    },
+
     routeDecisions(selector) {
       const f = selectorFilter(selector, ['route.decided']);
       const rows =
@@ -315,8 +331,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     },
 
     usageCounts(selector) {
-      const types = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
-      const c = countByType(selector, types);
+      const c = countByType(selector, usageTypes);
       const n = (t: string) => c.get(t) ?? 0;
       return {
         turns: n('turn.started'),
