@@ -200,22 +200,22 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     return rows.reduce((s, r) => s.plus(typeof r.cost === 'string' && r.cost ? r.cost : 0), new Decimal(0));
   };
 
-  /** Per-session counts for each list of types asked (a report asks for two or three lists). */
-  const sessionCounts = new Map<string, (sessions: readonly string[]) => Map<string, number>[]>();
+  /**
+   * Each session's event count per type, every type at once: a report asks for three lists of types, and one
+   * read of the sessions' rows answers them all (a list each read every row three times).
+   */
+  const sessionTypeCounts = createSessionMemo((ids) => {
+    const rows = bySession(all('SELECT session_id, type, COUNT(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2', [JSON.stringify(ids)]));
+    return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
+  }, () => new Map<string, number>());
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
     if (memo && 'sessions' in selector) {
-      const key = types.join('\n');
-      let counts = sessionCounts.get(key);
-      if (!counts) {
-        counts = createSessionMemo((ids) => {
-          const f = selectorFilter({ sessions: ids }, types);
-          const rows = bySession(all(`SELECT session_id, type, COUNT(*) AS n FROM events WHERE ${f.sql} GROUP BY 1, 2`, f.params));
-          return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
-        }, () => new Map<string, number>());
-        sessionCounts.set(key, counts);
-      }
       const total = new Map<string, number>();
-      for (const c of counts(selector.sessions)) for (const [t, n] of c) total.set(t, (total.get(t) ?? 0) + n);
+      for (const c of sessionTypeCounts(selector.sessions))
+        for (const t of types) {
+          const n = c.get(t);
+          if (n !== undefined) total.set(t, (total.get(t) ?? 0) + n);
+        }
       // In SQLite's GROUP BY order, as the query over the whole selection returns them.
       return new Map([...total].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
@@ -237,7 +237,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
       if (!memo) return;
       sessionGroups(sessions);
       sessionServed(sessions);
-      countByType({ sessions }, usageTypes);
+      sessionTypeCounts(sessions);
     },
 
     routeDecisions(selector) {

@@ -7,7 +7,7 @@ import { createSessionMemo } from './session-memo.ts';
 const table = TEST_PRICES;
 const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
 const SESSIONS = ['s0', 's1', 's2', 's3', 's4', 's5'];
-const OTHER_TYPES = ['turn.started', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid', 'cache.miss', 'cache.set'];
+const OTHER_TYPES = ['turn.started', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid', 'cache.miss', 'cache.set', 'cache.evicted', 'session.created'];
 
 /** One event of a random trace: a model call, a call a cache tier served, a routing decision or another type. */
 const event = fc.oneof(
@@ -27,6 +27,7 @@ function readAll(a: Analytics, sessions: string[]) {
     cache: a.cacheEffectiveness(sel),
     decisions: a.routeDecisions(sel),
     routing: a.routing(sel),
+    semantic: (({ avoided_cost_usd, served_cost_usd, ...rest }) => ({ ...rest, avoided: avoided_cost_usd.toString(), served: served_cost_usd.toString() }))(a.semanticCache(sel)),
   };
 }
 
