@@ -47,7 +47,16 @@ export interface MatrixRouterOptions {
   pricingVersion: string;
   /** Slot 4's exploration draws (pattern.exploration); default Math.random. */
   random?: () => number;
+  /**
+   * Where each task's structural features are kept, per mode (default: this router's own). A run passes one
+   * for all its routers: the features are a pure function of the task and the mode (the workspaces and the
+   * tools are the run's), so every fold's store would compute the same ones again.
+   */
+  features?: MatrixFeatureCache;
 }
+
+/** Structural features per task and mode (createMatrixRouter's `features`). */
+export type MatrixFeatureCache = WeakMap<MatrixTurnTask, Partial<Record<WorkspaceMode, StructuralFeatures>>>;
 
 /** The runtime's router over one pattern store, speaking matrix tasks. */
 export interface MatrixRouter {
@@ -130,7 +139,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   };
   // Seeding learns every model's outcome of a task in turn: its features (a pure function of the task and
   // the mode) and its embedding are computed once per task, not once per (task, model).
-  const features = new WeakMap<MatrixTurnTask, Partial<Record<WorkspaceMode, StructuralFeatures>>>();
+  const features: MatrixFeatureCache = o.features ?? new WeakMap();
   const featuresOf = (task: MatrixTurnTask, mode: WorkspaceMode, turnId: string): StructuralFeatures => {
     const byMode = features.get(task) ?? {};
     let f = byMode[mode];

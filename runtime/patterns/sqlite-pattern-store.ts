@@ -30,7 +30,7 @@ import { createEmbeddingCache, type EmbeddingCache, type EmbeddingCacheLimits } 
 import { promptRow } from './prompt-outcomes.ts';
 import type { PromptOutcomeRow } from './prompt-model.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
-import { canonicalFeaturesJson, normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
+import { canonicalJsonOfNormalized, normalizeFeatures, signatureOfCanonicalJson, structuralSignature, type StructuralFeatures } from './structural-features.ts';
 
 /** Options of `openPatternStore`. */
 export interface PatternStoreOptions {
@@ -243,8 +243,9 @@ export function openStructuralStore<T extends PatternTables>(
   function record(input: RecordInput & EmbeddingQuery, ctx: EventContext): RecordResult {
     checkRecord(input);
     const features = normalizeFeatures(input.features);
-    const json = canonicalFeaturesJson(features);
-    const sig = structuralSignature(features);
+    // One normalisation, one canonical text and its digest (memoised per text) per record.
+    const json = canonicalJsonOfNormalized(features);
+    const sig = signatureOfCanonicalJson(json);
     const micros = usdToMicros(input.cost_usd);
     const d = connect('record', true);
     if (!d) return noResult();

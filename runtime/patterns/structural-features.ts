@@ -127,7 +127,11 @@ export function normalizeFeatures(f: StructuralFeatures): StructuralFeatures {
 
 /** Canonical JSON of normalized features: keys in sorted order, so equal features give equal text. */
 export function canonicalFeaturesJson(f: StructuralFeatures): string {
-  const n = normalizeFeatures(f);
+  return canonicalJsonOfNormalized(normalizeFeatures(f));
+}
+
+/** canonicalFeaturesJson of features already normalized (normalizeFeatures is idempotent, so the text is the same). */
+export function canonicalJsonOfNormalized(n: StructuralFeatures): string {
   return JSON.stringify({
     estimated_input_tokens_bucket: n.estimated_input_tokens_bucket,
     file_extensions: n.file_extensions,
@@ -144,5 +148,21 @@ export function canonicalFeaturesJson(f: StructuralFeatures): string {
 
 /** `structural_sig` (§7.1): SHA-256 hex of the canonical JSON; one stored fingerprint per signature. */
 export function structuralSignature(f: StructuralFeatures): string {
-  return createHash('sha256').update(canonicalFeaturesJson(f)).digest('hex');
+  return signatureOfCanonicalJson(canonicalFeaturesJson(f));
+}
+
+// A store meets few distinct shapes (MMLU: about 300 in 14k tasks) and records each many times: the digest
+// of a canonical text is kept, up to a bound, rather than hashed again per record. FIFO: a Map keeps insertion order.
+const SIGNATURE_MEMO_MAX = 4096;
+const signatureMemo = new Map<string, string>();
+
+/** structuralSignature from the canonical JSON (canonicalFeaturesJson's text). */
+export function signatureOfCanonicalJson(json: string): string {
+  let sig = signatureMemo.get(json);
+  if (sig === undefined) {
+    sig = createHash('sha256').update(json).digest('hex');
+    if (signatureMemo.size >= SIGNATURE_MEMO_MAX) signatureMemo.delete(signatureMemo.keys().next().value!);
+    signatureMemo.set(json, sig);
+  }
+  return sig;
 }
