@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import type { EventBus } from '../../runtime/events/event.ts';
 import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
 import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
-import { isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
+import { freezeFeatures, isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
 import { createRouter, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
 
@@ -147,7 +147,8 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       // The request is built only on a miss: seeding learns each task's outcomes on every model in turn.
       const req = request(task, mode, turnId);
       slot.recommenderFor(req, o.routing.pattern);
-      f = slot.featuresOf(req.turn_id)!;
+      // Frozen: a value shared by every store that records the task (the stores keep what they derive from it).
+      f = freezeFeatures(slot.featuresOf(req.turn_id)!);
       slot.forget(req.turn_id);
       features.set(task, { ...byMode, [mode]: f });
     }

@@ -30,7 +30,7 @@ import { createEmbeddingCache, type EmbeddingCache, type EmbeddingCacheLimits } 
 import { promptRow } from './prompt-outcomes.ts';
 import type { PromptOutcomeRow } from './prompt-model.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
-import { canonicalJsonOfNormalized, normalizeFeatures, signatureOfCanonicalJson, structuralSignature, type StructuralFeatures } from './structural-features.ts';
+import { canonicalForm, normalizeFeatures, type StructuralFeatures } from './structural-features.ts';
 
 /** Options of `openPatternStore`. */
 export interface PatternStoreOptions {
@@ -242,10 +242,8 @@ export function openStructuralStore<T extends PatternTables>(
 
   function record(input: RecordInput & EmbeddingQuery, ctx: EventContext): RecordResult {
     checkRecord(input);
-    const features = normalizeFeatures(input.features);
-    // One normalisation, one canonical text and its digest (memoised per text) per record.
-    const json = canonicalJsonOfNormalized(features);
-    const sig = signatureOfCanonicalJson(json);
+    // One normalisation, one canonical text and its digest per record (kept per object for frozen features).
+    const { features, json, sig } = canonicalForm(input.features);
     const micros = usdToMicros(input.cost_usd);
     const d = connect('record', true);
     if (!d) return noResult();
@@ -351,10 +349,10 @@ export function openStructuralStore<T extends PatternTables>(
   function gather(features: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence {
     try {
       if (!readable('recommend')) return failedEvidence(0);
-      const query = normalizeFeatures(features);
+      const { features: query, sig } = canonicalForm(features);
       const nearest = index.kNearest(query, opts.k ?? 10, true);
       const priors = opts.scoring === 'expected_gain' ? index.modelTotals(query.workload_id) : undefined;
-      const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(structuralSignature(query)) : null;
+      const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(sig) : null;
       return { nearest, priors, fingerprint_id, elapsed_ms: 0, failed: false };
     } catch (err) {
       // Slot 4 must never fail a turn (§9.3).
