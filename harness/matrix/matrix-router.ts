@@ -68,12 +68,12 @@ export interface MatrixRouter {
    * what `route(t, m, id, w)` answers, as long as nothing is learned in between (prepare again after `learn`).
    */
   prepare?(task: MatrixTurnTask, mode: WorkspaceMode): PreparedMatrixTurn;
-  /** Writes the task's recorded outcome on pool model `model` to the store, as a finished turn. */
-  learn(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, model: number, outcome: MatrixTurnOutcome): Promise<void>;
+  /** Writes the task's recorded outcome on pool model `model` to the store, as a finished turn (a promise only while a v2 store embeds). */
+  learn(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, model: number, outcome: MatrixTurnOutcome): void | Promise<void>;
   /** The structural features slot 4 computes for the task's turn in `mode` (what its stored fingerprint holds). */
   features(task: MatrixTurnTask, mode: WorkspaceMode): StructuralFeatures;
   /** v2: puts the task's text in the store's embedding cache (no outcome), so routing it meets its vector rather than the §16.13 structural fallback; v1: nothing. */
-  warm(task: MatrixTurnTask): Promise<void>;
+  warm(task: MatrixTurnTask): void | Promise<void>;
 }
 
 /** A task prepared for a sweep (MatrixRouter.prepare). */
@@ -185,7 +185,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
         },
       };
     },
-    async learn(task, mode, turnId, model, outcome) {
+    learn(task, mode, turnId, model, outcome) {
       // The features the pattern slot computes for this turn at routing time, so the stored
       // fingerprint is the one a later routing query of the same shape meets.
       const features = featuresOf(task, mode, turnId);
@@ -202,12 +202,12 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       };
       // As request() names the turn's session.
       const ctx = { session_id: `matrix:${turnId}`, turn_id: turnId, parent_event_id: null };
-      if (v2) v2.record({ ...input, embedding: await embeddingOf(v2, task.text) }, ctx);
-      else o.store.record(input, ctx);
+      if (v2) return embeddingOf(v2, task.text).then((embedding) => void v2.record({ ...input, embedding }, ctx));
+      o.store.record(input, ctx);
     },
     features: (task, mode) => featuresOf(task, mode, `features:${mode}`),
-    async warm(task) {
-      if (v2) await v2.embedForRecording(task.text);
+    warm(task) {
+      if (v2) return v2.embedForRecording(task.text).then(() => undefined);
     },
   };
 }

@@ -245,12 +245,13 @@ export function scoreEvidence(ev: RecommendEvidence, opts: RecommendOptions, ela
   if (!byKey) halves.set(ev, (byKey = new Map()));
   let half = byKey.get(key);
   if (!half) {
-    const summary = summarizeNeighbors(ev.nearest, opts);
+    // Frozen and shared by every recommendation of this evidence (pattern.matched copies what it emits).
+    const summary = Object.freeze(summarizeNeighbors(ev.nearest, opts).map((n) => Object.freeze(n))) as NeighborSummary[];
     half = opts.scoring === 'expected_gain' ? { summary, estimates: estimateCluster(ev.nearest, opts, ev.priors ?? { global: [], workspace: null }) } : { summary, tallies: tallyCluster(ev.nearest, opts) };
     byKey.set(key, half);
   }
   const verdict = half.estimates ? rankEstimates(half.estimates, opts) : rankTallies(half.tallies!, opts);
-  return { ...verdict, fingerprint_id: ev.fingerprint_id, elapsed_ms: ev.elapsed_ms + elapsedMs, neighbors: half.summary.map((n) => ({ ...n })) };
+  return { ...verdict, fingerprint_id: ev.fingerprint_id, elapsed_ms: ev.elapsed_ms + elapsedMs, neighbors: half.summary };
 }
 
 /** The cost_weight-free half of each scored evidence, per scoring key (evidence is immutable once gathered). */

@@ -23,7 +23,10 @@ const FILE_TOKEN = /(?:^|[\s`'"(/])[\w.-]*\w\.([A-Za-z][A-Za-z0-9]{0,7})\b/g;
 // A prompt is read once per text, not once per decision and per record (text-memo.ts); 16k texts of a few hundred bytes of answers.
 const READINGS_KEPT = 16_384;
 
-const extensionsOf = textMemo((text: string): readonly string[] => [...new Set(Array.from(text.matchAll(FILE_TOKEN), (m) => `.${m[1]!.toLowerCase()}`))], READINGS_KEPT);
+const extensionsOfText = (text: string): readonly string[] => [...new Set(Array.from(text.matchAll(FILE_TOKEN), (m) => `.${m[1]!.toLowerCase()}`))];
+// The message as it is, and with a space in front (collectFileExtensions): two readings, each kept per text.
+const extensionsOf = textMemo(extensionsOfText, READINGS_KEPT);
+const spacedExtensionsOf = textMemo((text: string) => extensionsOfText(` ${text}`), READINGS_KEPT);
 
 function extensionsIn(text: string, into: Set<string>): void {
   for (const e of extensionsOf(text)) into.add(e);
@@ -38,7 +41,7 @@ export function intentTagsOf(text: string): string[] {
 
 /** Lowercase extensions (`.py`) of the file-like tokens in `text`, added to `into`. */
 export function collectFileExtensions(text: string, into: Set<string>): void {
-  extensionsIn(` ${text}`, into);
+  for (const e of spacedExtensionsOf(text)) into.add(e);
 }
 
 /**
