@@ -101,6 +101,8 @@ export function protocolDeps(
   target: RoutingTarget = DEFAULT_TARGET,
   /** Where the per-fold stores live: memory (the default), or SQLite files at the paths given (the reference the tests compare it with). */
   stores: 'memory' | 'sqlite' = 'memory',
+  /** Where each task's features are kept: one cache for every router of the run (the default), or each router its own (the reference the tests compare it with). */
+  featureCache: 'run' | 'router' = 'run',
 ): MatrixProtocolDeps {
   const logger = createStderrLogger('error');
   const clock = createSystemClock();
@@ -111,7 +113,7 @@ export function protocolDeps(
   // SQLite file would (memory-pattern-store.test.ts), without a statement per seeded outcome.
   const open = stores === 'memory' ? openMemoryPatternStore : openPatternStore;
   // Every fold's router seeds the same tasks: their features are computed once per run.
-  const features: MatrixFeatureCache = new WeakMap();
+  const features: MatrixFeatureCache | undefined = featureCache === 'run' ? new WeakMap() : undefined;
   const openStore = (path: string): PatternStore =>
     r.provider
       ? open(path, {
@@ -141,7 +143,7 @@ export function protocolDeps(
         pricingVersion: matrix.pricingVersion ?? 'recorded',
         // Each store's router draws its own exploration sequence from the run's seed, so a run replays.
         random: seededRandom(seed),
-        features,
+        ...(features ? { features } : {}),
       }),
     drain: () => bus.drain(),
   };
