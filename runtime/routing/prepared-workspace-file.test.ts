@@ -57,6 +57,20 @@ describe('a prepared turn reads the workspace routing.yaml once', () => {
     expect(router.prepare!(request).decide(ids(5), { cost_weight: 0.3 }).chosen_model).toBe(HAIKU);
   });
 
+  it('an invalid file after a removed one falls back to the global config, not to the file before it', () => {
+    const { router, ws, write, request } = setup();
+    write('default_model: sonnet\n');
+    expect(router.prepare!(request).decide(ids(1), { cost_weight: 0.1 }).chosen_model).toBe(SONNET);
+    rmSync(join(ws, '.metis', 'routing.yaml'));
+    expect(router.prepare!(request).decide(ids(2), { cost_weight: 0.1 }).chosen_model).toBe(HAIKU);
+    write('default_model: sonnet\nbogus_key: 1\n');
+    expect(router.prepare!(request).decide(ids(3), { cost_weight: 0.1 }).chosen_model).toBe(HAIKU);
+    write('default_model: opus\n');
+    expect(router.prepare!(request).decide(ids(4), { cost_weight: 0.1 }).chosen_model).toBe(OPUS);
+    write('default_model: opus\nbogus_key: 1\n');
+    expect(router.prepare!(request).decide(ids(5), { cost_weight: 0.1 }).chosen_model).toBe(OPUS);
+  });
+
   it('loadRoutingConfig is applyWorkspaceRouting over readWorkspaceRouting: none, valid and invalid files', () => {
     const { ws, write } = setup();
     const global = { ...defaultRoutingConfig(), default_model: HAIKU };

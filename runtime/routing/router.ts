@@ -125,6 +125,8 @@ export function createRouter(options: RouterOptions): TurnRouter {
   const lastGoodPatched = new Map<string, RoutingLoadResult>();
   /** The pattern knobs of each patched global config as text (lastGoodPatched's key part), written once per patch. */
   const patchedKnobs = new WeakMap<RoutingConfig, string>();
+  /** What a workspace without a routing.yaml gets under each patched global config (the same for every such workspace). */
+  const patchedGlobalOnly = new WeakMap<RoutingConfig, RoutingLoadResult>();
   const report = (workspaceRoot: string, result: RoutingLoadResult, session_id: string | null): void => {
     if (!result.invalid) return;
     const key = `${workspaceRoot}\u0000${result.invalid.errors.join('\n')}`;
@@ -189,11 +191,24 @@ export function createRouter(options: RouterOptions): TurnRouter {
     return g;
   }
 
-  /** `load` over a patched global config (one object per patch); its last good config is its own. */
-  function loadPatched(g: RoutingConfig, workspaceRoot: string, session_id: string, read: WorkspaceRoutingFile): RoutingLoadResult {
+  /** The pattern knobs of a patched global config as text (lastGoodPatched's key part), written once per patch. */
+  function knobsOf(g: RoutingConfig): string {
     let knobs = patchedKnobs.get(g);
     if (knobs === undefined) patchedKnobs.set(g, (knobs = JSON.stringify(g.pattern)));
-    const lastKey = `${workspaceRoot}\u0000${knobs}`;
+    return knobs;
+  }
+
+  /** `load` over a patched global config (one object per patch); its last good config is its own. */
+  function loadPatched(g: RoutingConfig, workspaceRoot: string, session_id: string, read: WorkspaceRoutingFile): RoutingLoadResult {
+    if (read.kind === 'none') {
+      // No file: the patched global alone, one answer per patch. Forgetting the workspace's last good config
+      // answers as keeping this one would: an invalid file later falls back to the global config either way.
+      if (lastGoodPatched.size > 0) lastGoodPatched.delete(`${workspaceRoot}\u0000${knobsOf(g)}`);
+      let only = patchedGlobalOnly.get(g);
+      if (!only) patchedGlobalOnly.set(g, (only = applyWorkspaceRouting(g, read)));
+      return only;
+    }
+    const lastKey = `${workspaceRoot}\u0000${knobsOf(g)}`;
     const result = applyWorkspaceRouting(g, read, lastGoodPatched.get(lastKey));
     if (result.invalid) report(workspaceRoot, result, session_id);
     else lastGoodPatched.set(lastKey, result);
