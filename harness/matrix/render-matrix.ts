@@ -30,6 +30,20 @@ const signedText = (x: number, digits: number) => `${x >= 0 ? '+' : '\u2212'}${M
 const INTERVALS =
   'Intervals: paired 95%, cluster-robust over the clusters (CR2); CPT intervals from a cluster bootstrap. Hull gap and vs-random are in points of solved rate. A swept point supports a claim only where its simultaneous band excludes 0; every verdict comes from the chosen point.';
 
+/**
+ * Below this many clusters a CR2 interval rests on a t with a handful of degrees of freedom: wide by
+ * construction (GSM8K's confirm half has 2 clusters and an APGR interval of [−2.70, 3.82]), so the report says so
+ * beside the intervals instead of letting a reader take that width for a finding.
+ */
+const FEW_CLUSTERS = 5;
+
+/** The intervals note, with the few-clusters warning when it applies. */
+export function intervalsNote(r: MatrixReport): string {
+  const n = r.provenance.clusters;
+  if (n >= FEW_CLUSTERS) return INTERVALS;
+  return `${INTERVALS} Only ${n} cluster${n === 1 ? '' : 's'}: every interval rests on at most ${Math.max(n - 1, 0)} degree${n - 1 === 1 ? '' : 's'} of freedom and is wide by construction; read this report's figures as point estimates, not findings.`;
+}
+
 // A zero-width interval prints as "(no variation)", as the verdict grammar words it, never as [x, x].
 const num = (e: Pick<Estimate, 'estimate' | 'ci_low' | 'ci_high'>, digits = 3) =>
   e.estimate === null
@@ -132,7 +146,7 @@ export function renderMatrixText(r: MatrixReport, o: MatrixTextOptions = { json:
   const sections: TextSection[] = [{ lines: [withNames(r.headline, o.names ?? {}), ''] }];
   for (const t of tables(r, o.names, width === null)) sections.push({ title: t.title, columns: t.columns, rows: t.rows, notes: t.notes }, { lines: [''] });
   for (const s of r.settings) if (s.regret) sections.push({ lines: [...renderRegretText(s.regret), ''] });
-  const tail = [INTERVALS];
+  const tail = [intervalsNote(r)];
   if (o.db) tail.push(`DB: ${o.db}`);
   if (o.json) tail.push(`JSON: ${o.json}`);
   sections.push({ lines: tail });
@@ -145,7 +159,7 @@ export function renderMatrixMarkdown(r: MatrixReport): string {
   const lines = [`**${esc(r.headline)}**`, ''];
   for (const t of tables(r, {}, true)) lines.push(`*${esc(t.title)}*`, '', `| ${t.head.join(' | ')} |`, `| ${t.head.map(() => '---').join(' | ')} |`, ...t.rows.map((row) => `| ${row.map(esc).join(' | ')} |`), '', ...t.notes.map((n) => esc(n.trim())), ...(t.notes.length ? [''] : []));
   for (const s of r.settings) if (s.regret) lines.push(esc(regretSummary(s.regret)), '', '```', ...renderRegretText(s.regret).slice(1), '```', '');
-  lines.push(INTERVALS);
+  lines.push(intervalsNote(r));
   return lines.join('\n');
 }
 
@@ -231,7 +245,7 @@ ${details.length ? `<ul class="details">${details.map((d) => `<li>${h(d)}</li>`)
 ${renderMatrixChart(r, undefined, names)}
 ${body}
 ${r.settings.map((s) => (s.regret ? `<h3>Online: cumulative regret against the best fixed choice</h3><p>${h(regretSummary(s.regret))}</p>${renderRegretChart(s.regret)}` : '')).join('\n')}
-<p>${h(INTERVALS)} Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
+<p>${h(intervalsNote(r))} Run ${h(r.provenance.run_id)}, ${h(r.provenance.started_at)}.</p>
 </body></html>
 `;
 }

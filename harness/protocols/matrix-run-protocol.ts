@@ -3,6 +3,7 @@
 // the report is built from the settings' picks. The math lives in harness/matrix/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { InterruptedError, SetupError } from '../errors.ts';
@@ -113,7 +114,8 @@ export interface MatrixRunResult {
 export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<MatrixProtocolTypes, MatrixRunResult> {
   return {
     open: async (protocol) => {
-      const started = new Date();
+      const clock = createSystemClock();
+      const startedUs = clock.nowUs();
       const split = o.split ?? 'all';
       const matrix = splitMatrix(await loadOutcomeMatrix(resolve(io.cwd, o.workloadDir)), split);
       if (matrix.tasks.length === 0) throw new SetupError(`${matrix.path}: --split ${split} keeps no task (every cluster falls in the other half); use --split all`);
@@ -162,7 +164,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
         report: async () => {
           meter.done();
           await closeEmbedder();
-          const stamp = started.toISOString().replace(/[:.]/g, '-');
+          const stamp = new Date(Math.floor(startedUs / 1000)).toISOString().replace(/[:.]/g, '-');
           const dbPath = o.dbPath ? resolve(io.cwd, o.dbPath) : join(io.cwd, 'reports', '.runs', `matrix-${stamp}.db`);
           const jsonPath = o.jsonPath ? resolve(io.cwd, o.jsonPath) : dbPath.replace(/\.db$/, '') + '.json';
           const pattern = r.routing.pattern;
@@ -185,8 +187,8 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
             split,
             folds: o.folds,
             seed: o.seed,
-            started_at: started.toISOString(),
-            ended_at: new Date().toISOString(),
+            started_at: isoFromUs(startedUs),
+            ended_at: isoFromUs(clock.nowUs()),
             node_version: process.version,
             metis_commit_sha: git.sha,
             metis_dirty: git.dirty,

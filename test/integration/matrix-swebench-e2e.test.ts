@@ -80,6 +80,9 @@ describe('a SWE-bench-shaped matrix never seen before, judged with the same comm
     // Recorded USD, as the leaderboard gives it; the four repositories are the clusters.
     expect(report.provenance).toMatchObject({ tasks: 40, clusters: 4, models: [CHEAP, MID, STRONG], pricing_version: null, folds: 4, cost_weights: [0, 0.2] });
     expect(report.provenance.source.licence).toBe('CC-BY-NC-4.0');
+    // UTC microseconds, as every other run's provenance (a trace run's started_at carries six fractional digits).
+    expect(report.provenance.started_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    expect(report.provenance.ended_at >= report.provenance.started_at).toBe(true);
     // Single models.
     expect(report.models.map((m) => [m.model, m.cost_per_task_usd, m.solved_rate.estimate, m.on_hull])).toEqual([
       [CHEAP, '0.11', 0.3, true],
