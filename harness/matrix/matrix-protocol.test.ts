@@ -144,6 +144,13 @@ describe('online: the router learns only the outcome of the model it chose', () 
     expect(picks[0]!.slice(-10).every((p) => p === STRONG)).toBe(true);
   });
 
+  it('learned scoring with Thompson exploration also leaves the cheapest model: the unseen one joins at the pool prior', async () => {
+    const many = Array.from({ length: 60 }, (): [string, number, number] => ['k1', 0, 1]);
+    const picks = await runOnline(deps(matrix(many), [], routingWith({ scoring: 'learned', exploration: 'thompson' }), [0.05]), many.map((_, t) => t), 'known');
+    expect(picks[0]!.filter((p) => p === STRONG).length).toBeGreaterThan(45);
+    expect(picks[0]!.slice(-10).every((p) => p === STRONG)).toBe(true);
+  });
+
   it('control: a store that knew both models\' outcomes would route to strong', async () => {
     const picks = await runInSample(deps(matrix(rows)), 'known');
     expect(picks[0]!.every((p) => p === STRONG)).toBe(true);

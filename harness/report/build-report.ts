@@ -56,6 +56,8 @@ export function buildReport<T = unknown, U = unknown>(options: {
     groups.set(key, [...(groups.get(key) ?? []), r]);
   }
 
+  // The per-rep figures below ask for each rep's sessions; reading the whole run's rows once is cheaper.
+  analytics.prefetch(records.flatMap((r) => r.session_ids));
   const perWorkload: { result: WorkloadResult; savings: SavingsResult }[] = [];
   for (const reps of groups.values()) {
     const first = reps[0]!;

@@ -90,6 +90,12 @@ export interface Analytics {
   cacheEffectiveness(selector: EventSelector): CacheEffectiveness;
   usageCounts(selector: EventSelector): UsageCounts;
   semanticCache(selector: EventSelector): SemanticCacheSummary;
+  /**
+   * Reads the usage, served-cost and report-count rows of `sessions` into the per-session memo in one query
+   * each, so the per-rep selections that follow read no rows (a report asks once per rep: 183 queries of each
+   * kind on a nightly run). Nothing happens without the memo, where each selection reads its own rows.
+   */
+  prefetch(sessions: readonly string[]): void;
 }
 
 type Row = Record<string, number | bigint | string | null>;
@@ -194,22 +200,22 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     return rows.reduce((s, r) => s.plus(typeof r.cost === 'string' && r.cost ? r.cost : 0), new Decimal(0));
   };
 
-  /** Per-session counts for each list of types asked (a report asks for two or three lists). */
-  const sessionCounts = new Map<string, (sessions: readonly string[]) => Map<string, number>[]>();
+  /**
+   * Each session's event count per type, every type at once: a report asks for three lists of types, and one
+   * read of the sessions' rows answers them all (a list each read every row three times).
+   */
+  const sessionTypeCounts = createSessionMemo((ids) => {
+    const rows = bySession(all('SELECT session_id, type, COUNT(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2', [JSON.stringify(ids)]));
+    return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
+  }, () => new Map<string, number>());
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
     if (memo && 'sessions' in selector) {
-      const key = types.join('\n');
-      let counts = sessionCounts.get(key);
-      if (!counts) {
-        counts = createSessionMemo((ids) => {
-          const f = selectorFilter({ sessions: ids }, types);
-          const rows = bySession(all(`SELECT session_id, type, COUNT(*) AS n FROM events WHERE ${f.sql} GROUP BY 1, 2`, f.params));
-          return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
-        }, () => new Map<string, number>());
-        sessionCounts.set(key, counts);
-      }
       const total = new Map<string, number>();
-      for (const c of counts(selector.sessions)) for (const [t, n] of c) total.set(t, (total.get(t) ?? 0) + n);
+      for (const c of sessionTypeCounts(selector.sessions))
+        for (const t of types) {
+          const n = c.get(t);
+          if (n !== undefined) total.set(t, (total.get(t) ?? 0) + n);
+        }
       // In SQLite's GROUP BY order, as the query over the whole selection returns them.
       return new Map([...total].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     }
@@ -223,7 +229,17 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     return bySession(all(`SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, f.params));
   }, (): Row[] => []);
 
+  /** The event types `usageCounts` counts (one memo entry per list). */
+  const usageTypes = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
+
   return {
+    prefetch(sessions) {
+      if (!memo) return;
+      sessionGroups(sessions);
+      sessionServed(sessions);
+      sessionTypeCounts(sessions);
+    },
+
     routeDecisions(selector) {
       const f = selectorFilter(selector, ['route.decided']);
       const rows =
@@ -315,8 +331,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     },
 
     usageCounts(selector) {
-      const types = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
-      const c = countByType(selector, types);
+      const c = countByType(selector, usageTypes);
       const n = (t: string) => c.get(t) ?? 0;
       return {
         turns: n('turn.started'),

@@ -7,7 +7,7 @@ import { createSessionMemo } from './session-memo.ts';
 const table = TEST_PRICES;
 const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
 const SESSIONS = ['s0', 's1', 's2', 's3', 's4', 's5'];
-const OTHER_TYPES = ['turn.started', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid', 'cache.miss', 'cache.set'];
+const OTHER_TYPES = ['turn.started', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid', 'cache.miss', 'cache.set', 'cache.evicted', 'session.created'];
 
 /** One event of a random trace: a model call, a call a cache tier served, a routing decision or another type. */
 const event = fc.oneof(
@@ -27,6 +27,7 @@ function readAll(a: Analytics, sessions: string[]) {
     cache: a.cacheEffectiveness(sel),
     decisions: a.routeDecisions(sel),
     routing: a.routing(sel),
+    semantic: (({ avoided_cost_usd, served_cost_usd, ...rest }) => ({ ...rest, avoided: avoided_cost_usd.toString(), served: served_cost_usd.toString() }))(a.semanticCache(sel)),
   };
 }
 
@@ -48,6 +49,43 @@ describe('analytics with the per-session memo', () => {
       }),
       { seed: 2028, numRuns: 120 },
     );
+  });
+});
+
+describe('Analytics.prefetch', () => {
+  it('reads the rows of the per-rep figures (savings, usage counts) in one go: afterwards a selection of those sessions reads nothing and answers as before (property)', () => {
+    fc.assert(
+      fc.property(fc.array(event, { maxLength: 60 }), fc.array(fc.array(fc.constantFrom(...SESSIONS, 'absent'), { maxLength: 8 }), { minLength: 1, maxLength: 6 }), (events, selections) => {
+        const f = createEventsFixture();
+        for (const e of events) {
+          if (e.kind === 'llm') f.llmCall({ session_id: e.session, model: e.model, input_tokens: e.input, output_tokens: e.output, cached_input_tokens: e.cached });
+          else if (e.kind === 'served') f.add({ type: 'llm.call_completed', session_id: e.session, payload: { ...llmCallCompletedPayload({ model: MODELS[0]!, cost_usd: e.cost }), cache_tier: 'semantic' } });
+          else f.add({ type: e.kind === 'other' ? e.type : 'turn.started', session_id: e.session, payload: {} });
+        }
+        const plain = createAnalytics(f.db, table, { sessionMemo: false });
+        const perRep = (a: Analytics, sessions: string[]) => {
+          const s = a.savings({ sessions }, 'anthropic:claude-sonnet-4-6');
+          return { counts: a.usageCounts({ sessions }), actual: s.actual_repriced_usd.toString(), baseline: s.baseline_repriced_usd.toString(), rows: s.rows_total, unpriced: s.rows_missing_from_price_table };
+        };
+        const expected = selections.map((sessions) => perRep(plain, sessions));
+        const kept = createAnalytics(f.db, table, { sessionMemo: true });
+        kept.prefetch([...new Set(selections.flat())]);
+        // A query now would throw: the per-rep figures must come from the memo alone.
+        f.db.close();
+        expect(selections.map((sessions) => perRep(kept, sessions))).toEqual(expected);
+      }),
+      { seed: 2029, numRuns: 80 },
+    );
+  });
+
+  it('does nothing without the memo (each selection reads its own rows)', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
+    const plain = createAnalytics(f.db, table, { sessionMemo: false });
+    plain.prefetch(['s0']);
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 5 });
+    expect(plain.savings({ sessions: ['s0'] }, 'anthropic:claude-sonnet-4-6').rows_total).toBe(2);
+    expect(plain.usageCounts({ sessions: ['s0'] }).llm_calls).toBe(2);
   });
 });
 

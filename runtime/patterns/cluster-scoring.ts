@@ -166,7 +166,7 @@ export function scoreExpectedGain(all: readonly NeighborMatch[], opts: Recommend
 }
 
 /** What scoreExpectedGain computes before the cost_weight and any draw enter. */
-interface ClusterEstimates {
+export interface ClusterEstimates {
   size: number;
   estimates: ModelEstimate[];
   /** Each estimate's cost as a float, in `estimates` order. */
@@ -186,7 +186,12 @@ function estimateCluster(all: readonly NeighborMatch[], opts: RecommendOptions, 
   return { size: neighbors.length, estimates, costs: estimates.map((e) => e.cost.toNumber()), scale: costScale(priors.global) };
 }
 
-function rankEstimates(c: ClusterEstimates, opts: RecommendOptions): ClusterVerdict {
+/**
+ * Ranks model estimates at the knobs: (1 − cw)·p − cw·cost/scale, each p a Thompson draw under exploration
+ * (bounded by the regret budget), else the estimate itself, gated by min_sample_size. Shared by
+ * `expected_gain` and `learned` scoring's exploration.
+ */
+export function rankEstimates(c: ClusterEstimates, opts: RecommendOptions): ClusterVerdict {
   const explore = opts.exploration === 'thompson' && opts.random ? opts.random : null;
   const { estimates, scale } = c;
   const cw = opts.cost_weight;

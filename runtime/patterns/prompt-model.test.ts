@@ -111,7 +111,7 @@ describe('trainPromptModel + scoreLearned', () => {
     const text = hard ? 'prove the theorem' : 'spell the word';
     rows.push(row(text, 'c', 'cheap', hard ? 0 : 1, 0.001 * text.length, `t${i}`), row(text, 'c', 'strong', 1, 0.01 * text.length, `t${i}`));
   }
-  const m = trainPromptModel(rows, { dim: 64, lambda: 0.5, cluster_prior: 5, k_clusters: 2, seed: 1 });
+  const m = trainPromptModel(rows, { dim: 64, lambda: 0.5, cluster_prior: 5, k_clusters: 2, seed: 1, price_exponent: 1 });
 
   it('predicts the words\' gain and prices each prompt from its length', () => {
     const hard = predictPrompt(m, hashedTerms('prove the theorem', 64), 17, 'c');

@@ -40,6 +40,11 @@ export interface PromptModelOptions {
   k_clusters: number;
   /** Seed of k-means' initialisation. */
   seed: number;
+  /**
+   * How far a prompt's own length sets the cost the scorer weighs (pricedCost): 1 prices each prompt from its
+   * length, 0 at the model's store-wide mean cost (so the ranking across prompts is by predicted gain alone).
+   */
+  price_exponent: number;
 }
 
 
@@ -304,6 +309,19 @@ export function predictPrompt(m: PromptModel, terms: SparseVec, chars: number, w
   return m.models.map((f) => {
     const prior = (workloadId !== null ? f.clusterMean.get(`w:${workloadId}`) : undefined) ?? (learned !== null ? f.clusterMean.get(learned) : undefined) ?? f.globalMean;
     const p = Math.min(1, Math.max(0, prior + f.ridge.intercept + sparseDot(terms, f.ridge.w)));
-    return { model: f.model, p, cost_usd: Math.max(0, f.base + f.perChar * chars), tasks: f.tasks };
+    return { model: f.model, p, cost_usd: pricedCost(Math.max(0, f.base + f.perChar * chars), m.meanCost.get(f.model) ?? 0, m.options.price_exponent), tasks: f.tasks };
   });
+}
+
+/**
+ * The cost the scorer weighs for one prompt: mean^(1 − α) · prompt^α, the geometric interpolation between
+ * the model's mean cost (α = 0) and the prompt's own length-priced cost (α = 1). At α = 1 the router sends
+ * the strong model the prompts with the most gain per extra dollar, which favours short prompts; at α = 0
+ * the prompts with the most gain, whatever their length (RouteLLM's call-share curve ranks that way).
+ */
+export function pricedCost(promptCost: number, meanCost: number, alpha: number): number {
+  if (!(alpha >= 0 && alpha <= 1)) throw new RangeError(`pricedCost: alpha must be in [0, 1], got ${alpha}`);
+  if (alpha === 1) return promptCost;
+  if (alpha === 0) return meanCost;
+  return Math.pow(meanCost, 1 - alpha) * Math.pow(promptCost, alpha);
 }

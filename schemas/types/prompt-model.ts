@@ -25,4 +25,8 @@ export interface PromptModelFile {
    * Growth of the store's prompt rows, as a share of the rows last fitted, that triggers a refit.
    */
   refit_growth: number;
+  /**
+   * How far a prompt's own length sets the cost the scorer weighs: the cost is mean^(1 - a) * prompt^a, the model's store-wide mean cost at 0 (prompts ranked by predicted gain alone), the prompt's length-priced cost at 1 (by gain per extra dollar, which favours short prompts).
+   */
+  price_exponent: number;
 }

@@ -12,8 +12,8 @@ import { PROMPT_TERMS_DIM } from '../../runtime/patterns/prompt-outcomes.ts';
 import { hashedTerms, predictPrompt, trainPromptModel, type PromptModelOptions, type PromptOutcomeRow } from '../../runtime/patterns/prompt-model.ts';
 
 const [workload = 'routellm-mmlu', ...overrides] = process.argv.slice(2);
-const { lambda, cluster_prior, k_clusters, seed } = defaultPromptModelSettings();
-const opts: PromptModelOptions = { dim: PROMPT_TERMS_DIM, lambda, cluster_prior, k_clusters, seed };
+const { lambda, cluster_prior, k_clusters, seed, price_exponent } = defaultPromptModelSettings();
+const opts: PromptModelOptions = { dim: PROMPT_TERMS_DIM, lambda, cluster_prior, k_clusters, seed, price_exponent };
 // rank=gain (default): by predicted strong − cheap gain; rank=per_dollar: by that gain per predicted extra dollar (what the router's utility orders by).
 let rank: 'gain' | 'per_dollar' = 'gain';
 for (const kv of overrides) {
