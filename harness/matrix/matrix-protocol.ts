@@ -68,13 +68,21 @@ async function withStore<T>(d: MatrixProtocolDeps, name: string, defaultModel: n
 /** Seeds `router`'s store with every pool model's outcome on each task of `train`. */
 async function seed(d: MatrixProtocolDeps, router: MatrixRouter, train: readonly number[], mode: WorkspaceMode, tag: string): Promise<void> {
   const k = d.table.models.length;
-  for (const t of train) for (let m = 0; m < k; m++) await router.learn(d.tasks[t]!, mode, `seed:${tag}:${t}:${m}`, m, outcome(d, t, m));
+  for (const t of train)
+    for (let m = 0; m < k; m++) {
+      // A v1 store learns synchronously: no promise, no microtask per seeded outcome.
+      const learning = router.learn(d.tasks[t]!, mode, `seed:${tag}:${t}:${m}`, m, outcome(d, t, m));
+      if (learning) await learning;
+    }
 }
 
 /** Routes each task of `test` at every cost_weight into `picks`. */
 async function routeAll(d: MatrixProtocolDeps, router: MatrixRouter, test: readonly number[], mode: WorkspaceMode, tag: string, picks: SweepPicks): Promise<void> {
   if (test.length === 0) return;
-  for (const t of test) await router.warm(d.tasks[t]!);
+  for (const t of test) {
+    const warming = router.warm(d.tasks[t]!);
+    if (warming) await warming;
+  }
   // Evidence then score: each task's features and neighbours once, scored at every cost_weight. The sweep
   // still runs weight by weight, so every draw a router makes comes in the order it always did.
   const prepared = test.map((t) => router.prepare?.(d.tasks[t]!, mode) ?? null);
@@ -181,12 +189,15 @@ export async function runOnline(d: MatrixProtocolDeps, order: readonly number[],
     await withStore(d, `online-${i}`, undefined, async (store, router) => {
       for (const t of order) {
         const task = d.tasks[t]!;
-        await router.warm(task);
+        const warming = router.warm(task);
+        if (warming) await warming;
         const m = router.route(task, mode, `online:${i}:${t}`, d.costWeights[i]!);
         picks[i]![t] = m;
         if (t % 1000 === 0) await d.drain?.();
-        await router.learn(task, mode, `online-learn:${i}:${t}`, m, outcome(d, t, m));
-        await d.onRouted?.(1);
+        const learning = router.learn(task, mode, `online-learn:${i}:${t}`, m, outcome(d, t, m));
+        if (learning) await learning;
+        const looking = d.onRouted?.(1);
+        if (looking) await looking;
       }
       // What the store holds once every task has been learnt (the caps figure of the online setting).
       const size = store.size();

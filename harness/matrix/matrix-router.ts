@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import type { EventBus } from '../../runtime/events/event.ts';
 import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
 import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
-import { isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
+import { freezeFeatures, isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
 import { createRouter, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
 
@@ -47,7 +47,16 @@ export interface MatrixRouterOptions {
   pricingVersion: string;
   /** Slot 4's exploration draws (pattern.exploration); default Math.random. */
   random?: () => number;
+  /**
+   * Where each task's structural features are kept, per mode (default: this router's own). A run passes one
+   * for all its routers: the features are a pure function of the task and the mode (the workspaces and the
+   * tools are the run's), so every fold's store would compute the same ones again.
+   */
+  features?: MatrixFeatureCache;
 }
+
+/** Structural features per task and mode (createMatrixRouter's `features`). */
+export type MatrixFeatureCache = WeakMap<MatrixTurnTask, Partial<Record<WorkspaceMode, StructuralFeatures>>>;
 
 /** The runtime's router over one pattern store, speaking matrix tasks. */
 export interface MatrixRouter {
@@ -59,12 +68,12 @@ export interface MatrixRouter {
    * what `route(t, m, id, w)` answers, as long as nothing is learned in between (prepare again after `learn`).
    */
   prepare?(task: MatrixTurnTask, mode: WorkspaceMode): PreparedMatrixTurn;
-  /** Writes the task's recorded outcome on pool model `model` to the store, as a finished turn. */
-  learn(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, model: number, outcome: MatrixTurnOutcome): Promise<void>;
+  /** Writes the task's recorded outcome on pool model `model` to the store, as a finished turn (a promise only while a v2 store embeds). */
+  learn(task: MatrixTurnTask, mode: WorkspaceMode, turnId: string, model: number, outcome: MatrixTurnOutcome): void | Promise<void>;
   /** The structural features slot 4 computes for the task's turn in `mode` (what its stored fingerprint holds). */
   features(task: MatrixTurnTask, mode: WorkspaceMode): StructuralFeatures;
   /** v2: puts the task's text in the store's embedding cache (no outcome), so routing it meets its vector rather than the §16.13 structural fallback; v1: nothing. */
-  warm(task: MatrixTurnTask): Promise<void>;
+  warm(task: MatrixTurnTask): void | Promise<void>;
 }
 
 /** A task prepared for a sweep (MatrixRouter.prepare). */
@@ -130,7 +139,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   };
   // Seeding learns every model's outcome of a task in turn: its features (a pure function of the task and
   // the mode) and its embedding are computed once per task, not once per (task, model).
-  const features = new WeakMap<MatrixTurnTask, Partial<Record<WorkspaceMode, StructuralFeatures>>>();
+  const features: MatrixFeatureCache = o.features ?? new WeakMap();
   const featuresOf = (task: MatrixTurnTask, mode: WorkspaceMode, turnId: string): StructuralFeatures => {
     const byMode = features.get(task) ?? {};
     let f = byMode[mode];
@@ -138,7 +147,8 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       // The request is built only on a miss: seeding learns each task's outcomes on every model in turn.
       const req = request(task, mode, turnId);
       slot.recommenderFor(req, o.routing.pattern);
-      f = slot.featuresOf(req.turn_id)!;
+      // Frozen: a value shared by every store that records the task (the stores keep what they derive from it).
+      f = freezeFeatures(slot.featuresOf(req.turn_id)!);
       slot.forget(req.turn_id);
       features.set(task, { ...byMode, [mode]: f });
     }
@@ -175,7 +185,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
         },
       };
     },
-    async learn(task, mode, turnId, model, outcome) {
+    learn(task, mode, turnId, model, outcome) {
       // The features the pattern slot computes for this turn at routing time, so the stored
       // fingerprint is the one a later routing query of the same shape meets.
       const features = featuresOf(task, mode, turnId);
@@ -192,12 +202,12 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       };
       // As request() names the turn's session.
       const ctx = { session_id: `matrix:${turnId}`, turn_id: turnId, parent_event_id: null };
-      if (v2) v2.record({ ...input, embedding: await embeddingOf(v2, task.text) }, ctx);
-      else o.store.record(input, ctx);
+      if (v2) return embeddingOf(v2, task.text).then((embedding) => void v2.record({ ...input, embedding }, ctx));
+      o.store.record(input, ctx);
     },
     features: (task, mode) => featuresOf(task, mode, `features:${mode}`),
-    async warm(task) {
-      if (v2) await v2.embedForRecording(task.text);
+    warm(task) {
+      if (v2) return v2.embedForRecording(task.text).then(() => undefined);
     },
   };
 }

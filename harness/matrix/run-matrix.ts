@@ -10,7 +10,7 @@ import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { assignFolds, shuffled, type FoldSetting } from './matrix-folds.ts';
 import { runInSample, runNestedCrossFit, runOnline, type MatrixProtocolDeps } from './matrix-protocol.ts';
 import type { SettingName, SettingRun } from './matrix-report.ts';
-import { createMatrixRouter } from './matrix-router.ts';
+import { createMatrixRouter, type MatrixFeatureCache } from './matrix-router.ts';
 import type { OutcomeMatrix } from './outcome-matrix.ts';
 import { matrixBaselines } from './operating-point.ts';
 import type { OutcomeTable } from './outcome-table.ts';
@@ -101,6 +101,8 @@ export function protocolDeps(
   target: RoutingTarget = DEFAULT_TARGET,
   /** Where the per-fold stores live: memory (the default), or SQLite files at the paths given (the reference the tests compare it with). */
   stores: 'memory' | 'sqlite' = 'memory',
+  /** Where each task's features are kept: one cache for every router of the run (the default), or each router its own (the reference the tests compare it with). */
+  featureCache: 'run' | 'router' = 'run',
 ): MatrixProtocolDeps {
   const logger = createStderrLogger('error');
   const clock = createSystemClock();
@@ -110,6 +112,8 @@ export function protocolDeps(
   // The per-fold stores are scratch, filled and dropped within the run: in memory, answering what a fresh
   // SQLite file would (memory-pattern-store.test.ts), without a statement per seeded outcome.
   const open = stores === 'memory' ? openMemoryPatternStore : openPatternStore;
+  // Every fold's router seeds the same tasks: their features are computed once per run.
+  const features: MatrixFeatureCache | undefined = featureCache === 'run' ? new WeakMap() : undefined;
   const openStore = (path: string): PatternStore =>
     r.provider
       ? open(path, {
@@ -139,6 +143,7 @@ export function protocolDeps(
         pricingVersion: matrix.pricingVersion ?? 'recorded',
         // Each store's router draws its own exploration sequence from the run's seed, so a run replays.
         random: seededRandom(seed),
+        ...(features ? { features } : {}),
       }),
     drain: () => bus.drain(),
   };

@@ -89,15 +89,17 @@ const DECISIONS_PER_LOOK = 1000;
  * handler can run, then stops the run if it was interrupted. A matrix report is built from every fold's picks,
  * so there is no partial one to write; the outcomes are recorded, so running the same command again redoes it.
  */
-export function interruptible(signal: AbortSignal | undefined, tick: (n: number) => void): (n: number) => Promise<void> {
+export function interruptible(signal: AbortSignal | undefined, tick: (n: number) => void): (n: number) => void | Promise<void> {
   let since = 0;
-  return async (n) => {
+  // A promise only at a look: between looks the caller need not wait for a microtask per decision.
+  return (n) => {
     tick(n);
     since += n;
     if (!signal || since < DECISIONS_PER_LOOK) return;
     since = 0;
-    await new Promise<void>((r) => setImmediate(r));
-    if (signal.aborted) throw new InterruptedError('interrupted: a matrix report is built from every fold, so none was written; the outcomes are recorded, so the same command redoes the run');
+    return new Promise<void>((r) => setImmediate(r)).then(() => {
+      if (signal.aborted) throw new InterruptedError('interrupted: a matrix report is built from every fold, so none was written; the outcomes are recorded, so the same command redoes the run');
+    });
   };
 }
 

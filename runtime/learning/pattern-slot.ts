@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { textMemo } from '../core/text-memo.ts';
 import type { EventBus } from '../events/event.ts';
-import { computeStructuralFeatures, createLearnedScorer, createPatternRecommender, createRegretBudget, type RegretBudget, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
+import { computeStructuralFeatures, freezeFeatures, createLearnedScorer, createPatternRecommender, createRegretBudget, type RegretBudget, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
 import type { PatternConfig, RouteDecidedPayload, Slot4Provider, TurnRouteRequest } from '../routing/index.ts';
 import type { SideEffect } from '../tools/tool.ts';
 
@@ -53,9 +54,9 @@ export function createPatternSlot(options: {
     return b;
   };
 
-  /** The turn's structural fingerprint (§5), computed from session state. */
+  /** The turn's structural fingerprint (§5), computed from session state; frozen, so the store keeps what it derives from it. */
   const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures =>
-    computeStructuralFeatures({
+    freezeFeatures(computeStructuralFeatures({
       userMessage: req.userMessage,
       // The router sees the history with this turn's user message already appended.
       history: req.history.slice(0, -1),
@@ -66,7 +67,7 @@ export function createPatternSlot(options: {
       // workspace is the workload, so structurally equal turns of different reps share a fingerprint.
       workspaceHash: sha256(req.workloadId ? `workload:${req.workloadId}` : req.workspaceRoot),
       workloadId: req.workloadId,
-    });
+    }));
   /** The store's options under the pattern knobs in force. */
   const optionsOf = (pattern: PatternConfig): RecommendOptions => ({
     cost_weight: pattern.cost_weight,
@@ -190,6 +191,5 @@ export function createPatternSlot(options: {
   return slot;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
+// A slot meets few workspaces and hashes one per fingerprint: the digest is kept per text.
+const sha256 = textMemo((text: string): string => createHash('sha256').update(text).digest('hex'), 1024);

@@ -246,17 +246,23 @@ export function scoreEvidence(ev: RecommendEvidence, opts: RecommendOptions, ela
   // The pooled candidates enter the estimates only when exploring, so they are part of the key then.
   const pooled = opts.scoring === 'expected_gain' && opts.exploration === 'thompson' && opts.random ? `:pool:${(opts.candidates ?? []).join(',')}` : '';
   const key = `${opts.scoring ?? 'uniform'}:${opts.min_similarity ?? 0}${pooled}`;
-  let byKey = halves.get(ev);
-  if (!byKey) halves.set(ev, (byKey = new Map()));
+  // Keyed by what the half reads (the neighbours and the priors), so copies of one evidence share it.
+  let byPriors = halves.get(ev.nearest);
+  if (!byPriors) halves.set(ev.nearest, (byPriors = new WeakMap()));
+  let byKey = byPriors.get(ev.priors ?? NO_PRIORS);
+  if (!byKey) byPriors.set(ev.priors ?? NO_PRIORS, (byKey = new Map()));
   let half = byKey.get(key);
   if (!half) {
-    const summary = summarizeNeighbors(ev.nearest, opts);
+    // Frozen and shared by every recommendation of this evidence (pattern.matched copies what it emits).
+    const summary = Object.freeze(summarizeNeighbors(ev.nearest, opts).map((n) => Object.freeze(n))) as NeighborSummary[];
     half = opts.scoring === 'expected_gain' ? { summary, estimates: estimateCluster(ev.nearest, opts, ev.priors ?? { global: [], workspace: null }) } : { summary, tallies: tallyCluster(ev.nearest, opts) };
     byKey.set(key, half);
   }
   const verdict = half.estimates ? rankEstimates(half.estimates, opts) : rankTallies(half.tallies!, opts);
-  return { ...verdict, fingerprint_id: ev.fingerprint_id, elapsed_ms: ev.elapsed_ms + elapsedMs, neighbors: half.summary.map((n) => ({ ...n })) };
+  return { ...verdict, fingerprint_id: ev.fingerprint_id, elapsed_ms: ev.elapsed_ms + elapsedMs, neighbors: half.summary };
 }
 
-/** The cost_weight-free half of each scored evidence, per scoring key (evidence is immutable once gathered). */
-const halves = new WeakMap<RecommendEvidence, Map<string, { summary: NeighborSummary[]; tallies?: ClusterTallies; estimates?: ClusterEstimates }>>();
+/** The cost_weight-free half of each scored evidence, per neighbours, priors and scoring key (evidence is immutable once gathered). */
+const halves = new WeakMap<readonly NeighborMatch[], WeakMap<object, Map<string, { summary: NeighborSummary[]; tallies?: ClusterTallies; estimates?: ClusterEstimates }>>>();
+/** The priors key of evidence without priors. */
+const NO_PRIORS = {};

@@ -34,6 +34,8 @@ interface FingerprintEntry {
 export interface FeatureIndex {
   readonly fingerprintCount: number;
   readonly outcomeCount: number;
+  /** Changes on every write (put, remove, clear, a stored embedding): equal versions answer every query alike. */
+  readonly version: number;
   /** Adds a fingerprint (no-op when its id is known). */
   putFingerprint(id: string, sig: string, features: StructuralFeatures): void;
   /**
@@ -100,6 +102,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
   let workload: Int32Array;
   let slots: FingerprintEntry[] = [];
   let outcomeCount = 0;
+  let version = 0;
   let byId = new Map<string, FingerprintEntry>();
   let bySig = new Map<string, FingerprintEntry>();
   let workloads = new Map<string, number>();
@@ -132,6 +135,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
   ];
 
   function reset(): void {
+    version++;
     capacity = 64;
     columns = Array.from({ length: 5 }, () => new SetColumn(capacity));
     tokenBucket = new Int8Array(capacity);
@@ -211,8 +215,12 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     get outcomeCount() {
       return outcomeCount;
     },
+    get version() {
+      return version;
+    },
     putFingerprint(id, sig, features) {
       if (byId.has(id)) return;
+      version++;
       if (slots.length === capacity) grow();
       const slot = slots.length;
       const labels = labelsOf(features);
@@ -228,6 +236,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     putOutcome(state) {
       const fp = byId.get(state.fingerprint_id);
       if (!fp) return;
+      version++;
       const copy = { ...state };
       const at = fp.outcomes.findIndex((o) => o.primary_model === state.primary_model);
       if (at >= 0) tally(fp.workloadCode, fp.outcomes[at]!, -1);
@@ -242,6 +251,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       const fp = byId.get(fingerprintId);
       const at = fp ? fp.outcomes.findIndex((o) => o.primary_model === model) : -1;
       if (at < 0) return;
+      version++;
       tally(fp!.workloadCode, fp!.outcomes[at]!, -1);
       fp!.outcomes.splice(at, 1);
       outcomeCount--;
@@ -249,6 +259,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     removeFingerprint(fingerprintId) {
       const fp = byId.get(fingerprintId);
       if (!fp) return;
+      version++;
       for (const o of fp.outcomes) tally(fp.workloadCode, o, -1);
       outcomeCount -= fp.outcomes.length;
       const last = slots.pop()!;
@@ -346,6 +357,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     setEmbedding(fingerprintId, v) {
       const fp = byId.get(fingerprintId);
       if (!fp || !vectors || v.length !== embeddingDim || vectors.has(fp.slot)) return false;
+      version++;
       vectors.set(fp.slot, v);
       return true;
     },

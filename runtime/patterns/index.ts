@@ -61,6 +61,7 @@ export {
   inputTokensBucket,
   normalizeFeatures,
   structuralSignature,
+  freezeFeatures,
   type FingerprintInput,
   type StructuralFeatures,
 } from './structural-features.ts';

@@ -38,11 +38,29 @@ export interface PromptOutcomeInput {
 /** A stored prompt row: its score is null until the turn's verdict arrives. */
 export type StoredPromptRow = Omit<PromptOutcomeRow, 'score'> & { score: number | null };
 
-/** The row a prompt becomes (its vector hashed once here). */
+// The same prompt is recorded once per model and, in a matrix cross-fit, in every store that trains on it:
+// its key and vector (pure functions of the text) are kept for the last PROMPT_MEMO_MAX distinct texts
+// (about 1 KB each; MMLU has 14k prompts) instead of hashed again per record. The vectors are shared, so
+// they are never written to (the stores copy or serialise them; training only reads them).
+const PROMPT_MEMO_MAX = 16_384;
+const promptMemo = new Map<string, { task_key: string; terms: SparseVec }>();
+
+function promptParts(text: string): { task_key: string; terms: SparseVec } {
+  let parts = promptMemo.get(text);
+  if (!parts) {
+    parts = { task_key: createHash('sha256').update(text).digest('hex').slice(0, 32), terms: hashedTerms(text, PROMPT_TERMS_DIM) };
+    if (promptMemo.size >= PROMPT_MEMO_MAX) promptMemo.delete(promptMemo.keys().next().value!);
+    promptMemo.set(text, parts);
+  }
+  return parts;
+}
+
+/** The row a prompt becomes (its vector hashed once per distinct text, see promptParts). */
 export function promptRow(i: PromptOutcomeInput): StoredPromptRow {
+  const { task_key, terms } = promptParts(i.prompt_text);
   return {
-    task_key: createHash('sha256').update(i.prompt_text).digest('hex').slice(0, 32),
-    terms: hashedTerms(i.prompt_text, PROMPT_TERMS_DIM),
+    task_key,
+    terms,
     chars: i.prompt_text.length,
     workload_id: i.workload_id,
     model: i.primary_model,

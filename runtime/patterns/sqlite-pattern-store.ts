@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.ts';
 import { newId, type IdFactory } from '../core/ids.ts';
 import type { Logger } from '../core/logger.ts';
 import type { EventBus } from '../events/index.ts';
-import { failedEvidence, scoreEvidence } from './cluster-scoring.ts';
+import { evidenceKey, failedEvidence, scoreEvidence } from './cluster-scoring.ts';
 import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
 import { createFeatureIndex } from './feature-index.ts';
 import { usdText, usdToMicros } from './money.ts';
@@ -30,7 +30,7 @@ import { createEmbeddingCache, type EmbeddingCache, type EmbeddingCacheLimits } 
 import { promptRow } from './prompt-outcomes.ts';
 import type { PromptOutcomeRow } from './prompt-model.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
-import { canonicalFeaturesJson, normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
+import { canonicalForm, normalizeFeatures, type StructuralFeatures } from './structural-features.ts';
 
 /** Options of `openPatternStore`. */
 export interface PatternStoreOptions {
@@ -242,9 +242,8 @@ export function openStructuralStore<T extends PatternTables>(
 
   function record(input: RecordInput & EmbeddingQuery, ctx: EventContext): RecordResult {
     checkRecord(input);
-    const features = normalizeFeatures(input.features);
-    const json = canonicalFeaturesJson(features);
-    const sig = structuralSignature(features);
+    // One normalisation, one canonical text and its digest per record (kept per object for frozen features).
+    const { features, json, sig } = canonicalForm(input.features);
     const micros = usdToMicros(input.cost_usd);
     const d = connect('record', true);
     if (!d) return noResult();
@@ -346,15 +345,32 @@ export function openStructuralStore<T extends PatternTables>(
     return tx.result;
   }
 
+  /**
+   * Evidence already gathered at the index's current version, per structural signature and evidence key: the
+   * same query of an unchanged index answers the same (a matrix fold routes thousands of tasks of a few
+   * hundred shapes between two writes). Emptied whenever the index changes, and when it holds too many.
+   */
+  const gatheredAt = { version: -1, byQuery: new Map<string, RecommendEvidence>() };
+  const GATHERED_MAX = 4096;
+
   /** The evidence, its elapsed_ms left 0 (the callers time it). */
   function gather(features: StructuralFeatures, opts: EvidenceOptions): RecommendEvidence {
     try {
       if (!readable('recommend')) return failedEvidence(0);
-      const query = normalizeFeatures(features);
+      const { features: query, sig } = canonicalForm(features);
+      if (gatheredAt.version !== index.version || gatheredAt.byQuery.size >= GATHERED_MAX) {
+        gatheredAt.version = index.version;
+        gatheredAt.byQuery.clear();
+      }
+      const key = `${evidenceKey(opts)}\u0000${sig}`;
+      const kept = gatheredAt.byQuery.get(key);
+      if (kept) return kept;
       const nearest = index.kNearest(query, opts.k ?? 10, true);
       const priors = opts.scoring === 'expected_gain' ? index.modelTotals(query.workload_id) : undefined;
-      const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(structuralSignature(query)) : null;
-      return { nearest, priors, fingerprint_id, elapsed_ms: 0, failed: false };
+      const fingerprint_id = index.fingerprintCount ? index.fingerprintIdBySig(sig) : null;
+      const ev: RecommendEvidence = { nearest, priors, fingerprint_id, elapsed_ms: 0, failed: false };
+      gatheredAt.byQuery.set(key, ev);
+      return ev;
     } catch (err) {
       // Slot 4 must never fail a turn (§9.3).
       storageFailed('recommend', err);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { textMemo } from '../core/text-memo.ts';
 import { collectFileExtensions, intentTagsOf } from '../routing/turn-features.ts';
 import type { SideEffect } from '../tools/tool.ts';
 import type { Message } from '../types/content.ts';
@@ -63,6 +64,12 @@ function bucketOfToolPath(raw: string): string | null {
 
 /** Buckets of explicit directory paths in the message; bare file names there give extensions only. */
 function collectMessageBuckets(text: string, into: Set<string>): void {
+  for (const b of messageBuckets(text)) into.add(b);
+}
+
+// Read once per text (text-memo.ts): a turn's message is fingerprinted at routing and again at recording.
+const messageBuckets = textMemo((text: string): readonly string[] => {
+  const into = new Set<string>();
   for (const m of text.matchAll(MESSAGE_PATH)) {
     const token = m[1]!.replace(/[.,;:-]+$/, '').replace(/^\.\//, '');
     const parts = token.split('/');
@@ -70,7 +77,8 @@ function collectMessageBuckets(text: string, into: Set<string>): void {
     const isPath = token.endsWith('/') || EXTENSION_AT_END.test(parts.at(-1)!) || parts.filter(Boolean).length >= 3;
     if (isPath && parts[0] && parts[0] !== '..') into.add(parts[0]);
   }
-}
+  return [...into];
+}, 16_384);
 
 const sortedUnique = (values: Iterable<string>): string[] => [...new Set(values)].sort();
 
@@ -127,7 +135,11 @@ export function normalizeFeatures(f: StructuralFeatures): StructuralFeatures {
 
 /** Canonical JSON of normalized features: keys in sorted order, so equal features give equal text. */
 export function canonicalFeaturesJson(f: StructuralFeatures): string {
-  const n = normalizeFeatures(f);
+  return canonicalJsonOfNormalized(normalizeFeatures(f));
+}
+
+/** canonicalFeaturesJson of features already normalized (normalizeFeatures is idempotent, so the text is the same). */
+export function canonicalJsonOfNormalized(n: StructuralFeatures): string {
   return JSON.stringify({
     estimated_input_tokens_bucket: n.estimated_input_tokens_bucket,
     file_extensions: n.file_extensions,
@@ -144,5 +156,55 @@ export function canonicalFeaturesJson(f: StructuralFeatures): string {
 
 /** `structural_sig` (§7.1): SHA-256 hex of the canonical JSON; one stored fingerprint per signature. */
 export function structuralSignature(f: StructuralFeatures): string {
-  return createHash('sha256').update(canonicalFeaturesJson(f)).digest('hex');
+  return signatureOfCanonicalJson(canonicalFeaturesJson(f));
+}
+
+// A store meets few distinct shapes (MMLU: about 300 in 14k tasks) and records each many times: the digest
+// of a canonical text is kept, up to a bound, rather than hashed again per record. FIFO: a Map keeps insertion order.
+const SIGNATURE_MEMO_MAX = 4096;
+const signatureMemo = new Map<string, string>();
+
+/** Features whose object and lists are frozen: a value that cannot change, so what is derived from it may be kept. */
+export function isFrozenFeatures(f: StructuralFeatures): boolean {
+  return Object.isFrozen(f) && Object.isFrozen(f.file_extensions) && Object.isFrozen(f.file_path_buckets) && Object.isFrozen(f.tool_names) && Object.isFrozen(f.side_effect_classes) && Object.isFrozen(f.intent_tags);
+}
+
+/** Freezes `f` and its lists in place (see isFrozenFeatures) and returns it. */
+export function freezeFeatures(f: StructuralFeatures): StructuralFeatures {
+  for (const list of [f.file_extensions, f.file_path_buckets, f.tool_names, f.side_effect_classes, f.intent_tags]) Object.freeze(list);
+  return Object.freeze(f);
+}
+
+/** A turn's features as a store keeps them: normalised (frozen), their canonical JSON and its signature. */
+export interface CanonicalFeatures {
+  features: StructuralFeatures;
+  json: string;
+  sig: string;
+}
+
+const canonicalMemo = new WeakMap<StructuralFeatures, CanonicalFeatures>();
+
+/**
+ * normalizeFeatures, canonicalFeaturesJson and structuralSignature of `f` in one pass; for frozen features
+ * (a matrix run records each task's one features object in every fold's store) kept per object.
+ */
+export function canonicalForm(f: StructuralFeatures): CanonicalFeatures {
+  const kept = canonicalMemo.get(f);
+  if (kept) return kept;
+  const features = freezeFeatures(normalizeFeatures(f));
+  const json = canonicalJsonOfNormalized(features);
+  const form = { features, json, sig: signatureOfCanonicalJson(json) };
+  if (isFrozenFeatures(f)) canonicalMemo.set(f, form);
+  return form;
+}
+
+/** structuralSignature from the canonical JSON (canonicalFeaturesJson's text). */
+export function signatureOfCanonicalJson(json: string): string {
+  let sig = signatureMemo.get(json);
+  if (sig === undefined) {
+    sig = createHash('sha256').update(json).digest('hex');
+    if (signatureMemo.size >= SIGNATURE_MEMO_MAX) signatureMemo.delete(signatureMemo.keys().next().value!);
+    signatureMemo.set(json, sig);
+  }
+  return sig;
 }

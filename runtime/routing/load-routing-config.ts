@@ -40,13 +40,31 @@ export function loadGlobalRoutingConfig(path: string): RoutingConfig {
   return mergeRoutingConfig(defaultRoutingConfig(), readRoutingFile(path));
 }
 
+/** What a workspace's routing.yaml held when read: nothing, a valid file, or an invalid one. */
+export type WorkspaceRoutingFile = { kind: 'none' } | { kind: 'file'; path: string; file: RoutingFile } | { kind: 'invalid'; path: string; message: string };
+
+/** Reads `<workspace>/.metis/routing.yaml` once (applyWorkspaceRouting puts it over a global config). */
+export function readWorkspaceRouting(workspaceRoot: string): WorkspaceRoutingFile {
+  const path = join(workspaceRoot, WORKSPACE_ROUTING_PATH);
+  if (!existsSync(path)) return { kind: 'none' };
+  try {
+    return { kind: 'file', path, file: readRoutingFile(path) };
+  } catch (e) {
+    return { kind: 'invalid', path, message: e instanceof DataFileError ? e.message : `${path}: ${(e as Error).message}` };
+  }
+}
+
 /**
  * The effective routing for a workspace: `<workspace>/.metis/routing.yaml` over `global`, section by
  * section. An invalid workspace file never fails the session: the answer is `lastGood` (default: the
  * global config alone) plus an `invalid` report for `routing.policy_invalid`.
  */
 export function loadRoutingConfig(global: RoutingConfig, workspaceRoot: string, lastGood?: RoutingLoadResult): RoutingLoadResult {
-  const path = join(workspaceRoot, WORKSPACE_ROUTING_PATH);
+  return applyWorkspaceRouting(global, readWorkspaceRouting(workspaceRoot), lastGood);
+}
+
+/** loadRoutingConfig over a workspace file already read (one read may serve several global configs). */
+export function applyWorkspaceRouting(global: RoutingConfig, read: WorkspaceRoutingFile, lastGood?: RoutingLoadResult): RoutingLoadResult {
   const globalOnly: RoutingLoadResult = {
     config: global,
     workspace_default_model: null,
@@ -54,22 +72,17 @@ export function loadRoutingConfig(global: RoutingConfig, workspaceRoot: string, 
     policy_path: null,
     invalid: null,
   };
-  if (!existsSync(path)) return globalOnly;
-  let file: RoutingFile;
-  try {
-    file = readRoutingFile(path);
-  } catch (e) {
-    const message = e instanceof DataFileError ? e.message : `${path}: ${(e as Error).message}`;
+  if (read.kind === 'none') return globalOnly;
+  if (read.kind === 'invalid')
     return {
       ...(lastGood ?? globalOnly),
-      invalid: { policy_path: path, errors: [message], using_last_known_good: true },
+      invalid: { policy_path: read.path, errors: [read.message], using_last_known_good: true },
     };
-  }
   return {
-    config: mergeRoutingConfig(global, file),
-    workspace_default_model: file.default_model ?? null,
+    config: mergeRoutingConfig(global, read.file),
+    workspace_default_model: read.file.default_model ?? null,
     global_default_model: global.default_model,
-    policy_path: path,
+    policy_path: read.path,
     invalid: null,
   };
 }

@@ -8,7 +8,7 @@ import type { ModelRegistry } from '../models/model-profile.ts';
 import { createCapabilityValidator } from './capability-validator.ts';
 import { decideRoute } from './decide-route.ts';
 import { extractTurnFeatures, type TurnFeatures } from './turn-features.ts';
-import { loadRoutingConfig, WORKSPACE_ROUTING_PATH, type RoutingLoadResult } from './load-routing-config.ts';
+import { applyWorkspaceRouting, readWorkspaceRouting, WORKSPACE_ROUTING_PATH, type RoutingLoadResult, type WorkspaceRoutingFile } from './load-routing-config.ts';
 import { loadPriceTable, type PriceTable } from '../pricing/index.ts';
 import { createPolicyChain } from './policies/index.ts';
 import { createRoutingModeAdvisor } from './policies/routing-mode.ts';
@@ -123,6 +123,10 @@ export function createRouter(options: RouterOptions): TurnRouter {
   };
   const patched = new Map<string, RoutingConfig>();
   const lastGoodPatched = new Map<string, RoutingLoadResult>();
+  /** The pattern knobs of each patched global config as text (lastGoodPatched's key part), written once per patch. */
+  const patchedKnobs = new WeakMap<RoutingConfig, string>();
+  /** What a workspace without a routing.yaml gets under each patched global config (the same for every such workspace). */
+  const patchedGlobalOnly = new WeakMap<RoutingConfig, RoutingLoadResult>();
   const report = (workspaceRoot: string, result: RoutingLoadResult, session_id: string | null): void => {
     if (!result.invalid) return;
     const key = `${workspaceRoot}\u0000${result.invalid.errors.join('\n')}`;
@@ -131,8 +135,8 @@ export function createRouter(options: RouterOptions): TurnRouter {
       bus.emit({ session_id, type: 'routing.policy_invalid', actor: 'system', payload: { ...result.invalid } });
     }
   };
-  const load = (workspaceRoot: string, session_id: string | null): RoutingLoadResult => {
-    const result = loadRoutingConfig(global, workspaceRoot, lastGood.get(workspaceRoot));
+  const load = (workspaceRoot: string, session_id: string | null, read: WorkspaceRoutingFile = readWorkspaceRouting(workspaceRoot)): RoutingLoadResult => {
+    const result = applyWorkspaceRouting(global, read, lastGood.get(workspaceRoot));
     if (result.invalid) report(workspaceRoot, result, session_id);
     else lastGood.set(workspaceRoot, result);
     return result;
@@ -158,6 +162,8 @@ export function createRouter(options: RouterOptions): TurnRouter {
       let features: TurnFeatures | null = null;
       let turn: ReturnType<NonNullable<Slot4Provider['prepareTurn']>> | null | undefined;
       const configs = new Map<string, RoutingLoadResult>();
+      // One turn reads its workspace's routing.yaml once, whatever knobs its decisions patch over the global config.
+      let workspaceFile: WorkspaceRoutingFile | null = null;
       return {
         decide(ids, pattern) {
           const r: TurnRouteRequest = { ...req, ...ids };
@@ -166,7 +172,11 @@ export function createRouter(options: RouterOptions): TurnRouter {
           // The knobs patch the global config, under the workspace's file, as a router built with them would.
           const key = pattern ? JSON.stringify(pattern) : '';
           let routing = configs.get(key);
-          if (!routing) configs.set(key, (routing = pattern ? loadPatched(patchedGlobal(key, pattern), req.workspaceRoot, r.session_id) : load(req.workspaceRoot, r.session_id)));
+          if (!routing) {
+            workspaceFile ??= readWorkspaceRouting(req.workspaceRoot);
+            routing = pattern ? loadPatched(patchedGlobal(key, pattern), req.workspaceRoot, r.session_id, workspaceFile) : load(req.workspaceRoot, r.session_id, workspaceFile);
+            configs.set(key, routing);
+          }
           const prepared = turn;
           return decideWith(r, routing, features, (x, p) => (prepared ? prepared.recommenderFor(x, p) : (options.slot4?.recommenderFor(x, p) ?? null)));
         },
@@ -181,10 +191,25 @@ export function createRouter(options: RouterOptions): TurnRouter {
     return g;
   }
 
-  /** `load` over a patched global config; its last good config is its own. */
-  function loadPatched(g: RoutingConfig, workspaceRoot: string, session_id: string): RoutingLoadResult {
-    const lastKey = `${workspaceRoot}\u0000${JSON.stringify(g.pattern)}`;
-    const result = loadRoutingConfig(g, workspaceRoot, lastGoodPatched.get(lastKey));
+  /** The pattern knobs of a patched global config as text (lastGoodPatched's key part), written once per patch. */
+  function knobsOf(g: RoutingConfig): string {
+    let knobs = patchedKnobs.get(g);
+    if (knobs === undefined) patchedKnobs.set(g, (knobs = JSON.stringify(g.pattern)));
+    return knobs;
+  }
+
+  /** `load` over a patched global config (one object per patch); its last good config is its own. */
+  function loadPatched(g: RoutingConfig, workspaceRoot: string, session_id: string, read: WorkspaceRoutingFile): RoutingLoadResult {
+    if (read.kind === 'none') {
+      // No file: the patched global alone, one answer per patch. Forgetting the workspace's last good config
+      // answers as keeping this one would: an invalid file later falls back to the global config either way.
+      if (lastGoodPatched.size > 0) lastGoodPatched.delete(`${workspaceRoot}\u0000${knobsOf(g)}`);
+      let only = patchedGlobalOnly.get(g);
+      if (!only) patchedGlobalOnly.set(g, (only = applyWorkspaceRouting(g, read)));
+      return only;
+    }
+    const lastKey = `${workspaceRoot}\u0000${knobsOf(g)}`;
+    const result = applyWorkspaceRouting(g, read, lastGoodPatched.get(lastKey));
     if (result.invalid) report(workspaceRoot, result, session_id);
     else lastGoodPatched.set(lastKey, result);
     return result;

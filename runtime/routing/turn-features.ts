@@ -1,3 +1,4 @@
+import { textMemo } from '../core/text-memo.ts';
 import type { Message } from '../types/content.ts';
 
 /** What the rule slot matches on besides the message text. */
@@ -19,18 +20,28 @@ const INTENT_PATTERNS: readonly (readonly [string, RegExp])[] = [
 // A path-like token ending in an extension: `src/app.py`, `README.md`, `config.test.ts`.
 const FILE_TOKEN = /(?:^|[\s`'"(/])[\w.-]*\w\.([A-Za-z][A-Za-z0-9]{0,7})\b/g;
 
+// A prompt is read once per text, not once per decision and per record (text-memo.ts); 16k texts of a few hundred bytes of answers.
+const READINGS_KEPT = 16_384;
+
+const extensionsOfText = (text: string): readonly string[] => [...new Set(Array.from(text.matchAll(FILE_TOKEN), (m) => `.${m[1]!.toLowerCase()}`))];
+// The message as it is, and with a space in front (collectFileExtensions): two readings, each kept per text.
+const extensionsOf = textMemo(extensionsOfText, READINGS_KEPT);
+const spacedExtensionsOf = textMemo((text: string) => extensionsOfText(` ${text}`), READINGS_KEPT);
+
 function extensionsIn(text: string, into: Set<string>): void {
-  for (const m of text.matchAll(FILE_TOKEN)) into.add(`.${m[1]!.toLowerCase()}`);
+  for (const e of extensionsOf(text)) into.add(e);
 }
+
+const intentTagsMemo = textMemo((text: string): readonly string[] => INTENT_PATTERNS.filter(([, re]) => re.test(text)).map(([tag]) => tag), READINGS_KEPT);
 
 /** Intent tags whose regex matches `text`, in declaration order (the pattern fingerprint reuses them). */
 export function intentTagsOf(text: string): string[] {
-  return INTENT_PATTERNS.filter(([, re]) => re.test(text)).map(([tag]) => tag);
+  return [...intentTagsMemo(text)];
 }
 
 /** Lowercase extensions (`.py`) of the file-like tokens in `text`, added to `into`. */
 export function collectFileExtensions(text: string, into: Set<string>): void {
-  extensionsIn(` ${text}`, into);
+  for (const e of spacedExtensionsOf(text)) into.add(e);
 }
 
 /**
