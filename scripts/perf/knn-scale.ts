@@ -9,7 +9,7 @@
 // The ground truth is computed block by block during the build, so no float32 copy of the rows is held.
 // Prints one JSON object. Usage: node --expose-gc --import tsx scripts/perf/knn-scale.ts [sizes, comma-separated] [queries]
 // (sizes default 10000,100000,1000000; 4000000 builds a 4M random index, 6 GB of float32 rows on disk).
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { InMemoryVectorDatabase } from '../../runtime/cache/vector-database.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
@@ -100,7 +100,7 @@ function groundTruth(qs: Float32Array[]): { add(first: number, count: number, bu
   };
 }
 
-function measure(kind: Kind, n: number): Record<string, unknown> {
+function measure(kind: Kind, n: number): { result: Record<string, unknown>; truth: string[][] } {
   const qs = queries(kind, QUERIES + 5);
   const checked = Math.min(RECALL_QUERIES, qs.length);
   // The brute-force answers are computed from each block while it is at hand; their time is not build time.
@@ -157,28 +157,80 @@ function measure(kind: Kind, n: number): Record<string, unknown> {
     resident_bytes_per_row_total: gc ? Math.round(db.residentBytes() / n + heapPerRow) : null,
   };
   db.close();
-  return result;
+  return { result, truth: truth.ids() };
 }
 
-/** usearch, if installed (it is not a dependency): exact and HNSW at the same sizes. */
-async function usearchAvailable(): Promise<string | null> {
+interface Usearch {
+  Index: new (config: { dimensions: number; metric: string; connectivity: number; expansion_add: number; expansion_search: number }) => {
+    add(keys: BigUint64Array, vectors: Float32Array, threads?: number): void;
+    search(vector: Float32Array, k: number, threads: number): { keys: BigUint64Array };
+  };
+  exactSearch(dataset: Float32Array, queries: Float32Array, dimensions: number, count: number, metric: string, threads?: number): { keys: BigUint64Array };
+}
+
+/** usearch, if installed (it is not a dependency: `npm i --no-save usearch` to compare). */
+async function loadUsearch(): Promise<Usearch | string> {
   try {
-    await import('usearch' as string);
-    return null;
+    const m = (await import('usearch' as string)) as Partial<Usearch> & { default?: Usearch };
+    return m.exactSearch && m.Index ? (m as Usearch) : m.default!;
   } catch {
-    return 'the npm package usearch is not installed (not a dependency of this project)';
+    return 'the npm package usearch is not installed (not a dependency of this project; `npm i --no-save usearch` to compare)';
   }
+}
+
+/**
+ * usearch on the same rows and queries: its exact float32 scan (`exactSearch`, one thread, as our query runs)
+ * and its HNSW index (connectivity 16, expansion 128 / 64, its documented defaults; built on every core, queried
+ * on one), recall@10 against the same brute-force answers. Its bytes per row are the process's RSS growth over
+ * the build: approximate, as usearch reports no size of its own.
+ */
+function measureUsearch(u: Usearch, kind: Kind, n: number, truth: string[][]): Record<string, unknown> {
+  const qs = queries(kind, QUERIES + 5);
+  const rows = new Float32Array(n * DIM);
+  for (let b = 0, first = 0; first < n; b++, first += BLOCK) {
+    const count = Math.min(BLOCK, n - first);
+    block(kind, b, count, rows.subarray(first * DIM, (first + count) * DIM));
+  }
+  const timed = (search: (q: Float32Array) => BigUint64Array) => {
+    const times: number[] = [];
+    const answers: string[][] = [];
+    qs.forEach((q, i) => {
+      const t0 = performance.now();
+      const keys = search(q);
+      if (i >= 5) times.push(performance.now() - t0);
+      answers.push([...keys].map((k) => `v${k}`));
+    });
+    let found = 0;
+    truth.forEach((t, i) => (found += t.filter((id) => answers[i]!.includes(id)).length));
+    return { query_ms: { p50: pct(times, 0.5), p95: pct(times, 0.95), n: times.length }, recall_at_10: found / (truth.length * K) };
+  };
+  const exact = timed((q) => u.exactSearch(rows, q, DIM, K, 'ip', 1).keys);
+  const rss0 = process.memoryUsage().rss;
+  const t0 = performance.now();
+  const index = new u.Index({ dimensions: DIM, metric: 'ip', connectivity: 16, expansion_add: 128, expansion_search: 64 });
+  const keys = new BigUint64Array(n);
+  for (let i = 0; i < n; i++) keys[i] = BigInt(i);
+  index.add(keys, rows, cpus().length);
+  const buildS = Number(((performance.now() - t0) / 1000).toFixed(2));
+  const rssPerRow = Math.round((process.memoryUsage().rss - rss0) / n);
+  const hnsw = timed((q) => index.search(q, K, 1).keys);
+  return { exact_f32: exact, hnsw: { build_s: buildS, build_threads: cpus().length, ...hnsw, rss_bytes_per_row_approx: rssPerRow } };
 }
 
 const out: Record<string, unknown> = { dim: DIM, k: K, queries: QUERIES, gc_exposed: gc !== undefined, index: 'InMemoryVectorDatabase (exact)' };
+const usearch = await loadUsearch();
 for (const n of SIZES) {
   for (const kind of n > 1_000_000 ? (['random'] as const) : (['random', 'clustered'] as const)) {
     process.stderr.write(`knn-scale: ${kind} ${n} ...\n`);
-    out[`${kind}_${n}`] = measure(kind, n);
+    const { result, truth } = measure(kind, n);
+    if (typeof usearch !== 'string') {
+      process.stderr.write(`knn-scale: usearch ${kind} ${n} ...\n`);
+      result['usearch'] = measureUsearch(usearch, kind, n, truth);
+    }
+    out[`${kind}_${n}`] = result;
   }
 }
-const missing = await usearchAvailable();
-out['usearch'] = missing === null ? 'installed but not wired in this script' : { skipped: missing };
+if (typeof usearch === 'string') out['usearch'] = { skipped: usearch };
 // A plain-JS float32 scan of one 4,096-row block, for scale against the SIMD paths.
 const jsBlock = new Float32Array(BLOCK * DIM);
 block('random', 0, BLOCK, jsBlock);
