@@ -31,17 +31,23 @@ function readAll(a: Analytics, sessions: string[]) {
   };
 }
 
+/** The events as a trace DB; without `routes`, a route decision is recorded as a plain turn.started. */
+function fixtureOf(events: readonly (typeof event extends fc.Arbitrary<infer E> ? E : never)[], routes: boolean) {
+  const f = createEventsFixture();
+  for (const e of events) {
+    if (e.kind === 'llm') f.llmCall({ session_id: e.session, model: e.model, input_tokens: e.input, output_tokens: e.output, cached_input_tokens: e.cached });
+    else if (e.kind === 'served') f.add({ type: 'llm.call_completed', session_id: e.session, payload: { ...llmCallCompletedPayload({ model: MODELS[0]!, cost_usd: e.cost }), cache_tier: 'semantic' } });
+    else if (e.kind === 'route' && routes) f.add({ type: 'route.decided', session_id: e.session, payload: { chosen_model: e.model, winner_index: 0, chain: [{ policy: 'global_default' }] } });
+    else f.add({ type: e.kind === 'other' ? e.type : 'turn.started', session_id: e.session, payload: {} });
+  }
+  return f;
+}
+
 describe('analytics with the per-session memo', () => {
   it('answers every selection as the queries over the whole selection do, in any order of overlapping selections (property)', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 60 }), fc.array(fc.array(fc.constantFrom(...SESSIONS, 'absent'), { maxLength: 8 }), { minLength: 1, maxLength: 6 }), (events, selections) => {
-        const f = createEventsFixture();
-        for (const e of events) {
-          if (e.kind === 'llm') f.llmCall({ session_id: e.session, model: e.model, input_tokens: e.input, output_tokens: e.output, cached_input_tokens: e.cached });
-          else if (e.kind === 'served') f.add({ type: 'llm.call_completed', session_id: e.session, payload: { ...llmCallCompletedPayload({ model: MODELS[0]!, cost_usd: e.cost }), cache_tier: 'semantic' } });
-          else if (e.kind === 'route') f.add({ type: 'route.decided', session_id: e.session, payload: { chosen_model: e.model, winner_index: 0, chain: [{ policy: 'global_default' }] } });
-          else f.add({ type: e.type, session_id: e.session, payload: {} });
-        }
+        const f = fixtureOf(events, true);
         const plain = createAnalytics(f.db, table, { sessionMemo: false });
         const kept = createAnalytics(f.db, table, { sessionMemo: true });
         // Every selection twice: the second answer comes from the memo alone.
@@ -56,12 +62,7 @@ describe('Analytics.prefetch', () => {
   it('reads the rows of the per-rep figures (savings, usage counts) in one go: afterwards a selection of those sessions reads nothing and answers as before (property)', () => {
     fc.assert(
       fc.property(fc.array(event, { maxLength: 60 }), fc.array(fc.array(fc.constantFrom(...SESSIONS, 'absent'), { maxLength: 8 }), { minLength: 1, maxLength: 6 }), (events, selections) => {
-        const f = createEventsFixture();
-        for (const e of events) {
-          if (e.kind === 'llm') f.llmCall({ session_id: e.session, model: e.model, input_tokens: e.input, output_tokens: e.output, cached_input_tokens: e.cached });
-          else if (e.kind === 'served') f.add({ type: 'llm.call_completed', session_id: e.session, payload: { ...llmCallCompletedPayload({ model: MODELS[0]!, cost_usd: e.cost }), cache_tier: 'semantic' } });
-          else f.add({ type: e.kind === 'other' ? e.type : 'turn.started', session_id: e.session, payload: {} });
-        }
+        const f = fixtureOf(events, false);
         const plain = createAnalytics(f.db, table, { sessionMemo: false });
         const perRep = (a: Analytics, sessions: string[]) => {
           const s = a.savings({ sessions }, 'anthropic:claude-sonnet-4-6');
