@@ -10,7 +10,7 @@
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createQuantizedRows } from '../../runtime/patterns/embeddings/quantized-rows.ts';
-import { createSimdInt8Filter } from '../../runtime/patterns/embeddings/simd-int8-dots.ts';
+import { createSimdInt8Filter, int8TileBytes } from '../../runtime/patterns/embeddings/simd-int8-dots.ts';
 import { bandwidthFloor } from './bandwidth-floor.ts';
 
 const N = Number(process.argv[2] ?? 1_000_000);
@@ -54,13 +54,13 @@ function time(f: (i: number) => void): { wall_ms: number; cpu_ms: number } {
 
 const out: Record<string, unknown> = { rows: N, dim: DIM, queries: QUERIES, load_average: loadavg().map(round3) };
 {
-  // The kernel alone, over records laid out as the index lays them (row, then 16 bytes of scale/err/norm).
-  const rec = DIM + 16;
-  const k = createSimdInt8Filter(Math.ceil((N * rec + DIM * 2 + 64) / 65_536))!;
-  const data = new Int8Array(k.memory.buffer, 0, N * rec);
+  // The kernel alone, over tiles as the index lays them (four rows, then their scales, errors and norms).
+  const bytes = Math.ceil(N / 4) * int8TileBytes(DIM);
+  const k = createSimdInt8Filter(Math.ceil((bytes + DIM * 2 + 64) / 65_536))!;
+  const data = new Int8Array(k.memory.buffer, 0, bytes);
   for (let i = 0; i < data.length; i++) data[i] = Math.imul(i, 2_654_435_761) >> 25;
   const th = { floor: Infinity, t: 1e-5, qNorm: 1, qErr: 1e-3, slack: 2 ** -126 };
-  out.kernel_only = time(() => k.filter(0, N * rec, N * rec + DIM * 2, N, DIM, 0, th));
+  out.kernel_only = time(() => k.filter(0, bytes, bytes + DIM * 2, N, DIM, 0, th));
 }
 out.floor = bandwidthFloor(N * DIM);
 for (const kind of ['random', 'clustered'] as const) {

@@ -13,10 +13,22 @@
 //
 // Memory. Rows live in WebAssembly memories of at most `chunkBytes` of int8 rows each (1 GiB by default,
 // under the 4 GiB one memory can address); a memory grows in place by what the next rows need plus an
-// eighth, and once full the next rows go to a new memory. Each row is one record: the int8 row (dim
-// rounded up to 32 bytes), then its scale, error and norm as float32 and 4 bytes of padding, so the
-// kernel reads one stream and tests each row's upper bound itself: about 400 bytes at 384 dims.
-import { createSimdInt8Filter, filterInt8Js, INT8_META_BYTES, INT8_STEP, type Int8Threshold, type SimdInt8Filter } from './simd-int8-dots.ts';
+// eighth, and once full the next rows go to a new memory. Rows are stored in tiles of four (the kernel's
+// layout, simd-int8-dots.ts): the four int8 rows (dim rounded up to 32 bytes) interleaved, then their
+// scales, errors and norms as float32, so the kernel reads one stream and tests each row's upper bound
+// itself: 396 bytes a row at 384 dims.
+import {
+  createSimdInt8Filter,
+  filterInt8Js,
+  INT8_STEP,
+  INT8_TILE_ROWS,
+  int8ComponentOffset,
+  int8RowByte,
+  int8ScaleIndex,
+  int8TileBytes,
+  type Int8Threshold,
+  type SimdInt8Filter,
+} from './simd-int8-dots.ts';
 
 /** Rows quantised to int8 with what it takes to bound their error against a query. */
 export interface QuantizedRows {
@@ -66,6 +78,8 @@ const HEADROOM = 1 / 8;
 const BLOCK_ROWS = 16_384;
 /** Rows of the first call, enough to fill the top k's lower bounds so that later calls skip most rows. */
 const FIRST_BLOCK_ROWS = 256;
+/** `n` rounded up to whole tiles: memories, blocks and calls start on a tile. */
+const wholeTiles = (n: number) => Math.ceil(n / INT8_TILE_ROWS) * INT8_TILE_ROWS;
 
 /** `x` rounded up to a float32 (x ≥ 0): the stored bound terms may widen, never narrow. */
 function float32Up(x: number): number {
@@ -77,13 +91,14 @@ function float32Up(x: number): number {
 }
 
 /**
- * One WebAssembly memory's rows: records (int8 row, then scale, error, norm) from byte 0, then the int16
- * query, then the (row, sum) pairs the kernel writes. Without SIMD the same views over plain arrays.
+ * One WebAssembly memory's rows: tiles (four int8 rows, then their scales, errors, norms) from byte 0,
+ * then the int16 query, then the (row, sum) pairs the kernel writes. Without SIMD the same views over
+ * plain arrays.
  */
 interface Chunk {
   kernel: SimdInt8Filter | null;
   capacity: number;
-  /** The records, and the same bytes as float32 for the scale, error and norm. */
+  /** The tiles, and the same bytes as float32 for the scales, errors and norms. */
   data: Int8Array;
   meta: Float32Array;
   query: Int16Array;
@@ -97,13 +112,14 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
   if (!Number.isInteger(dim) || dim < 1) throw new RangeError(`dim must be a whole number >= 1, got ${dim}`);
   // Zero padding to whole kernel steps adds nothing to any sum.
   const stride = Math.ceil(dim / INT8_STEP) * INT8_STEP;
-  const rec = stride + INT8_META_BYTES;
+  const tileBytes = int8TileBytes(stride);
   // Largest query magnitude that keeps Σ |q̂·v̂| ≤ stride·127·qMax inside int32.
   const qMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (ROW_MAX * stride)));
   if (qMax < 1) throw new RangeError(`dim ${dim} is too large for int32 sums`);
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   if (!(chunkBytes >= stride) || chunkBytes > 2 ** 31) throw new RangeError(`chunkBytes must be between one row (${stride} bytes) and 2 GiB, got ${chunkBytes}`);
-  const chunkRows = Math.floor(chunkBytes / stride);
+  // Whole tiles per memory, at least one (so a memory may pass a tiny test-sized chunkBytes by a tile).
+  const chunkRows = Math.max(INT8_TILE_ROWS, Math.floor(chunkBytes / stride / INT8_TILE_ROWS) * INT8_TILE_ROWS);
   const useSimd = options.simd !== false;
   const chunks: Chunk[] = [];
   let capacity = 0;
@@ -113,9 +129,9 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
   let upper = new Float64Array(0);
   let heap = new Float64Array(16);
 
-  /** Sizes chunk `c` to `rows` rows (growing its memory in place) and rebuilds its views. */
+  /** Sizes chunk `c` to `rows` rows, a whole number of tiles (growing its memory in place), and rebuilds its views. */
   function sizeChunk(c: Chunk, rows: number): void {
-    const bytes = rows * rec;
+    const bytes = (rows / INT8_TILE_ROWS) * tileBytes;
     // Room for one block's (row, sum) pairs, no more than the rows themselves, so small indexes stay small.
     const pairs = Math.min(rows, BLOCK_ROWS);
     if (c.kernel) {
@@ -149,7 +165,7 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
         c = { kernel, capacity: 0, data: new Int8Array(0), meta: new Float32Array(0), query: new Int16Array(stride), out: new Int32Array(0), queryOffset: 0, outOffset: 0 };
         chunks.push(c);
       }
-      if (c.capacity < rows) sizeChunk(c, rows);
+      if (c.capacity < rows) sizeChunk(c, wholeTiles(rows));
     }
     capacity = cap;
   }
@@ -185,15 +201,15 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
    * and may raise `th.floor` for the next block. `firstBlock` rows go first (to fill a top k).
    */
   function scan(n: number, th: Int8Threshold, firstBlock: number, each: (c: Chunk, base: number, pairs: number) => void): void {
-    let block = Math.min(firstBlock, BLOCK_ROWS);
+    let block = wholeTiles(Math.min(firstBlock, BLOCK_ROWS));
     for (let i = 0, base = 0; base < n; i++, base += chunkRows) {
       const c = chunks[i]!;
       const rows = Math.min(n - base, chunkRows);
       for (let local = 0; local < rows; ) {
         const len = Math.min(rows - local, block, c.out.length / 2);
         const pairs = c.kernel
-          ? c.kernel.filter(local * rec, c.queryOffset, c.outOffset, len, stride, base + local, th)
-          : filterInt8Js(c.data, c.meta, stride, local * rec, len, c.query, c.out, base + local, th);
+          ? c.kernel.filter(int8RowByte(stride, local), c.queryOffset, c.outOffset, len, stride, base + local, th)
+          : filterInt8Js(c.data, c.meta, stride, int8RowByte(stride, local), len, c.query, c.out, base + local, th);
         each(c, base, pairs);
         local += len;
         block = BLOCK_ROWS;
@@ -213,34 +229,38 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
       for (let i = 0; i < dim; i++) m = Math.max(m, Math.abs(v[i]!));
       const s = Math.fround(m / ROW_MAX);
       const c = chunks[Math.floor(slot / chunkRows)]!;
-      const off = (slot % chunkRows) * rec;
+      const local = slot % chunkRows;
+      const off = int8RowByte(stride, local);
       const data = c.data;
       let e2 = 0;
       let n2 = 0;
       for (let i = 0; i < dim; i++) {
         // s was rounded, so v/s may pass 127 by a hair: the clamp's extra error is counted in e2.
         const x = s === 0 ? 0 : Math.max(-ROW_MAX, Math.min(ROW_MAX, Math.round(v[i]! / s)));
-        data[off + i] = x;
+        data[off + int8ComponentOffset(i)] = x;
         const back = s * x;
         e2 += (v[i]! - back) ** 2;
         n2 += back * back;
       }
       // Padding must be zero, and after a grow these bytes may be the old query or kernel output.
-      data.fill(0, off + dim, off + stride);
+      for (let i = dim; i < stride; i++) data[off + int8ComponentOffset(i)] = 0;
       const e = Math.sqrt(e2);
       const n = Math.sqrt(n2);
-      const at = (off + stride) >> 2;
+      const at = int8ScaleIndex(stride, local);
       c.meta[at] = s;
-      c.meta[at + 1] = float32Up(e + REL_SLACK * (n + e));
-      c.meta[at + 2] = float32Up(n);
+      c.meta[at + 4] = float32Up(e + REL_SLACK * (n + e));
+      c.meta[at + 8] = float32Up(n);
       maxNorm = Math.max(maxNorm, n + e);
     },
     move(from, to) {
       if (from === to) return;
       const a = chunks[Math.floor(from / chunkRows)]!;
       const b = chunks[Math.floor(to / chunkRows)]!;
-      const fromOff = (from % chunkRows) * rec;
-      b.data.set(a.data.subarray(fromOff, fromOff + rec), (to % chunkRows) * rec);
+      const [fromLocal, toLocal] = [from % chunkRows, to % chunkRows];
+      const [fromOff, toOff] = [int8RowByte(stride, fromLocal), int8RowByte(stride, toLocal)];
+      for (let i = 0; i < stride; i++) b.data[toOff + int8ComponentOffset(i)] = a.data[fromOff + int8ComponentOffset(i)]!;
+      const [fromAt, toAt] = [int8ScaleIndex(stride, fromLocal), int8ScaleIndex(stride, toLocal)];
+      for (let i = 0; i <= 8; i += 4) b.meta[toAt + i] = a.meta[fromAt + i]!;
     },
     reserve(cap) {
       if (cap <= capacity) return;
@@ -265,9 +285,9 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
           const [O, MT, LO, UP] = [c.out, c.meta, lower, upper];
           for (let i = 0; i < pairs; i++) {
             const r = O[2 * i]!;
-            const at = ((r - base) * rec + stride) >> 2;
+            const at = int8ScaleIndex(stride, r - base);
             const approx = O[2 * i + 1]! * MT[at]! * t;
-            const bound = qNorm * MT[at + 1]! + qErr * MT[at + 2]! + ABS_SLACK;
+            const bound = qNorm * MT[at + 4]! + qErr * MT[at + 8]! + ABS_SLACK;
             LO[r] = approx - bound;
             UP[r] = approx + bound;
           }
@@ -299,9 +319,9 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
         const [O, MT] = [c.out, c.meta];
         for (let i = 0; i < pairs; i++) {
           const r = O[2 * i]!;
-          const at = ((r - base) * rec + stride) >> 2;
+          const at = int8ScaleIndex(stride, r - base);
           const approx = O[2 * i + 1]! * MT[at]! * t;
-          const bound = qNorm * MT[at + 1]! + qErr * MT[at + 2]! + ABS_SLACK;
+          const bound = qNorm * MT[at + 4]! + qErr * MT[at + 8]! + ABS_SLACK;
           const v = approx - bound;
           if (kept < k) {
             let j = kept++;
