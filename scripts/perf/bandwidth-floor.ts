@@ -31,23 +31,32 @@ const READ_BODY = [
 const readKernel = lazyKernel(kernelModule('read', 5, READ_BODY), 'read');
 
 /**
+ * One read pass over `bytes` bytes (a multiple of 64) of a memory allocated once, pages touched first;
+ * each call returns its wall and process-CPU milliseconds. For passes a caller interleaves with its own
+ * work, so that both are measured under the same load (a fresh memory per pass would also make the
+ * caller's work pay for freeing the last one).
+ */
+export function createFloorPass(bytes: number): () => { ms: number; cpu_ms: number } {
+  const k = readKernel(Math.ceil((bytes + 64) / 65_536))!;
+  new Uint8Array(k.memory.buffer, 0, bytes).fill(1);
+  return () => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    k.dots(0, 0, bytes, bytes / 64, 64);
+    const ms = performance.now() - t0;
+    const c = process.cpuUsage(c0);
+    return { ms, cpu_ms: (c.user + c.system) / 1000 };
+  };
+}
+
+/**
  * Median ms of one read pass over `bytes` bytes (a multiple of 64) in a fresh memory, pages touched first;
  * `cpu_ms` is the median of the process's CPU time over the same passes (what a loaded machine's wall
  * time hides: the pass waiting for a core).
  */
 export function bandwidthFloor(bytes: number, passes = 9): { ms: number; cpu_ms: number; gb_per_s: number } {
-  const k = readKernel(Math.ceil((bytes + 64) / 65_536))!;
-  new Uint8Array(k.memory.buffer, 0, bytes).fill(1);
-  const times: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < passes; i++) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    k.dots(0, 0, bytes, bytes / 64, 64);
-    times.push(performance.now() - t0);
-    const c = process.cpuUsage(c0);
-    cpu.push((c.user + c.system) / 1000);
-  }
-  const ms = median(times);
-  return { ms, cpu_ms: median(cpu), gb_per_s: Number((bytes / ms / 1e6).toFixed(2)) };
+  const pass = createFloorPass(bytes);
+  const runs = Array.from({ length: passes }, pass);
+  const ms = median(runs.map((r) => r.ms));
+  return { ms, cpu_ms: median(runs.map((r) => r.cpu_ms)), gb_per_s: Number((bytes / ms / 1e6).toFixed(2)) };
 }

@@ -5,6 +5,9 @@
 // (bandwidth-floor.ts): one single-threaded SIMD pass that only reads as many bytes as the index's int8
 // rows hold. Query and floor are given in wall and in CPU time (a loaded machine stretches the wall time of
 // whichever waits for a core). Goals: ≤ 0.6 KB resident per row; exact query at 1M ≤ 2× the floor.
+// The floor is measured twice: nine passes after the queries (`floor_*`, the figure the goal has been
+// judged by), and one pass after each timed query over a memory allocated before them (`interleaved_*`),
+// so that a burst of other load on a shared machine stretches both sides of that ratio alike.
 // usearch (exact and HNSW) is reported when the npm package is installed; it is not a dependency.
 // The ground truth is computed block by block during the build, so no float32 copy of the rows is held.
 // Prints one JSON object. Usage: node --expose-gc --import tsx scripts/perf/knn-scale.ts [sizes, comma-separated] [queries]
@@ -15,7 +18,7 @@ import { InMemoryVectorDatabase } from '../../runtime/cache/vector-database.ts';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import { createEmbeddingRows } from '../../runtime/patterns/embeddings/embedding-rows.ts';
 import { dotsJs } from '../../runtime/patterns/embeddings/simd-dots.ts';
-import { bandwidthFloor } from './bandwidth-floor.ts';
+import { bandwidthFloor, createFloorPass } from './bandwidth-floor.ts';
 
 const SIZES = (process.argv[2] ?? '10000,100000,1000000').split(',').map(Number);
 const QUERIES = Number(process.argv[3] ?? 40);
@@ -125,6 +128,8 @@ function measure(kind: Kind, n: number): { result: Record<string, unknown>; trut
   const times: number[] = [];
   const cpu: number[] = [];
   const answers: string[][] = [];
+  const floorPass = createFloorPass(n * DIM);
+  const interleaved: { ms: number; cpu_ms: number }[] = [];
   qs.forEach((q, i) => {
     const c0 = process.cpuUsage();
     const q0 = performance.now();
@@ -133,10 +138,12 @@ function measure(kind: Kind, n: number): { result: Record<string, unknown>; trut
       times.push(performance.now() - q0);
       const c = process.cpuUsage(c0);
       cpu.push((c.user + c.system) / 1000);
+      interleaved.push(floorPass());
     }
     answers.push(hits.map((h) => h.id));
   });
   const floor = bandwidthFloor(n * DIM);
+  const interleavedCpu = pct(interleaved.map((p) => p.cpu_ms), 0.5);
   let found = 0;
   truth.ids().forEach((t, i) => (found += t.filter((id) => answers[i]!.includes(id)).length));
   const result = {
@@ -148,6 +155,9 @@ function measure(kind: Kind, n: number): { result: Record<string, unknown>; trut
     query_cpu_ms_p50: pct(cpu, 0.5),
     floor_cpu_ms: floor.cpu_ms,
     cpu_p50_over_floor: Number((pct(cpu, 0.5) / floor.cpu_ms).toFixed(2)),
+    interleaved_floor_ms: pct(interleaved.map((p) => p.ms), 0.5),
+    interleaved_floor_cpu_ms: interleavedCpu,
+    cpu_p50_over_interleaved_floor: Number((pct(cpu, 0.5) / interleavedCpu).toFixed(2)),
     load_average: loadavg().map((x) => Number(x.toFixed(2))),
     bandwidth_gb_per_s: floor.gb_per_s,
     recall_at_10: found / (checked * K),
