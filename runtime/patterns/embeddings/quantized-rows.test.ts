@@ -108,6 +108,28 @@ describe('quantized rows', () => {
     );
   });
 
+  it('scans a first block of k rows that ends inside a tile (k not a multiple of four) and still keeps the exact top k', () => {
+    let seed = 3;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+    const dim = 40;
+    const vs = Array.from({ length: 900 }, () => Float32Array.from({ length: dim }, rand));
+    const q = Float32Array.from({ length: dim }, rand);
+    for (const simd of [true, false]) {
+      // Rows per memory not a multiple of four either, so a memory ends inside a tile too.
+      const m = createQuantizedRows(dim, 1, { simd, chunkBytes: 301 * 64 });
+      vs.forEach((v, r) => m.set(r, v));
+      const scores = vs.map((v) => exact(v, q));
+      for (const k of [257, 301, 450]) {
+        const got = Array.from(m.candidates(q, vs.length, k));
+        const kth = [...scores].sort((a, b) => b - a)[k - 1]!;
+        expect(scores.every((s, r) => s < kth || got.includes(r))).toBe(true);
+        const { lower, upper } = m.bounds(q, vs.length);
+        const lowKth = [...lower].sort((a, b) => b - a)[k - 1]!;
+        expect(got).toEqual(vs.map((_, r) => r).filter((r) => upper[r]! >= lowKth));
+      }
+    }
+  });
+
   it('grows by what is needed, not by doubling, and keeps rows across memories through moves', () => {
     const m = createQuantizedRows(32, 1, { chunkBytes: 32 * 10 });
     m.reserve(1_000);

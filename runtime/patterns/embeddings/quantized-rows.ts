@@ -118,8 +118,8 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
   if (qMax < 1) throw new RangeError(`dim ${dim} is too large for int32 sums`);
   const chunkBytes = options.chunkBytes ?? DEFAULT_CHUNK_BYTES;
   if (!(chunkBytes >= stride) || chunkBytes > 2 ** 31) throw new RangeError(`chunkBytes must be between one row (${stride} bytes) and 2 GiB, got ${chunkBytes}`);
-  // Whole tiles per memory, at least one (so a memory may pass a tiny test-sized chunkBytes by a tile).
-  const chunkRows = Math.max(INT8_TILE_ROWS, Math.floor(chunkBytes / stride / INT8_TILE_ROWS) * INT8_TILE_ROWS);
+  // A memory's last tile may be partial; blocks within a memory start on a tile (they are whole tiles long).
+  const chunkRows = Math.floor(chunkBytes / stride);
   const useSimd = options.simd !== false;
   const chunks: Chunk[] = [];
   let capacity = 0;
