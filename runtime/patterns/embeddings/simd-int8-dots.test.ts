@@ -47,13 +47,15 @@ describe('int8 dot kernel', () => {
           // The rows and their terms as plain arrays: the brute force reads these, not the tiles.
           const plain = Array.from({ length: tiles * INT8_TILE_ROWS }, () => Int8Array.from({ length: stride }, () => pick(127)));
           const terms = plain.map(() => [rand() * 1e-3, rand() * 1e-2, rand()].map(Math.fround) as [number, number, number]);
-          // Tiles start one tile in, so the kernel's offsets are exercised.
-          const m = tile;
-          const qOff = (tiles + 1) * tile;
-          const outOff = qOff + stride * 2;
-          const k = createSimdInt8Filter(Math.ceil((outOff + (rows + 3) * 8) / 65_536))!;
-          const data = new Int8Array(k.memory.buffer, 0, qOff);
-          const meta = new Float32Array(k.memory.buffer, 0, qOff / 4);
+          // The query and output first, the tiles last, ending where the memory ends: the kernel's reads
+          // ahead must stay inside the tiles it was given.
+          const qOff = 0;
+          const outOff = stride * 2;
+          const k = createSimdInt8Filter(Math.ceil((outOff + rows * 8 + tiles * tile) / 65_536))!;
+          const end = k.memory.buffer.byteLength;
+          const m = end - tiles * tile;
+          const data = new Int8Array(k.memory.buffer, 0, end);
+          const meta = new Float32Array(k.memory.buffer, 0, end / 4);
           plain.forEach((row, r) => {
             row.forEach((x, i) => (data[m + int8RowByte(stride, r) + int8ComponentOffset(i)] = x));
             terms[r]!.forEach((x, j) => (meta[m / 4 + int8ScaleIndex(stride, r) + 4 * j] = x));

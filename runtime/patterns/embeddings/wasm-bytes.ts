@@ -12,6 +12,16 @@ export const uleb = (n: number): number[] => {
   } while (n);
   return out;
 };
+/** Signed LEB128, for i32.const operands. */
+export const sleb = (n: number): number[] => {
+  const out: number[] = [];
+  for (;;) {
+    const b = n & 0x7f;
+    n >>= 7;
+    if ((n === 0 && !(b & 0x40)) || (n === -1 && b & 0x40)) return [...out, b];
+    out.push(b | 0x80);
+  }
+};
 /** A length-prefixed vector of items. */
 export const vec = (items: number[][]): number[] => [...uleb(items.length), ...items.flat()];
 export const name = (s: string): number[] => vec([...s].map((c) => [c.charCodeAt(0)]));
