@@ -11,10 +11,10 @@
 //
 // Rows are stored in tiles of four, their components interleaved eight at a time, so that one pass scores
 // four rows sharing each load of the query while still reading memory front to back; the four rows' sums
-// and upper bounds are then formed side by side in vector lanes. That cut a 1M-row pass from about 25 to
-// about 16 ms of CPU (scripts/perf/knn-phases.ts). Four rows kept at their own addresses instead (four
-// streams 400 bytes apart) ran slower than one row at a time, and unrolling one row's loop made TurboFan
-// spill vector registers.
+// and upper bounds are then formed side by side in vector lanes. In two scratch runs of the kernel alone
+// over 1M rows that took 24.8 → 15.6 and 26.5 → 19.6 ms of CPU (medians of 9–11 passes, load 0.6–2.4).
+// Four rows kept at their own addresses instead (four streams 400 bytes apart) ran slower than one row at
+// a time, and unrolling one row's loop made TurboFan spill vector registers.
 import { F64, get, I32, kernelModule, lazyInstance, set, simd, sleb, uleb, V128, V128_LOAD, V128_ZERO, vec } from './wasm-bytes.ts';
 
 /** Rows and queries are padded to a multiple of this many components. */
@@ -104,8 +104,8 @@ const ROWS_OF_TILE = [0, 1, 2, 3];
 /**
  * Bytes ahead of each tile that the kernel reads (and drops) one int32 from. The hardware prefetcher
  * follows a stream only within a 4 KiB page, so without it each new page began with a full miss; reading a
- * few pages ahead starts the next pages early. A 1M-row pass went from 20.6-22.5 to 15.6-16.3 ms of CPU at
- * load 4 (any distance from 4 to 128 KiB alike; 2 KiB, or a read per 32 bytes, made it slower).
+ * few pages ahead starts the next pages early. A 1M-row pass went from 20.6–22.6 to 15.6–16.3 ms of CPU at
+ * load 3.4–4 (any distance from 4 to 128 KiB alike; 2 KiB, or a read per 32 bytes, made it slower).
  */
 const READ_AHEAD = 16_384;
 
