@@ -74,6 +74,8 @@ export interface MatrixRouter {
   features(task: MatrixTurnTask, mode: WorkspaceMode): StructuralFeatures;
   /** v2: puts the task's text in the store's embedding cache (no outcome), so routing it meets its vector rather than the §16.13 structural fallback; v1: nothing. */
   warm(task: MatrixTurnTask): void | Promise<void>;
+  /** Exploration draws (pattern.exploration) made so far: a router that draws cannot route several cost weights from one sequence of draws. */
+  draws?(): number;
 }
 
 /** A task prepared for a sweep (MatrixRouter.prepare). */
@@ -107,7 +109,13 @@ export function poolRegistry(models: readonly string[]): ModelRegistry {
 /** Creates the router (one runtime router per cost_weight, all sharing one slot 4 and store). */
 export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   const registry = poolRegistry(o.models);
-  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, ...(o.random ? { random: o.random } : {}) });
+  let draws = 0;
+  const draw = o.random ?? Math.random;
+  const random = (): number => {
+    draws++;
+    return draw();
+  };
+  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, random });
   const v2 = isPatternStoreV2(o.store) ? o.store : null;
   const routers = new Map<number, TurnRouter>();
   const index = new Map(o.models.map((m, i) => [m, i]));
@@ -209,5 +217,6 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     warm(task) {
       if (v2) return v2.embedForRecording(task.text).then(() => undefined);
     },
+    draws: () => draws,
   };
 }

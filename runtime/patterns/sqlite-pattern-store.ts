@@ -7,7 +7,7 @@ import type { EventBus } from '../events/index.ts';
 import { evidenceKey, failedEvidence, scoreEvidence } from './cluster-scoring.ts';
 import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
 import { createFeatureIndex } from './feature-index.ts';
-import { usdText, usdToMicros } from './money.ts';
+import { usdText, usdToMicros, usdToNumber } from './money.ts';
 import { tableCounts, writeRecord, writeVerdict } from './outcome-writes.ts';
 import { openPatternDb, PatternSchemaError, type PatternDb, type PatternTables } from './pattern-db.ts';
 import { createPatternEventEmitter, evictedPayload } from './pattern-events.ts';
@@ -249,7 +249,7 @@ export function openStructuralStore<T extends PatternTables>(
     if (!d) return noResult();
     const { embedding, prompt_text, ...structural } = input;
     // A turn without its score yet trains the learned scoring once updateScore folds its verdict.
-    const prompt = prompt_text !== undefined ? promptRow({ turn_id: input.turn_id, prompt_text, workload_id: features.workload_id, primary_model: input.primary_model, score: input.success_score, cost_usd: input.cost_usd.toNumber() }) : null;
+    const prompt = prompt_text !== undefined ? promptRow({ turn_id: input.turn_id, prompt_text, workload_id: features.workload_id, primary_model: input.primary_model, score: input.success_score, cost_usd: usdToNumber(input.cost_usd) }) : null;
     let tx;
     try {
       tx = d.write(() => {
