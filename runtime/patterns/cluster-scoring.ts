@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { sortFew } from '../core/sort-few.ts';
 import { costScale, gainScore, hierarchicalEstimates, noEvidence, poolPrior, thompsonDraw, type ModelEstimate, type ModelEvidence } from './expected-gain.ts';
 import type { EvidenceOptions, ModelOption, ModelPriors, NeighborMatch, NeighborSummary, PatternRecommendation, RecommendEvidence, RecommendOptions } from './pattern-store.ts';
 
@@ -124,7 +125,7 @@ function rankTallies(tallies: ClusterTallies, opts: RecommendOptions): ClusterVe
     avg_cost_usd: t.avg_cost_usd,
     success_score_mean: t.success,
   }));
-  alternatives.sort((a, b) => b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
+  sortFew(alternatives, (a, b) => b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0));
   const top = alternatives[0];
   if (!top) return { chosen_model: null, confidence: 0, alternatives, sample_size: 0, k_cluster_size: tallies.size };
   const runnerUp = alternatives[1]?.score ?? 0;
@@ -202,7 +203,7 @@ export function rankEstimates(c: ClusterEstimates, opts: RecommendOptions): Clus
   });
   const order = (a: { score: number; sample_size: number; model: string }, b: { score: number; sample_size: number; model: string }) =>
     b.score - a.score || b.sample_size - a.sample_size || (a.model < b.model ? -1 : a.model > b.model ? 1 : 0);
-  options.sort(order);
+  sortFew(options, order);
   if (explore && opts.regret_budget) opts.regret_budget.turn();
   if (explore && opts.regret_budget && options.length > 1) {
     // Expected regret of following the draw: how far its choice's estimated utility is below the best's.
