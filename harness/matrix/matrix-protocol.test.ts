@@ -198,7 +198,7 @@ describe('online: the router learns only the outcome of the model it chose', () 
     const rnd = seededRandom(8);
     const rows = Array.from({ length: 50 }, (_, i): [string, number, number] => [`k${i % 4}`, rnd() < 0.6 ? 1 : 0, rnd() < 0.9 ? 1 : 0]);
     const weights = [0, 0.05, 0.3, 1];
-    for (const pattern of [{}, { scoring: 'expected_gain', exploration: 'thompson' }] as Partial<RoutingConfig['pattern']>[]) {
+    for (const pattern of [{}, { scoring: 'expected_gain' }, { scoring: 'learned' }, { scoring: 'expected_gain', exploration: 'thompson' }] as Partial<RoutingConfig['pattern']>[]) {
       const apartStores: PatternStore[] = [];
       const apartDeps = deps(matrix(rows), apartStores, routingWith(pattern), weights);
       const routerFor = apartDeps.routerFor;
