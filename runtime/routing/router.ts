@@ -176,11 +176,8 @@ export function createRouter(options: RouterOptions): TurnRouter {
           features ??= extractTurnFeatures(req.userMessage, req.history);
           turn ??= options.slot4?.prepareTurn?.(req) ?? null;
           // The knobs patch the global config, under the workspace's file, as a router built with them would.
-          let key = '';
-          if (pattern) {
-            key = patchKeys.get(pattern) ?? JSON.stringify(pattern);
-            patchKeys.set(pattern, key);
-          }
+          let key = pattern ? patchKeys.get(pattern) : '';
+          if (key === undefined) patchKeys.set(pattern!, (key = JSON.stringify(pattern)));
           let routing = configs.get(key);
           if (!routing) {
             workspaceFile ??= readWorkspaceRouting(req.workspaceRoot);
