@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnalytics, type Analytics } from './analytics.ts';
 import { createEventsFixture, llmCallCompletedPayload, TEST_PRICES } from './events-fixture.ts';
 import { createSessionMemo } from './session-memo.ts';
+import { rowsBySession, type EventRow } from './event-rows.ts';
 
 const table = TEST_PRICES;
 const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
@@ -55,6 +56,58 @@ describe('analytics with the per-session memo', () => {
       }),
       { seed: 2028, numRuns: 120 },
     );
+  });
+});
+
+/** Cache events and decisions with several slots, beside the events above: the figures only these feed. */
+const cacheOrRoute = fc.oneof(
+  fc.record({ kind: fc.constant('hit' as const), session: fc.constantFrom(...SESSIONS), tier: fc.constantFrom('exact', 'semantic', 'intermediate'), avoided: fc.constantFrom('0.000123', '0.5', '1.000000001'), served: fc.constantFrom('0', '0.00002') }),
+  fc.record({ kind: fc.constant('miss' as const), session: fc.constantFrom(...SESSIONS), explored: fc.boolean() }),
+  fc.record({ kind: fc.constant('decision' as const), session: fc.constantFrom(...SESSIONS), model: fc.constantFrom(...MODELS), winner: fc.nat(3), policies: fc.array(fc.constantFrom('global_default', 'per_message_override', 'pattern_store', 'task_rule'), { minLength: 1, maxLength: 3 }) }),
+);
+
+/** Every event row of the fixture, by session in id order: what analyze hands analytics after reading a run. */
+function rowsOf(db: import('better-sqlite3').Database): Map<string, EventRow[]> {
+  return rowsBySession(db.prepare('SELECT id, session_id, turn_id, type, payload_json FROM events ORDER BY session_id, id').all() as EventRow[]);
+}
+
+describe('analytics over pre-read rows', () => {
+  it('gives every figure, key order included, as the queries do; sessions outside the rows are read from the DB (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(event, cacheOrRoute), { maxLength: 60 }),
+        fc.array(fc.array(fc.constantFrom(...SESSIONS, 'absent'), { maxLength: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.subarray(SESSIONS),
+        (events, selections, held) => {
+          const f = fixtureOf(
+            events.filter((e) => e.kind !== 'hit' && e.kind !== 'miss' && e.kind !== 'decision'),
+            true,
+          );
+          for (const e of events) {
+            if (e.kind === 'hit') f.add({ type: 'cache.hit', session_id: e.session, payload: { tier: e.tier, avoided_cost_usd: e.avoided, served_cost_usd: e.served } });
+            else if (e.kind === 'miss') f.add({ type: 'cache.miss', session_id: e.session, payload: { tier: 'semantic', explored: e.explored } });
+            else if (e.kind === 'decision') f.add({ type: 'route.decided', session_id: e.session, turn_id: `t_${e.winner}`, payload: { chosen_model: e.model, winner_index: e.winner, chain: e.policies.map((policy) => ({ policy })) } });
+          }
+          const all = rowsOf(f.db);
+          const plain = createAnalytics(f.db, table, { sessionMemo: false });
+          const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: new Map([...all].filter(([s]) => held.includes(s))) });
+          for (const sessions of [...selections, ...selections]) expect(JSON.stringify(readAll(fromRows, sessions))).toBe(JSON.stringify(readAll(plain, sessions)));
+        },
+      ),
+      { seed: 2030, numRuns: 150 },
+    );
+  });
+
+  it('reads nothing for the sessions the rows hold', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
+    f.add({ type: 'route.decided', session_id: 's0', payload: { chosen_model: MODELS[0], winner_index: 0, chain: [{ policy: 'global_default' }] } });
+    const rows = rowsOf(f.db);
+    const expected = JSON.stringify(readAll(createAnalytics(f.db, table, { sessionMemo: false }), ['s0']));
+    const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: rows });
+    // A query now would throw: every figure of s0 must come from the rows.
+    f.db.close();
+    expect(JSON.stringify(readAll(fromRows, ['s0']))).toBe(expected);
   });
 });
 
