@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAnalytics, type Analytics } from './analytics.ts';
@@ -67,7 +68,7 @@ const cacheOrRoute = fc.oneof(
 );
 
 /** Every event row of the fixture, by session in id order: what analyze hands analytics after reading a run. */
-function rowsOf(db: import('better-sqlite3').Database): Map<string, EventRow[]> {
+function rowsOf(db: Database.Database): Map<string, EventRow[]> {
   return rowsBySession(db.prepare('SELECT id, session_id, turn_id, type, payload_json FROM events ORDER BY session_id, id').all() as EventRow[]);
 }
 
