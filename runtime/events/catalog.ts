@@ -1,5 +1,6 @@
+import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { formatAjvErrors, precompiledValidator, SCHEMAS_DIR, sharedAjv, validatorFor } from '../core/schemas.ts';
 import type { EventCatalogFile, EventTypeEntry, KnownEventType } from '../../schemas/types/events.ts';
@@ -11,6 +12,8 @@ export const EVENTS_SCHEMA_DIR = join(SCHEMAS_DIR, 'events');
 /** The loaded catalog: each type's floor, typical actor and precompiled payload validator. */
 export interface EventCatalog {
   readonly version: number;
+  /** SHA-256 of catalog.json and every payload schema as read: changes with any edit that could change a verdict. */
+  readonly digest: string;
   readonly entries: readonly EventTypeEntry[];
   /** The catalog line for `type`, or undefined for a type this catalog does not know. */
   entry(type: string): EventTypeEntry | undefined;
@@ -20,11 +23,15 @@ export interface EventCatalog {
 }
 
 /** Compiles once per `$id` on the shared ajv, so reloading a catalog never re-adds a schema. */
-function compilePayloadSchema(file: string): ValidateFunction {
+function compilePayloadSchema(file: string, digest: Hash): ValidateFunction {
   if (!existsSync(file)) throw new EventCatalogError(file, 'payload schema file is missing');
   let schema: Record<string, unknown>;
   try {
-    schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const text = readFileSync(file, 'utf8');
+    // The file's name, not its path: the same schemas in another checkout give the same digest.
+    const name = basename(file);
+    digest.update(`${name.length}:${text.length}:${name}`).update(text);
+    schema = JSON.parse(text) as Record<string, unknown>;
   } catch (err) {
     throw new EventCatalogError(file, `not valid JSON: ${(err as Error).message}`);
   }
@@ -48,8 +55,11 @@ function compilePayloadSchema(file: string): ValidateFunction {
 export function loadEventCatalog(dir: string = EVENTS_SCHEMA_DIR): EventCatalog {
   const file = join(dir, 'catalog.json');
   let data: unknown;
+  const digest = createHash('sha256');
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    digest.update(`${text.length}:`).update(text);
+    data = JSON.parse(text);
   } catch (err) {
     throw new EventCatalogError(file, `cannot read catalog: ${(err as Error).message}`);
   }
@@ -60,11 +70,12 @@ export function loadEventCatalog(dir: string = EVENTS_SCHEMA_DIR): EventCatalog 
   for (const entry of data.types) {
     if (entries.has(entry.type)) throw new EventCatalogError(file, `type ${entry.type} is listed twice`);
     entries.set(entry.type, Object.freeze({ ...entry, parents: Object.freeze([...entry.parents]) as string[] }));
-    validators.set(entry.type, compilePayloadSchema(join(dir, `${entry.type}.json`)));
+    validators.set(entry.type, compilePayloadSchema(join(dir, `${entry.type}.json`), digest));
   }
   const list = Object.freeze([...entries.values()]);
   return {
     version: data.version,
+    digest: digest.digest('hex'),
     entries: list,
     entry: (type) => entries.get(type),
     validator: (type) => validators.get(type),

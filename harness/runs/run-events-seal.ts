@@ -1,0 +1,52 @@
+import type Database from 'better-sqlite3';
+import type { EventRow } from '../../runtime/analytics/event-rows.ts';
+import { BadTraceValueError, checkEventRows, checkRunRows, eventChecksStamp } from './check-run-values.ts';
+import { hasRunEventTables, readRunEvents, runEventsDigest } from './run-events.ts';
+
+// A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
+// passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader that
+// reads the rows anyway hashes them and skips the schema checks only when both match; any changed, added or
+// removed row, another catalog or other checks, and it checks every payload as before.
+
+/** What a run's seal records of its events: the digest of the rows checked and the checks they passed. */
+export interface EventsSeal {
+  digest: string;
+  checked_with: string;
+}
+
+/** The events seal of a run's rows when every payload passes the checks, else null (the run is then checked at every read). */
+export function eventsSealOf(db: Database.Database, runId: string): EventsSeal | null {
+  if (!hasRunEventTables(db)) return null;
+  const rows = readRunEvents(db, runId);
+  try {
+    checkEventRows(db.name, rows);
+  } catch (e) {
+    if (e instanceof BadTraceValueError) return null;
+    throw e;
+  }
+  return { digest: runEventsDigest(rows), checked_with: eventChecksStamp() };
+}
+
+/** The events seal a run's seal row holds, or null (no seal, a seal written before events were sealed, or none recorded). */
+export function readEventsSeal(db: Database.Database, runId: string): EventsSeal | null {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('bench_run_seal') WHERE name IN ('events_digest', 'events_checked_with')").all();
+  if (columns.length !== 2) return null;
+  const row = db.prepare('SELECT events_digest AS digest, events_checked_with AS checked_with FROM bench_run_seal WHERE run_id = ?').get(runId) as { digest: unknown; checked_with: unknown } | undefined;
+  return row && typeof row.digest === 'string' && typeof row.checked_with === 'string' ? { digest: row.digest, checked_with: row.checked_with } : null;
+}
+
+/** How a run's event values were found good: by its seal (digest and checks matched) or by checking every payload. */
+export type RunValuesVerdict = 'sealed' | 'checked';
+
+/**
+ * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written, given its
+ * event rows as readRunEvents returns them. The rows' payloads are schema-checked unless the run's seal vouches
+ * for exactly these rows under these checks; the harness's own rows (a few hundred) are always checked.
+ */
+export function assertRunValues(db: Database.Database, path: string, runId: string, rows: readonly EventRow[]): RunValuesVerdict {
+  checkRunRows(db, path, runId);
+  const seal = readEventsSeal(db, runId);
+  if (seal !== null && seal.checked_with === eventChecksStamp() && seal.digest === runEventsDigest(rows)) return 'sealed';
+  checkEventRows(path, rows);
+  return 'checked';
+}
