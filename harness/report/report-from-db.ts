@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
-import { rowsBySession } from '../../runtime/analytics/event-rows.ts';
 import { createSystemClock } from '../../runtime/core/clock.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
@@ -13,7 +12,7 @@ import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../
 import { reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
 import { assertTraceValues } from '../runs/check-run-values.ts';
-import { hasRunEventTables, readRunEvents } from '../runs/run-events.ts';
+import { hasRunEventTables } from '../runs/run-events.ts';
 import { assertRunValues } from '../runs/run-events-seal.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { buildReport, type SectionOf } from './build-report.ts';
@@ -74,9 +73,8 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
   if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
   // The values of the run reported, whatever the DB's other runs hold (a reader that opened it per-run relies on this).
   // Its events are read once: checked (or vouched for by its seal), then summed by analytics from the same rows.
-  const events = hasRunEventTables(db) ? readRunEvents(db, runId) : null;
-  if (events) assertRunValues(db, path, runId, events);
-  else assertTraceValues(db, path, { run: runId });
+  const events = hasRunEventTables(db) ? assertRunValues(db, path, runId).events : null;
+  if (!events) assertTraceValues(db, path, { run: runId });
   const provenance = runs.provenance(runId);
   const patternsPath = options.patternsDbPath ?? provenance?.patterns_db_path ?? null;
   const choice = {
@@ -90,7 +88,7 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
       ? openRunPatternStore(patternsPath, choice, { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
       : null;
   try {
-    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events: rowsBySession(events) } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
     // What analyze writes, bench report must accept: a report its own schema rejects is never handed out.
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new SetupError(`${path}: the report rebuilt from run ${runId} breaks schemas/report.schema.json (${formatAjvErrors(validate.errors).slice(0, 3).join('; ')}); nothing was written`);

@@ -1,12 +1,13 @@
 import type Database from 'better-sqlite3';
-import type { EventRow } from '../../runtime/analytics/event-rows.ts';
+import { PAYLOAD_TYPES, rowsBySession, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
 import { BadTraceValueError, checkEventRows, checkRunRows, eventChecksStamp } from './check-run-values.ts';
-import { hasRunEventTables, readRunEvents, runEventsDigest } from './run-events.ts';
+import { hasRunEventTables, readRunEvents, runEventsDigest, runSessionIds } from './run-events.ts';
 
 // A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
-// passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader that
-// reads the rows anyway hashes them and skips the schema checks only when both match; any changed, added or
-// removed row, another catalog or other checks, and it checks every payload as before.
+// passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader hashes
+// the rows (in SQLite) and skips the schema checks only when both match; any changed, added or removed row,
+// another catalog or other checks, and it checks every payload as before. The digest is tamper-evidence against
+// an edit, not against someone who recomputes it: like the seal without METIS_SEAL_KEY (docs/threat-model.md).
 
 /** What a run's seal records of its events: the digest of the rows checked and the checks they passed. */
 export interface EventsSeal {
@@ -17,14 +18,13 @@ export interface EventsSeal {
 /** The events seal of a run's rows when every payload passes the checks, else null (the run is then checked at every read). */
 export function eventsSealOf(db: Database.Database, runId: string): EventsSeal | null {
   if (!hasRunEventTables(db)) return null;
-  const rows = readRunEvents(db, runId);
   try {
-    checkEventRows(db.name, rows);
+    checkEventRows(db.name, readRunEvents(db, runId));
   } catch (e) {
     if (e instanceof BadTraceValueError) return null;
     throw e;
   }
-  return { digest: runEventsDigest(rows), checked_with: eventChecksStamp() };
+  return { digest: runEventsDigest(db, runId), checked_with: eventChecksStamp() };
 }
 
 /** The events seal a run's seal row holds, or null (no seal, a seal written before events were sealed, or none recorded). */
@@ -38,15 +38,24 @@ export function readEventsSeal(db: Database.Database, runId: string): EventsSeal
 /** How a run's event values were found good: by its seal (digest and checks matched) or by checking every payload. */
 export type RunValuesVerdict = 'sealed' | 'checked';
 
+/** What assertRunValues found, and the run's rows it read on the way, for analytics to sum. */
+export interface RunValues {
+  verdict: RunValuesVerdict;
+  events: PreReadEvents;
+}
+
 /**
- * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written, given its
- * event rows as readRunEvents returns them. The rows' payloads are schema-checked unless the run's seal vouches
- * for exactly these rows under these checks; the harness's own rows (a few hundred) are always checked.
+ * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written. Its event
+ * payloads are all read and schema-checked unless the run's seal vouches for exactly these rows under these
+ * checks (then only the types analytics parses are read); the harness's own rows (a few hundred) are always checked.
  */
-export function assertRunValues(db: Database.Database, path: string, runId: string, rows: readonly EventRow[]): RunValuesVerdict {
+export function assertRunValues(db: Database.Database, path: string, runId: string): RunValues {
   checkRunRows(db, path, runId);
+  const sessions = new Set(runSessionIds(db, runId));
   const seal = readEventsSeal(db, runId);
-  if (seal !== null && seal.checked_with === eventChecksStamp() && seal.digest === runEventsDigest(rows)) return 'sealed';
+  if (seal !== null && seal.checked_with === eventChecksStamp() && seal.digest === runEventsDigest(db, runId))
+    return { verdict: 'sealed', events: { sessions, types: new Set(PAYLOAD_TYPES), rows: rowsBySession(readRunEvents(db, runId, PAYLOAD_TYPES)) } };
+  const rows = readRunEvents(db, runId);
   checkEventRows(path, rows);
-  return 'checked';
+  return { verdict: 'checked', events: { sessions, types: null, rows: rowsBySession(rows) } };
 }

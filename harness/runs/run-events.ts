@@ -3,16 +3,26 @@ import type Database from 'better-sqlite3';
 import type { EventRow } from '../../runtime/analytics/event-rows.ts';
 
 /**
- * The events of one run: those of the sessions its reps list and of their sub-sessions (delegated workers),
- * found through the (session_id, id) index so reading a run does not read the rest of the DB. Ordered by
- * (session_id, id), which that index gives without a sort, so the order never depends on the query plan.
+ * The sessions of one run: those its reps list and their sub-sessions (delegated workers). A run's events are
+ * found through them and the (session_id, id) index, so reading a run does not read the rest of the DB.
  */
-const RUN_EVENT_ROWS_SQL = `
+const RUN_SESSIONS_CTE = `
 WITH RECURSIVE run_sessions(id) AS (
   SELECT value FROM workload_runs, json_each(workload_runs.session_ids_json) WHERE workload_runs.run_id = ?
   UNION SELECT sessions.id FROM sessions JOIN run_sessions ON sessions.parent_session_id = run_sessions.id
-)
-SELECT id, session_id, turn_id, type, payload_json FROM events WHERE session_id IN (SELECT id FROM run_sessions) ORDER BY session_id, id`;
+)`;
+
+/** Ordered by (session_id, id), which the index gives without a sort, so the order never depends on the plan. */
+const RUN_EVENTS = 'FROM events WHERE session_id IN (SELECT id FROM run_sessions)';
+
+/**
+ * One blob of every event row of the run, in order: each row's session, id, type and payload, each prefixed
+ * with its length in bytes so no two row lists share an encoding. Built in SQLite, so hashing a run does not
+ * turn 10k payloads into JavaScript strings (that was most of reading them).
+ */
+const RUN_EVENTS_BLOB_SQL = `${RUN_SESSIONS_CTE}
+SELECT CAST(group_concat(octet_length(session_id) || ':' || octet_length(id) || ':' || octet_length(type) || ':' || octet_length(payload_json) || ':' || session_id || id || type || payload_json, '') AS BLOB)
+FROM (SELECT session_id, id, type, payload_json ${RUN_EVENTS} ORDER BY session_id, id)`;
 
 /** True when the DB has the tables a run's events are found through. */
 export function hasRunEventTables(db: Database.Database): boolean {
@@ -20,23 +30,21 @@ export function hasRunEventTables(db: Database.Database): boolean {
   return n === 3;
 }
 
-/** Every event row of `runId`, by session in id order. */
-export function readRunEvents(db: Database.Database, runId: string): EventRow[] {
-  return db.prepare(RUN_EVENT_ROWS_SQL).all(runId) as EventRow[];
+/** The ids of the run's sessions, sub-sessions included. */
+export function runSessionIds(db: Database.Database, runId: string): string[] {
+  return db.prepare(`${RUN_SESSIONS_CTE} SELECT id FROM run_sessions`).pluck().all(runId) as string[];
 }
 
-/**
- * SHA-256 over the rows' session, id, type and payload text in their order, each field length-prefixed so
- * no two row lists share an encoding. What the run's seal records of the rows its value check passed;
- * 'not-text' (matching no seal) when a field is not text.
- */
-export function runEventsDigest(rows: readonly EventRow[]): string {
-  const h = createHash('sha256');
-  for (const r of rows) {
-    // A value of another storage class (a blob or number where text belongs) was never sealed: no digest matches it.
-    if (typeof r.payload_json !== 'string' || typeof r.id !== 'string' || typeof r.session_id !== 'string' || typeof r.type !== 'string') return 'not-text';
-    h.update(`${r.session_id.length}:${r.id.length}:${r.type.length}:${r.payload_json.length}:${r.session_id}${r.id}${r.type}`);
-    h.update(r.payload_json);
-  }
-  return h.digest('hex');
+/** The run's event rows (of `types` only, when given), by session in id order. */
+export function readRunEvents(db: Database.Database, runId: string, types?: readonly string[]): EventRow[] {
+  const only = types ? ` AND +type IN (${types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})` : '';
+  return db.prepare(`${RUN_SESSIONS_CTE} SELECT id, session_id, turn_id, type, payload_json ${RUN_EVENTS}${only} ORDER BY session_id, id`).all(runId) as EventRow[];
+}
+
+/** SHA-256 (hex) over every event row of the run (RUN_EVENTS_BLOB_SQL): what its seal records of the rows checked. */
+export function runEventsDigest(db: Database.Database, runId: string): string {
+  const blob = db.prepare(RUN_EVENTS_BLOB_SQL).pluck().get(runId) as Buffer | null;
+  return createHash('sha256')
+    .update(blob ?? Buffer.alloc(0))
+    .digest('hex');
 }

@@ -7,8 +7,11 @@ import { selectorFilter, type EventSelector, type SqlFilter } from './selector.t
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
 import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
 import { bySession, createSessionMemo } from './session-memo.ts';
-import type { EventRow, SessionEventRows } from './event-rows.ts';
+import type { EventRow, PreReadEvents } from './event-rows.ts';
 import { decisionRowsOf, policyModelsOf, semanticRowsOf, servedCostsOf, sqlKeyOrder, typeCountsOf, usageRowsOf, type PolicyModel, type SemanticRows } from './session-row-figures.ts';
+
+/** The event types semanticCache reads. */
+const SEMANTIC_TYPES = ['llm.call_completed', 'cache.miss', 'cache.hit'];
 
 /** Above this many selected llm rows, reading the usage index beats reading the rows. */
 const LARGE_SELECTION_ROWS = 20_000;
@@ -118,10 +121,10 @@ export interface AnalyticsOptions {
    */
   sessionMemo?: boolean;
   /**
-   * Rows already read (a run's: analyze reads them to check their values): selections of these sessions are
-   * summed from them, with the memo, instead of read again. Each listed session must come with all its rows.
+   * Rows already read (a run's: analyze reads them to check their values): with the memo, a figure of these
+   * sessions whose event types were all read is summed from them instead of read again.
    */
-  events?: SessionEventRows;
+  events?: PreReadEvents;
 }
 
 /** Per-model sums of several sessions' groups, in SQLite's GROUP BY order (no model first, then by name). */
@@ -142,23 +145,29 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   if (!db.readonly) ensureAnalyticsIndexes(db);
   const memo = options.sessionMemo ?? db.readonly;
   const events = memo ? options.events : undefined;
-  /** A per-session reader that takes the pre-read rows of the sessions they hold and asks the DB for the rest. */
+  /** True when the pre-read rows hold every row of these types (null: of every type). */
+  const readTypes = (types: readonly string[] | null): boolean => events !== undefined && (events.types === null || (types !== null && types.every((t) => events.types!.has(t))));
+  const rowsOf = (session: string): readonly EventRow[] => events?.rows.get(session) ?? [];
+  /**
+   * A per-session reader that sums the pre-read rows of the sessions they hold, when they hold the `types` the
+   * figure reads, and asks the DB for the rest.
+   */
   const fromRows =
-    <T>(fromDb: (ids: string[]) => Map<string, T>, ofRows: (rows: readonly EventRow[]) => T) =>
+    <T>(types: readonly string[] | null, fromDb: (ids: string[]) => Map<string, T>, ofRows: (rows: readonly EventRow[]) => T) =>
     (ids: string[]): Map<string, T> => {
-      if (!events) return fromDb(ids);
+      if (!events || !readTypes(types)) return fromDb(ids);
       const out = new Map<string, T>();
       const rest: string[] = [];
       for (const id of ids) {
-        const rows = events.get(id);
-        if (rows) out.set(id, ofRows(rows));
+        if (events.sessions.has(id)) out.set(id, ofRows(rowsOf(id)));
         else rest.push(id);
       }
       if (rest.length > 0) for (const [id, v] of fromDb(rest)) out.set(id, v);
       return out;
     };
-  /** True when the pre-read rows answer the whole selection (then its non-memo queries are answered from them too). */
-  const heldRows = (selector: EventSelector): selector is { sessions: readonly string[] } => events !== undefined && 'sessions' in selector && selector.sessions.every((s) => events.has(s));
+  /** True when the pre-read rows answer the whole selection for `types` (then its non-memo queries are answered from them too). */
+  const heldRows = (selector: EventSelector, types: readonly string[]): selector is { sessions: readonly string[] } =>
+    events !== undefined && 'sessions' in selector && readTypes(types) && selector.sessions.every((s) => events.sessions.has(s));
   const statements = new Map<string, Database.Statement>();
   const all = (sql: string, params: unknown[]): Row[] => {
     let st = statements.get(sql);
@@ -197,6 +206,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   });
   const sessionGroups = createSessionMemo(
     fromRows(
+      ['llm.call_completed'],
       (ids) => {
         const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
         return new Map([...bySession(all(usageSql('session_id, ', f, '', '1, 2'), f.params))].map(([id, rows]) => [id, rows.map(toGroup)]));
@@ -223,6 +233,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
         WHERE ${f.sql} AND ${USAGE_EXPR.input_tokens} = 0 AND ${USAGE_EXPR.output_tokens} = 0 AND payload_json ->> '$.cache_tier' IS NOT NULL`;
   const sessionServed = createSessionMemo(
     fromRows(
+      ['llm.call_completed'],
       (ids) => {
         const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
         return bySession(all(servedSql('session_id, ', f, ''), f.params));
@@ -242,7 +253,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
    * read of the sessions' rows answers them all (a list each read every row three times).
    */
   const sessionTypeCounts = createSessionMemo(
-    fromRows((ids) => {
+    fromRows(null, (ids) => {
       const rows = bySession(all('SELECT session_id, type, COUNT(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2', [JSON.stringify(ids)]));
       return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
     }, typeCountsOf),
@@ -266,6 +277,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
   const sessionDecisions = createSessionMemo(
     fromRows(
+      ['route.decided'],
       (ids) => {
         const f = selectorFilter({ sessions: ids }, ['route.decided']);
         return bySession(all(`SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, f.params));
@@ -275,8 +287,8 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     (): Row[] => [],
   );
   // Answered from the pre-read rows only (heldRows), so they need no query of their own.
-  const sessionPolicyModels = createSessionMemo((ids) => new Map(ids.map((id) => [id, policyModelsOf(events?.get(id) ?? [])])), (): PolicyModel[] => []);
-  const sessionSemantic = createSessionMemo((ids) => new Map(ids.map((id) => [id, semanticRowsOf(events?.get(id) ?? [])])), (): SemanticRows => ({ served: 0, explored: 0, hits: [] }));
+  const sessionPolicyModels = createSessionMemo((ids) => new Map(ids.map((id) => [id, policyModelsOf(rowsOf(id))])), (): PolicyModel[] => []);
+  const sessionSemantic = createSessionMemo((ids) => new Map(ids.map((id) => [id, semanticRowsOf(rowsOf(id))])), (): SemanticRows => ({ served: 0, explored: 0, hits: [] }));
 
   /** The routing query's rows (GROUP BY policy, model, in SQLite's order) over the pre-read rows. */
   const policyModelCounts = (sessions: readonly string[]): Row[] => {
@@ -324,7 +336,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
     routing(selector) {
       const f = selectorFilter(selector, ['route.decided']);
-      const rows = heldRows(selector)
+      const rows = heldRows(selector, ['route.decided'])
         ? policyModelCounts(selector.sessions)
         : all(
             `SELECT payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy,
@@ -364,7 +376,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     semanticCache(selector) {
       const c = countByType(selector, ['llm.call_completed', 'cache.miss', 'cache.set', 'cache.evicted']);
       const n = (t: string) => c.get(t) ?? 0;
-      const held = heldRows(selector) ? sessionSemantic(selector.sessions) : null;
+      const held = heldRows(selector, SEMANTIC_TYPES) ? sessionSemantic(selector.sessions) : null;
       const where = (type: string, cond: string) => {
         const f = selectorFilter(selector, [type]);
         return int(all(`SELECT COUNT(*) AS n FROM events WHERE ${f.sql} AND ${cond}`, f.params)[0]?.n);

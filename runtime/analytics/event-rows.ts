@@ -11,8 +11,19 @@ export interface EventRow {
   payload?: unknown;
 }
 
-/** Pre-read rows by session: each listed session with every one of its events, in id order. */
+/** Pre-read rows by session, each session's in id order. */
 export type SessionEventRows = ReadonlyMap<string, readonly EventRow[]>;
+
+/** Rows a caller read of some sessions: every row of `types` (of every type when null) of each session in `sessions`. */
+export interface PreReadEvents {
+  sessions: ReadonlySet<string>;
+  types: ReadonlySet<string> | null;
+  /** By session, in id order; a session of `sessions` with no such row may be absent. */
+  rows: SessionEventRows;
+}
+
+/** The event types whose payloads analytics reads: pre-reading these (and counting the rest in SQL) is enough. */
+export const PAYLOAD_TYPES: readonly string[] = ['llm.call_completed', 'route.decided', 'cache.hit', 'cache.miss'];
 
 /** The row's payload, parsed on first use and kept (the rows belong to one reader of a DB nobody writes). */
 export function payloadOf(row: EventRow): Record<string, unknown> {
