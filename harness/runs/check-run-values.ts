@@ -1,5 +1,4 @@
 import type Database from 'better-sqlite3';
-import type { EventRow } from '../../runtime/analytics/event-rows.ts';
 import { formatAjvErrors } from '../../runtime/core/schemas.ts';
 import { eventCatalog, type EventCatalog } from '../../runtime/events/index.ts';
 import { SetupError } from '../errors.ts';
@@ -101,12 +100,11 @@ function checkEvents(db: Database.Database, path: string, run: string | null): v
 }
 
 /**
- * Rows already read (a run's) pass checkPayload. The parsed payloads are not kept: analytics parses the few
- * types it sums, and keeping all of them alive cost more in garbage collection than parsing those again.
+ * Every event payload of run `runId` passes checkPayload. Read row by row and dropped: holding a run's 10k
+ * payloads for the report's whole life cost more in garbage collection than reading the few it sums again.
  */
-export function checkEventRows(path: string, rows: readonly EventRow[]): void {
-  const catalog = eventCatalog();
-  for (const r of rows) checkPayload(catalog, path, r.type, r.payload_json, r.id);
+export function checkRunEvents(db: Database.Database, path: string, runId: string): void {
+  checkEvents(db, path, runId);
 }
 
 /** The harness's rows (of `run`, or of every run): JSON columns parse, counts are whole, scores and confidences are present and in [0, 1]. */

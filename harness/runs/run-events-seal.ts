@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { PAYLOAD_TYPES, rowsBySession, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
-import { BadTraceValueError, checkEventRows, checkRunRows, eventChecksStamp } from './check-run-values.ts';
+import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
 import { hasRunEventTables, readRunEvents, runEventsDigest, runSessionIds } from './run-events.ts';
 
 // A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
@@ -19,7 +19,7 @@ export interface EventsSeal {
 export function eventsSealOf(db: Database.Database, runId: string): EventsSeal | null {
   if (!hasRunEventTables(db)) return null;
   try {
-    checkEventRows(db.name, readRunEvents(db, runId));
+    checkRunEvents(db, db.name, runId);
   } catch (e) {
     if (e instanceof BadTraceValueError) return null;
     throw e;
@@ -45,17 +45,14 @@ export interface RunValues {
 }
 
 /**
- * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written. Its event
- * payloads are all read and schema-checked unless the run's seal vouches for exactly these rows under these
- * checks (then only the types analytics parses are read); the harness's own rows (a few hundred) are always checked.
+ * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written: its event
+ * payloads are schema-checked unless the run's seal vouches for exactly these rows under these checks; the
+ * harness's own rows (a few hundred) are always checked. Returns the run's rows of the types analytics parses.
  */
 export function assertRunValues(db: Database.Database, path: string, runId: string): RunValues {
   checkRunRows(db, path, runId);
-  const sessions = new Set(runSessionIds(db, runId));
   const seal = readEventsSeal(db, runId);
-  if (seal !== null && seal.checked_with === eventChecksStamp() && seal.digest === runEventsDigest(db, runId))
-    return { verdict: 'sealed', events: { sessions, types: new Set(PAYLOAD_TYPES), rows: rowsBySession(readRunEvents(db, runId, PAYLOAD_TYPES)) } };
-  const rows = readRunEvents(db, runId);
-  checkEventRows(path, rows);
-  return { verdict: 'checked', events: { sessions, types: null, rows: rowsBySession(rows) } };
+  const verdict: RunValuesVerdict = seal !== null && seal.checked_with === eventChecksStamp() && seal.digest === runEventsDigest(db, runId) ? 'sealed' : 'checked';
+  if (verdict === 'checked') checkRunEvents(db, path, runId);
+  return { verdict, events: { sessions: new Set(runSessionIds(db, runId)), types: new Set(PAYLOAD_TYPES), rows: rowsBySession(readRunEvents(db, runId, PAYLOAD_TYPES)) } };
 }
