@@ -15,13 +15,16 @@ WITH RECURSIVE run_sessions(id) AS (
 /** Ordered by (session_id, id), which the index gives without a sort, so the order never depends on the plan. */
 const RUN_EVENTS = 'FROM events WHERE session_id IN (SELECT id FROM run_sessions)';
 
+/** A column as `storage class:byte length:value`; a NULL is 'null::' (never dropped, as a NULL inside `||` would drop its row). */
+const field = (column: string) => `typeof(${column}) || ':' || ifnull(octet_length(${column}), '') || ':' || ifnull(${column}, '')`;
+
 /**
- * One blob of every event row of the run, in order: each row's session, id, type and payload, each prefixed
- * with its length in bytes so no two row lists share an encoding. Built in SQLite, so hashing a run does not
- * turn 10k payloads into JavaScript strings (that was most of reading them).
+ * One blob of every event row of the run, in order: each row's session, id, type and payload, each with its
+ * storage class and length in bytes, so no two row lists share an encoding. Built in SQLite, so hashing a run
+ * does not turn 10k payloads into JavaScript strings (that was most of reading them).
  */
 const RUN_EVENTS_BLOB_SQL = `${RUN_SESSIONS_CTE}
-SELECT CAST(group_concat(octet_length(session_id) || ':' || octet_length(id) || ':' || octet_length(type) || ':' || octet_length(payload_json) || ':' || session_id || id || type || payload_json, '') AS BLOB)
+SELECT CAST(group_concat(${['session_id', 'id', 'type', 'payload_json'].map(field).join(' || ')}, '') AS BLOB)
 FROM (SELECT session_id, id, type, payload_json ${RUN_EVENTS} ORDER BY session_id, id)`;
 
 /** True when the DB has the tables a run's events are found through. */

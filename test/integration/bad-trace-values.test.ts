@@ -222,6 +222,14 @@ describe('a valid DB with values no run writes', () => {
       // A row added to the run, or removed from it, changes the digest too.
       const removed = tampered('sealed-removed', firstCall, (id) => `DELETE FROM events WHERE id = '${id}'`);
       expect(verdict(removed.path)).toBe('checked');
+      // Even one whose id is NULL (a TEXT key SQLite lets be NULL), which a plain concatenation would leave out of the digest.
+      const added = tampered(
+        'sealed-null-id',
+        firstCall,
+        (id) => `INSERT INTO events (id, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, payload_json)
+          SELECT NULL, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, json_set(payload_json, '$.input_tokens', -5000) FROM events WHERE id = '${id}'`,
+      );
+      expect(() => verdict(added.path)).toThrow(/table events, row null, field payload_json: a llm\.call_completed payload that breaks its schema/);
     });
 
     it('a seal made under other checks or another catalog, or none (an older bench), means every payload is checked', () => {
