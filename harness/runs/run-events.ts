@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import type { EventRow } from '../../runtime/analytics/event-rows.ts';
+import { EVENT_ROW_COLUMNS, type EventRow } from '../../runtime/analytics/event-rows.ts';
 
 /**
  * The sessions of one run: those its reps list and their sub-sessions (delegated workers). A run's events are
@@ -41,7 +41,7 @@ export function runSessionIds(db: Database.Database, runId: string): string[] {
 /** The run's event rows (of `types` only, when given), by session in id order. */
 export function readRunEvents(db: Database.Database, runId: string, types?: readonly string[]): EventRow[] {
   const only = types ? ` AND +type IN (${types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})` : '';
-  return db.prepare(`${RUN_SESSIONS_CTE} SELECT id, session_id, turn_id, type, payload_json ${RUN_EVENTS}${only} ORDER BY session_id, id`).all(runId) as EventRow[];
+  return db.prepare(`${RUN_SESSIONS_CTE} SELECT ${EVENT_ROW_COLUMNS} ${RUN_EVENTS}${only} ORDER BY session_id, id`).all(runId) as EventRow[];
 }
 
 /** SHA-256 (hex) over every event row of the run (RUN_EVENTS_BLOB_SQL): what its seal records of the rows checked. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnalytics, type Analytics } from './analytics.ts';
 import { createEventsFixture, llmCallCompletedPayload, TEST_PRICES } from './events-fixture.ts';
 import { createSessionMemo } from './session-memo.ts';
-import { PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
+import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
 
 const table = TEST_PRICES;
 const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
@@ -69,7 +69,7 @@ const cacheOrRoute = fc.oneof(
 
 /** The fixture's rows of `sessions` (of `types`, or of every type), as analyze hands analytics a run's rows. */
 function preRead(db: Database.Database, sessions: readonly string[], types: readonly string[] | null): PreReadEvents {
-  const rows = db.prepare('SELECT id, session_id, turn_id, type, payload_json FROM events ORDER BY session_id, id').all() as EventRow[];
+  const rows = db.prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events ORDER BY session_id, id`).all() as EventRow[];
   return { sessions: new Set(sessions), types: types && new Set(types), rows: rowsBySession(rows.filter((r) => sessions.includes(r.session_id) && (types === null || types.includes(r.type)))) };
 }
 

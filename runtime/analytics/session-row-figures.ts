@@ -1,7 +1,7 @@
-// One session's figures summed from its pre-read event rows, each the value the SQL of analytics.ts returns
-// for that session: `payload ->> '$.x'` is the JSON value itself for strings and numbers, SUM skips absent
-// fields and is NULL when every one is absent, and GROUP BY puts NULL before numbers before text.
-import { payloadOf, type EventRow } from './event-rows.ts';
+// One session's figures summed from its pre-read event rows (EventRow: the payload fields come extracted by
+// SQLite with analytics' own `->>` expressions), each the value the SQL of analytics.ts returns for that session:
+// SUM skips NULLs and is NULL when every value is, and GROUP BY puts NULL before numbers before text.
+import type { EventRow } from './event-rows.ts';
 
 /** A `llm.call_completed` usage group of one session, in the shape of the usage query's row. */
 export interface UsageRow {
@@ -15,15 +15,9 @@ export interface UsageRow {
 
 const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cached_input_tokens', 'cache_creation_input_tokens'] as const;
 
-/** A JSON value as `->>` hands it to SQL: strings and numbers as they are, anything else (absent, null) NULL. */
-function scalar(v: unknown): string | number | null {
-  return typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'boolean' ? (v ? 1 : 0) : null;
-}
-
-/** SUM's step: numbers add, NULL is skipped, and the sum stays NULL until a number comes. */
-function add(sum: number | null, v: unknown): number | null {
-  const x = scalar(v);
-  return typeof x === 'number' ? (sum ?? 0) + x : sum;
+/** SUM's step for the whole numbers a token field holds: numbers add, NULL is skipped, the sum stays NULL until a number comes. */
+function add(sum: number | null, v: string | number | null): number | null {
+  return typeof v === 'number' ? (sum ?? 0) + v : sum;
 }
 
 /** The session's completed calls grouped by model (the usage query's GROUP BY model). */
@@ -31,25 +25,17 @@ export function usageRowsOf(rows: readonly EventRow[]): UsageRow[] {
   const byModel = new Map<string | number | null, UsageRow>();
   for (const r of rows) {
     if (r.type !== 'llm.call_completed') continue;
-    const p = payloadOf(r);
-    const model = scalar(p.model);
-    let g = byModel.get(model);
-    if (!g) byModel.set(model, (g = { model, rows: 0, input_tokens: null, output_tokens: null, cached_input_tokens: null, cache_creation_input_tokens: null }));
+    let g = byModel.get(r.model);
+    if (!g) byModel.set(r.model, (g = { model: r.model, rows: 0, input_tokens: null, output_tokens: null, cached_input_tokens: null, cache_creation_input_tokens: null }));
     g.rows += 1;
-    for (const k of USAGE_FIELDS) g[k] = add(g[k], p[k]);
+    for (const k of USAGE_FIELDS) g[k] = add(g[k], r[k]);
   }
   return [...byModel.values()];
 }
 
 /** The recorded cost of each call a cache tier served (zero tokens, a cache tier set), in id order. */
 export function servedCostsOf(rows: readonly EventRow[]): { cost: string | number | null }[] {
-  const out: { cost: string | number | null }[] = [];
-  for (const r of rows) {
-    if (r.type !== 'llm.call_completed') continue;
-    const p = payloadOf(r);
-    if (scalar(p.input_tokens) === 0 && scalar(p.output_tokens) === 0 && p.cache_tier !== undefined && p.cache_tier !== null) out.push({ cost: scalar(p.cost_usd) });
-  }
-  return out;
+  return rows.filter((r) => r.type === 'llm.call_completed' && r.input_tokens === 0 && r.output_tokens === 0 && r.cache_tier !== null).map((r) => ({ cost: r.cost_usd }));
 }
 
 /** The session's event count per type. */
@@ -72,16 +58,7 @@ export interface PolicyModel {
 
 /** Each `route.decided` row's winning slot (`chain[winner_index].policy`) and chosen model. */
 export function policyModelsOf(rows: readonly EventRow[]): PolicyModel[] {
-  const out: PolicyModel[] = [];
-  for (const r of rows) {
-    if (r.type !== 'route.decided') continue;
-    const p = payloadOf(r);
-    const w = p.winner_index;
-    const entry = Number.isInteger(w) && (w as number) >= 0 && Array.isArray(p.chain) ? (p.chain[w as number] as unknown) : undefined;
-    const policy = entry !== null && typeof entry === 'object' ? scalar((entry as Record<string, unknown>).policy) : null;
-    out.push({ policy, model: scalar(p.chosen_model) });
-  }
-  return out;
+  return rows.filter((r) => r.type === 'route.decided').map((r) => ({ policy: r.policy, model: r.chosen_model }));
 }
 
 /** SQLite's order of GROUP BY keys: NULL, then numbers, then text (byte order; ids and names here are ASCII). */
@@ -96,7 +73,7 @@ export function sqlKeyOrder(a: string | number | null, b: string | number | null
 export interface SemanticRows {
   served: number;
   explored: number;
-  hits: { tier: string; avoided_cost_usd: string; served_cost_usd: string }[];
+  hits: { tier: string | number | null; avoided_cost_usd: string | number | null; served_cost_usd: string | number | null }[];
 }
 
 /** The session's semantic-cache figures. */
@@ -104,12 +81,11 @@ export function semanticRowsOf(rows: readonly EventRow[]): SemanticRows {
   const out: SemanticRows = { served: 0, explored: 0, hits: [] };
   for (const r of rows) {
     if (r.type === 'llm.call_completed') {
-      const tier = payloadOf(r).cache_tier;
-      if (tier !== undefined && tier !== null) out.served += 1;
+      if (r.cache_tier !== null) out.served += 1;
     } else if (r.type === 'cache.miss') {
-      if (scalar(payloadOf(r).explored) === 1) out.explored += 1;
+      if (r.explored === 1) out.explored += 1;
     } else if (r.type === 'cache.hit') {
-      out.hits.push(payloadOf(r) as unknown as SemanticRows['hits'][number]);
+      out.hits.push({ tier: r.tier, avoided_cost_usd: r.avoided_cost_usd, served_cost_usd: r.served_cost_usd });
     }
   }
   return out;
