@@ -115,19 +115,26 @@ describe('online: the router learns only the outcome of the model it chose', () 
     const d = deps(matrix(rows), stores);
     const outcomes: { model: string; n: number }[][] = [];
     const routerFor = d.routerFor;
-    d.routerFor = (store) => {
-      const r = routerFor(store);
+    const seen = () => outcomes.push(store().outcomes().map((o) => ({ model: o.primary_model, n: o.sample_size })));
+    const store = () => stores.at(-1)!;
+    d.routerFor = (s) => {
+      const r = routerFor(s);
       return {
         ...r,
         route: (...a) => {
-          outcomes.push(store.outcomes().map((o) => ({ model: o.primary_model, n: o.sample_size })));
+          seen();
           return r.route(...a);
+        },
+        prepare: (...a) => {
+          seen();
+          return r.prepare!(...a);
         },
       };
     };
     const order = rows.map((_, t) => t).reverse();
     const picks = await runOnline(d, order, 'known');
     expect(picks[0]!.every((p) => p === CHEAP)).toBe(true);
+    expect(outcomes).toHaveLength(rows.length);
     // Before the k-th routed task the store holds k−1 samples, all of the chosen (cheap) model.
     outcomes.forEach((o, k) => {
       expect(o.every((x) => x.model === 'cheap')).toBe(true);
@@ -149,6 +156,62 @@ describe('online: the router learns only the outcome of the model it chose', () 
     const picks = await runOnline(deps(matrix(many), [], routingWith({ scoring: 'learned', exploration: 'thompson' }), [0.05]), many.map((_, t) => t), 'known');
     expect(picks[0]!.filter((p) => p === STRONG).length).toBeGreaterThan(45);
     expect(picks[0]!.slice(-10).every((p) => p === STRONG)).toBe(true);
+  });
+
+  it('cost weights that choose alike share one store; a weight that chooses otherwise continues in a store replayed for it', async () => {
+    // A stand-in for slot 4 whose choice depends on the cost weight and on what its store has learnt (strong's
+    // samples count thrice): the weights split at different tasks, and after a split their stores differ, so a
+    // store that learnt another weight's choices would answer differently from then on.
+    const rnd = seededRandom(3);
+    const rows = Array.from({ length: 40 }, (_, i): [string, number, number] => [`k${i % 3}`, rnd() < 0.5 ? 1 : 0, 1]);
+    const weights = [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
+    const run = async (together: boolean) => {
+      const stores: PatternStore[] = [];
+      const d = deps(matrix(rows), stores, defaultRoutingConfig(), weights);
+      const routerFor = d.routerFor;
+      d.routerFor = (store, def) => {
+        const { draws, ...r } = routerFor(store, def);
+        const choose = (cw: number) => {
+          const n = store.outcomes().reduce((s, o) => s + (o.primary_model === 'strong' ? 3 : 1) * o.sample_size, 0);
+          return (n + Math.round(cw * 10)) % 3 === 0 ? STRONG : CHEAP;
+        };
+        // Without draws() the weights run apart, each in its own store (the reference).
+        return { ...r, ...(together ? { draws } : {}), route: (_t, _m, _id, cw) => choose(cw), prepare: () => ({ route: (_id, cw) => choose(cw) }) };
+      };
+      const held: { fold: number; outcomes: number; fingerprints: number }[] = [];
+      d.onSeeded = (i) => held.push(i);
+      return { picks: await runOnline(d, rows.map((_, t) => t), 'known'), stores: stores.length, held };
+    };
+    const apart = await run(false);
+    const together = await run(true);
+    expect(together.picks).toEqual(apart.picks);
+    expect(together.held).toEqual(apart.held);
+    // One per weight, and the shared one, dropped before its first task (these routers tell no draws).
+    expect(apart.stores).toBe(weights.length + 1);
+    // The weights did split (more than one store), and some still shared one.
+    expect(new Set(apart.picks.map((p) => p.join())).size).toBeGreaterThan(2);
+    expect(together.stores).toBeGreaterThan(1);
+    expect(together.stores).toBeLessThan(weights.length);
+  });
+
+  it('the real router: shared stores answer what a store per weight answers, and a router that draws runs apart', async () => {
+    const rnd = seededRandom(8);
+    const rows = Array.from({ length: 50 }, (_, i): [string, number, number] => [`k${i % 4}`, rnd() < 0.6 ? 1 : 0, rnd() < 0.9 ? 1 : 0]);
+    const weights = [0, 0.05, 0.3, 1];
+    for (const pattern of [{}, { scoring: 'expected_gain' }, { scoring: 'learned' }, { scoring: 'expected_gain', exploration: 'thompson' }] as Partial<RoutingConfig['pattern']>[]) {
+      const apartStores: PatternStore[] = [];
+      const apartDeps = deps(matrix(rows), apartStores, routingWith(pattern), weights);
+      const routerFor = apartDeps.routerFor;
+      apartDeps.routerFor = (store, def) => {
+        const { draws: _draws, ...r } = routerFor(store, def);
+        return r;
+      };
+      const apart = await runOnline(apartDeps, rows.map((_, t) => t), 'known');
+      const stores: PatternStore[] = [];
+      expect(await runOnline(deps(matrix(rows), stores, routingWith(pattern), weights), rows.map((_, t) => t), 'known')).toEqual(apart);
+      // No exploration: one store for every weight. Thompson: the shared store is dropped at the first draw.
+      expect(stores).toHaveLength(pattern.exploration ? weights.length + 1 : 1);
+    }
   });
 
   it('control: a store that knew both models\' outcomes would route to strong', async () => {

@@ -181,8 +181,75 @@ export async function runNestedCrossFit(d: MatrixProtocolDeps, folds: readonly n
   return { picks, nested };
 }
 
-/** Online: for each cost_weight a fresh, empty store; tasks in `order`; each routed, then only the chosen model's outcome is learned. */
+/**
+ * Online: for each cost_weight a fresh, empty store; tasks in `order`; each routed, then only the chosen
+ * model's outcome is learned. The weights whose stores would hold the same rows share one store (see
+ * onlineTogether); when a router draws (pattern.exploration), each weight runs apart, as it always did.
+ */
 export async function runOnline(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
+  const picks = emptyPicks(d);
+  const held: ({ outcomes: number; fingerprints: number } | null)[] = d.costWeights.map(() => null);
+  if (!(await onlineTogether(d, order, mode, d.costWeights.map((_, i) => i), picks, held, 0))) return runOnlineApart(d, order, mode);
+  // What each weight's store holds once every task has been learnt (the caps figure of the online setting).
+  held.forEach((size, i) => d.onSeeded?.({ fold: i, outcomes: size!.outcomes, fingerprints: size!.fingerprints }));
+  return picks;
+}
+
+/**
+ * Online at several cost weights over ONE store, while they agree. Weights that have chosen the same model
+ * for every task so far have learnt the same outcomes, so their stores would hold the same rows (ids and
+ * times aside, in the same order): one store learns each task once, and the task's evidence is gathered
+ * once and scored at each weight (MatrixRouter.prepare). When a task splits the weights by their choice,
+ * the others continue in a store of their own, replayed from the first task (its routes give the same
+ * picks up to the split, as they did here), so each group's store always holds what its weights' own
+ * stores would. A router that draws (exploration) would draw for every weight from one sequence, where each
+ * weight's own router draws from its own: false then, and nothing of this run is kept.
+ * `counted`: tasks before this index were counted by onRouted already (a replay's prefix).
+ */
+async function onlineTogether(
+  d: MatrixProtocolDeps,
+  order: readonly number[],
+  mode: WorkspaceMode,
+  weights: readonly number[],
+  picks: SweepPicks,
+  held: ({ outcomes: number; fingerprints: number } | null)[],
+  counted: number,
+): Promise<boolean> {
+  return withStore(d, `online-${weights[0]}`, undefined, async (store, router) => {
+    if (!router.prepare || !router.draws) return false;
+    let active = weights;
+    for (let x = 0; x < order.length; x++) {
+      const t = order[x]!;
+      const task = d.tasks[t]!;
+      const warming = router.warm(task);
+      if (warming) await warming;
+      const prepared = router.prepare(task, mode);
+      const chosen = active.map((i) => prepared.route(`online:${i}:${t}`, d.costWeights[i]!));
+      if (router.draws() > 0) return false;
+      active.forEach((i, j) => (picks[i]![t] = chosen[j]!));
+      if (t % 1000 === 0) await d.drain?.();
+      const m = chosen[0]!;
+      for (const other of new Set(chosen)) {
+        if (other === m) continue;
+        if (!(await onlineTogether(d, order, mode, active.filter((_, j) => chosen[j] === other), picks, held, Math.max(counted, x + 1)))) return false;
+      }
+      const routed = active.length;
+      active = active.filter((_, j) => chosen[j] === m);
+      const learning = router.learn(task, mode, `online-learn:${active[0]}:${t}`, m, outcome(d, t, m));
+      if (learning) await learning;
+      if (x >= counted) {
+        const looking = d.onRouted?.(routed);
+        if (looking) await looking;
+      }
+    }
+    const size = store.size();
+    for (const i of active) held[i] = { outcomes: size.outcomes, fingerprints: size.fingerprints };
+    return true;
+  });
+}
+
+/** Online with a store of its own per cost_weight: every task routed and learnt once per weight. */
+async function runOnlineApart(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
   const picks = emptyPicks(d);
   for (let i = 0; i < d.costWeights.length; i++) {
     // An online store starts empty: no training data to choose a fixed model from, so routerFor's default applies.

@@ -4,7 +4,7 @@ import type { EventBus } from '../../runtime/events/event.ts';
 import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
 import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
 import { freezeFeatures, isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
-import { createRouter, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
+import { createRouter, type PatternConfig, type RouteIds, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
 
 /**
@@ -74,6 +74,8 @@ export interface MatrixRouter {
   features(task: MatrixTurnTask, mode: WorkspaceMode): StructuralFeatures;
   /** v2: puts the task's text in the store's embedding cache (no outcome), so routing it meets its vector rather than the §16.13 structural fallback; v1: nothing. */
   warm(task: MatrixTurnTask): void | Promise<void>;
+  /** Exploration draws (pattern.exploration) made so far: a router that draws cannot route several cost weights from one sequence of draws. */
+  draws?(): number;
 }
 
 /** A task prepared for a sweep (MatrixRouter.prepare). */
@@ -107,7 +109,13 @@ export function poolRegistry(models: readonly string[]): ModelRegistry {
 /** Creates the router (one runtime router per cost_weight, all sharing one slot 4 and store). */
 export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   const registry = poolRegistry(o.models);
-  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, ...(o.random ? { random: o.random } : {}) });
+  let draws = 0;
+  const draw = o.random ?? Math.random;
+  const random = (): number => {
+    draws++;
+    return draw();
+  };
+  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, random });
   const v2 = isPatternStoreV2(o.store) ? o.store : null;
   const routers = new Map<number, TurnRouter>();
   const index = new Map(o.models.map((m, i) => [m, i]));
@@ -119,6 +127,8 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     }
     return r;
   };
+  /** A turn's ids as request() names them. */
+  const idsOf = (turnId: string): RouteIds => ({ session_id: `matrix:${turnId}`, turn_id: turnId, parent_event_id: `matrix:${turnId}` });
   const request = (task: MatrixTurnTask, mode: WorkspaceMode, turnId: string): TurnRouteRequest => {
     const message: Message = { role: 'user', content: [{ type: 'text', text: task.text }] };
     return {
@@ -132,9 +142,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       stickyModel: null,
       overrideModel: null,
       workloadId: mode === 'known' ? task.cluster : null,
-      session_id: `matrix:${turnId}`,
-      turn_id: turnId,
-      parent_event_id: `matrix:${turnId}`,
+      ...idsOf(turnId),
     };
   };
   // Seeding learns every model's outcome of a task in turn: its features (a pure function of the task and
@@ -166,6 +174,13 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   };
   // The sweep's router: its pattern knobs are patched per decision (PreparedRoute), as routerFor(w) builds them in.
   let base: TurnRouter | null = null;
+  /** One patch object per cost_weight: a prepared route reads each patch object once. */
+  const patches = new Map<number, Partial<PatternConfig>>();
+  const patchOf = (costWeight: number): Partial<PatternConfig> => {
+    let p = patches.get(costWeight);
+    if (!p) patches.set(costWeight, (p = Object.freeze({ cost_weight: costWeight })));
+    return p;
+  };
   return {
     route(task, mode, turnId, costWeight) {
       const d = routerFor(costWeight).decide(request(task, mode, turnId));
@@ -178,8 +193,8 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       const prepared = router.prepare?.(request(task, mode, `prepare:${mode}`));
       return {
         route(turnId, costWeight) {
-          const r = request(task, mode, turnId);
-          const d = prepared ? prepared.decide({ session_id: r.session_id, turn_id: r.turn_id, parent_event_id: r.parent_event_id }, { cost_weight: costWeight }) : routerFor(costWeight).decide(r);
+          // The ids alone: the rest of the request is the prepared one.
+          const d = prepared ? prepared.decide(idsOf(turnId), patchOf(costWeight)) : routerFor(costWeight).decide(request(task, mode, turnId));
           slot.forget(turnId);
           return poolIndex(d.chosen_model);
         },
@@ -209,5 +224,6 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     warm(task) {
       if (v2) return v2.embedForRecording(task.text).then(() => undefined);
     },
+    draws: () => draws,
   };
 }

@@ -1,6 +1,6 @@
 import { SetupError } from '../errors.ts';
 import { HOLDOUT_PASS, RANDOM_PASS, passesOf } from '../jobs/passes.ts';
-import { randomArmNotRun } from '../protocols/random-arm.ts';
+import { randomArmNotRun } from '../protocols/report-section.ts';
 import { jobKey, type RunJob } from '../jobs/shard.ts';
 import { checkSeal } from '../runs/run-seal.ts';
 import type { MergeInput } from './merge-inputs.ts';

@@ -1,7 +1,5 @@
-import { DEFAULT_ORACLE_EPSILON } from '../metrics/oracle.ts';
-import { simTruthFor } from '../metrics/oracle-truth-source.ts';
-import { a3Metrics } from '../report/protocol-metrics.ts';
-import { planRandomArm, randomArmNotRun, runRandomPass } from './random-arm.ts';
+import { planRandomArm, runRandomPass } from './random-arm.ts';
+import { a3ReportSection } from './report-section.ts';
 import { runHoldoutPass, snapshotSeed, type HoldoutSeed } from './holdout.ts';
 import { createPassProtocol } from './pass-protocol.ts';
 import { A3_PASSES } from '../jobs/passes.ts';
@@ -64,7 +62,6 @@ export function createA3Protocol(options: A3Options = DEFAULT_A3_OPTIONS): RunPr
       await ctx.drain();
       return stopped;
     },
-    reportSection: ({ analytics, records, provenance, fingerprints, fingerprintsV2 }) =>
-      a3Metrics({ analytics, records, baseline: provenance.baseline_model, cheapModel: provenance.actual_model, strongModel: provenance.strong_model ?? provenance.baseline_model, fingerprints, fingerprintsV2, passRNotRun: randomArmNotRun(provenance), oracle: { epsilon: provenance.oracle_epsilon ?? DEFAULT_ORACLE_EPSILON, truth: simTruthFor(provenance) } }),
+    reportSection: a3ReportSection,
   });
 }

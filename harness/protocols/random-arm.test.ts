@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../../runtime/core/seeded-random.ts';
 import type { RouteDecidedPayload, TurnRouter, TurnRouteRequest } from '../../runtime/routing/index.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import { planRandomArm, RANDOM_REASON_PREFIX, randomArmNotRun, randomArmSeed, randomRouter } from './random-arm.ts';
+import { planRandomArm, RANDOM_REASON_PREFIX, randomArmSeed, randomRouter } from './random-arm.ts';
+import { randomArmNotRun } from './report-section.ts';
 
 const CHEAP = 'anthropic:claude-haiku-4-5';
 const STRONG = 'anthropic:claude-sonnet-4-6';

@@ -5,7 +5,6 @@ import type { TurnRouter } from '../../runtime/routing/index.ts';
 import { strongCallShare } from '../metrics/index.ts';
 import { RANDOM_PASS } from '../jobs/passes.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
-import type { Provenance } from '../../schemas/types/report.ts';
 import type { Workload } from '../workloads/workload.ts';
 import { runWorkloadRep, type RunnerDeps } from '../runner/run-workload.ts';
 
@@ -68,13 +67,6 @@ export function planRandomArm(input: { records: readonly WorkloadRunRecord[]; an
   const share = strongCallShare(input.analytics.routeDecisions({ sessions: finished.flatMap((r) => r.session_ids) }).map((r) => r.decision), input.strongModel);
   if (share === null) return { run: false, reason: 'Pass C routed no turns, so there is no strong-call share to copy' };
   return { run: true, strongShare: share, units: finished.map((r) => ({ workload: r.workload, rep: r.rep })).sort((a, b) => input.workloads.indexOf(a.workload) - input.workloads.indexOf(b.workload) || a.rep - b.rep) };
-}
-
-/** Why a run's provenance kept Pass R out (--no-random-arm, a shard), or null when it did not. */
-export function randomArmNotRun(p: Pick<Provenance, 'random_arm' | 'shard'>): string | null {
-  if (p.random_arm === false) return '--no-random-arm: the random router was not run; the headline compares with the A/B interpolation';
-  if (p.shard) return 'a sharded run: Pass R copies the share of the whole Pass C, which no shard holds; the headline compares with the A/B interpolation';
-  return null;
 }
 
 /** What Pass R needs from the run. */

@@ -1,4 +1,4 @@
-import { shellQuote } from '../../runtime/sandbox/unshare.ts';
+import { shellQuote } from '../../runtime/sandbox/shell-quote.ts';
 import { Decimal } from 'decimal.js';
 import type { Estimate, Outcomes, Provenance, Rep } from '../../schemas/types/report.ts';
 import { zeroWidth } from './verdict-grammar.ts';

@@ -1,4 +1,3 @@
-import Table from 'cli-table3';
 import type { BenchReport, Headline, OracleMetrics, ProtocolMetrics, Savings } from '../../schemas/types/report.ts';
 import { commitCell, num, pct, qualityCell, rate, repLabel, solvedCell, usd } from './format.ts';
 import { fitLines } from './fit-lines.ts';
@@ -7,11 +6,6 @@ import { legendLines, wrapWords } from './legend.ts';
 import { assertionsSummary, headlineRows, passRLine, unforcedCell, workloadRow } from './report-sections.ts';
 import { ORACLE_ARM_HEAD, ORACLE_ROUTER_HEAD, oracleArmRows, oracleNote, oracleRouterRows } from './oracle-section.ts';
 
-/** The table style of every stdout rendering (run, report, compare). */
-export function plainTable(head: string[]): Table.Table {
-  // No colours and ASCII-safe borders so the output pastes cleanly into decks and CI logs.
-  return new Table({ head, style: { head: [], border: [], compact: true }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } });
-}
 
 function savingsLines(label: string, s: Savings): string[] {
   return [

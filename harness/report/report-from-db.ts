@@ -12,6 +12,8 @@ import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../
 import { reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
 import { assertTraceValues } from '../runs/check-run-values.ts';
+import { hasRunEventTables } from '../runs/run-events.ts';
+import { assertRunValues } from '../runs/run-events-seal.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { buildReport, type SectionOf } from './build-report.ts';
 
@@ -70,7 +72,9 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
   const runId = options.run ?? ids.at(-1)!;
   if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
   // The values of the run reported, whatever the DB's other runs hold (a reader that opened it per-run relies on this).
-  assertTraceValues(db, path, { run: runId });
+  // Its events are read once: checked (or vouched for by its seal), then summed by analytics from the same rows.
+  const events = hasRunEventTables(db) ? assertRunValues(db, path, runId).events : null;
+  if (!events) assertTraceValues(db, path, { run: runId });
   const provenance = runs.provenance(runId);
   const patternsPath = options.patternsDbPath ?? provenance?.patterns_db_path ?? null;
   const choice = {
@@ -84,7 +88,7 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
       ? openRunPatternStore(patternsPath, choice, { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
       : null;
   try {
-    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable()), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
     // What analyze writes, bench report must accept: a report its own schema rejects is never handed out.
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new SetupError(`${path}: the report rebuilt from run ${runId} breaks schemas/report.schema.json (${formatAjvErrors(validate.errors).slice(0, 3).join('; ')}); nothing was written`);

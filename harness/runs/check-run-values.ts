@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { formatAjvErrors } from '../../runtime/core/schemas.ts';
-import { eventCatalog } from '../../runtime/events/index.ts';
+import { eventCatalog, type EventCatalog } from '../../runtime/events/index.ts';
 import { SetupError } from '../errors.ts';
 
 /**
@@ -15,7 +15,7 @@ export class BadTraceValueError extends SetupError {
 }
 
 /** An event row as an array (type, payload_json, id): no object per row for the 10k rows of a nightly run. */
-type EventRow = [type: string, payload: string, id: string];
+type RawEventRow = [type: string, payload: string, id: string];
 
 interface WorkloadRunRow {
   id: string;
@@ -69,23 +69,46 @@ WITH RECURSIVE run_sessions(id) AS (
 )
 SELECT type, payload_json, id FROM events WHERE session_id IN (SELECT id FROM run_sessions)`;
 
-/** Every JSON payload (of `run`, or of the whole DB) parses, matches its catalog schema (whole tokens >= 0, finite numbers) and costs >= 0. */
+/**
+ * What the event checks are: bump when a check below changes, so a run sealed as checked by the old ones is
+ * checked again (the catalog's schemas are in the stamp through its digest).
+ */
+const EVENT_CHECKS_VERSION = 1;
+
+/** Names the checks a run's events pass (these checks, this catalog's schemas): recorded with the run's seal. */
+export function eventChecksStamp(): string {
+  const catalog = eventCatalog();
+  return `event-checks/${EVENT_CHECKS_VERSION} catalog/${catalog.version} sha256:${catalog.digest}`;
+}
+
+/** One payload parses, matches its catalog schema (whole tokens >= 0, finite numbers) and costs >= 0. */
+function checkPayload(catalog: EventCatalog, path: string, type: string, text: string, id: string): void {
+  const payload = parseCell(path, 'events', id, 'payload_json', text) as Record<string, unknown>;
+  const validate = catalog.validator(type);
+  // A type from a newer catalog is skipped by every reader, so it is not checked either.
+  if (validate && !validate(payload)) throw new BadTraceValueError(path, 'events', id, 'payload_json', `a ${type} payload that breaks its schema (${formatAjvErrors(validate.errors).join('; ')})`);
+  const cost = payload?.cost_usd;
+  if (typeof cost === 'string' && cost.startsWith('-')) throw new BadTraceValueError(path, 'events', id, 'payload_json/cost_usd', `negative cost ${cost}`);
+}
+
+/** Every JSON payload (of `run`, or of the whole DB) passes checkPayload. */
 function checkEvents(db: Database.Database, path: string, run: string | null): void {
   const catalog = eventCatalog();
   const st = run === null ? db.prepare('SELECT type, payload_json, id FROM events') : db.prepare(RUN_EVENTS_SQL);
-  const rows = (run === null ? st.raw(true).iterate() : st.raw(true).iterate(run)) as IterableIterator<EventRow>;
-  for (const [type, text, id] of rows) {
-    const payload = parseCell(path, 'events', id, 'payload_json', text) as Record<string, unknown>;
-    const validate = catalog.validator(type);
-    // A type from a newer catalog is skipped by every reader, so it is not checked either.
-    if (validate && !validate(payload)) throw new BadTraceValueError(path, 'events', id, 'payload_json', `a ${type} payload that breaks its schema (${formatAjvErrors(validate.errors).join('; ')})`);
-    const cost = payload?.cost_usd;
-    if (typeof cost === 'string' && cost.startsWith('-')) throw new BadTraceValueError(path, 'events', id, 'payload_json/cost_usd', `negative cost ${cost}`);
-  }
+  const rows = (run === null ? st.raw(true).iterate() : st.raw(true).iterate(run)) as IterableIterator<RawEventRow>;
+  for (const [type, text, id] of rows) checkPayload(catalog, path, type, text, id);
+}
+
+/**
+ * Every event payload of run `runId` passes checkPayload. Read row by row and dropped: holding a run's 10k
+ * payloads for the report's whole life cost more in garbage collection than reading the few it sums again.
+ */
+export function checkRunEvents(db: Database.Database, path: string, runId: string): void {
+  checkEvents(db, path, runId);
 }
 
 /** The harness's rows (of `run`, or of every run): JSON columns parse, counts are whole, scores and confidences are present and in [0, 1]. */
-function checkRunRows(db: Database.Database, path: string, run: string | null): void {
+export function checkRunRows(db: Database.Database, path: string, run: string | null): void {
   const where = run === null ? '' : ' WHERE run_id = ?';
   const params = run === null ? [] : [run];
   for (const r of db.prepare(`SELECT run_id, provenance_json, warnings_json, recording_errors_json FROM bench_runs${where}`).iterate(...params) as IterableIterator<BenchRunRow>) {

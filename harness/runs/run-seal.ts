@@ -3,6 +3,7 @@ import Database, { type Database as Db } from 'better-sqlite3';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { SEAL_ENCODING, sealDigest, type SealTable, type SqlValue } from './seal-encoding.ts';
+import { eventsSealOf } from './run-events-seal.ts';
 
 /**
  * A finished run's seal: a digest over every row of every table of its trace DB (reps, events, sessions,
@@ -19,9 +20,14 @@ CREATE TABLE IF NOT EXISTS bench_run_seal (
   scheme TEXT NOT NULL,
   digest TEXT NOT NULL,
   patterns_digest TEXT,
-  sealed_at_us INTEGER NOT NULL
+  sealed_at_us INTEGER NOT NULL,
+  events_digest TEXT,
+  events_checked_with TEXT
 );
 `;
+
+/** Columns added after the table first shipped (a seal table without them is extended in place; readers then see NULL). */
+const ADDED_COLUMNS = ['events_digest TEXT', 'events_checked_with TEXT'];
 
 /** Tables left out of the digest: the seal itself, and the lease (who writes, not what was written). */
 export const UNSEALED_TABLES: ReadonlySet<string> = new Set(['bench_run_seal', 'bench_run_lease']);
@@ -80,17 +86,38 @@ export interface SealOptions {
 export function sealRun(db: Db, runId: string, nowUs: number, o: SealOptions): void {
   // A seal table of the SQLite-text format (before metis-seal/2) holds nothing worth keeping.
   if (hasTable(db, 'bench_run_seal') && !hasColumn(db, 'bench_run_seal', 'encoding')) db.exec('DROP TABLE bench_run_seal');
-  db.exec(SCHEMA);
+  ensureSealTable(db);
   const patterns = patternStoreDigest(o.patternsPath);
   const digest = contentDigest(db, patterns, o.key);
-  db.prepare('INSERT OR REPLACE INTO bench_run_seal (run_id, encoding, scheme, digest, patterns_digest, sealed_at_us) VALUES (?, ?, ?, ?, ?, ?)').run(
+  // The run's events checked now, once, so that analyze can skip the schema checks while the rows are unchanged.
+  const events = eventsSealOf(db, runId);
+  db.prepare('INSERT OR REPLACE INTO bench_run_seal (run_id, encoding, scheme, digest, patterns_digest, sealed_at_us, events_digest, events_checked_with) VALUES (?, ?, ?, ?, ?, ?, ?, ?)').run(
     runId,
     SEAL_ENCODING,
     o.key ? 'hmac-sha256' : 'sha256',
     digest,
     patterns,
     nowUs,
+    events?.digest ?? null,
+    events?.checked_with ?? null,
   );
+}
+
+/** Creates the seal table, or adds the columns a table written by an older bench lacks. */
+function ensureSealTable(db: Db): void {
+  db.exec(SCHEMA);
+  for (const column of ADDED_COLUMNS) if (!hasColumn(db, 'bench_run_seal', column.split(' ')[0]!)) db.exec(`ALTER TABLE bench_run_seal ADD COLUMN ${column}`);
+}
+
+/**
+ * Records the events seal of a run sealed already (its rows as they are now): for a DB of copied runs
+ * (harness/runs/test-support/run-copies.ts), each copy sealed as a finished run would be. No seal row, no change.
+ */
+export function resealRunEvents(db: Db, runId: string): void {
+  if (!hasTable(db, 'bench_run_seal')) return;
+  ensureSealTable(db);
+  const events = eventsSealOf(db, runId);
+  db.prepare('UPDATE bench_run_seal SET events_digest = ?, events_checked_with = ? WHERE run_id = ?').run(events?.digest ?? null, events?.checked_with ?? null, runId);
 }
 
 /** Removes a run's seal: a resumed run is no longer final until it is finalised again. */

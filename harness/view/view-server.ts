@@ -10,7 +10,7 @@ import { compareReports } from '../compare/index.ts';
 import { SetupError } from '../errors.ts';
 import { analyzeMatrixDb } from '../matrix/read-matrix-report.ts';
 import { isMatrixRunDb } from '../matrix/matrix-run-db.ts';
-import { protocolFor } from '../protocols/protocols.ts';
+import { sectionFor } from '../protocols/report-section.ts';
 import { openTraceDbReadOnly, reportFromDb, runIdsOf } from '../report/report-from-db.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
@@ -182,7 +182,7 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
       return { dbs: dbs.map((d) => d.name), ...listRuns(dbs) };
     case '/api/report': {
       const d = dbAt(dbs, q.get('db'));
-      const report = reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env, sectionOf: protocolFor });
+      const report = reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env, sectionOf: sectionFor });
       return { ...report, commit: commitOf(report.provenance.metis_commit_sha, report.provenance.metis_dirty) };
     }
     case '/api/matrix': {
@@ -210,7 +210,7 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
       const side = (key: 'a' | 'b') => {
         const [db, run] = (q.get(key) ?? '').split(':');
         const d = dbAt(dbs, db ?? null);
-        return { report: reportFromDb(usable(d), d.name, { run, env, sectionOf: protocolFor }), path: null, label: `${d.name}:${run}` };
+        return { report: reportFromDb(usable(d), d.name, { run, env, sectionOf: sectionFor }), path: null, label: `${d.name}:${run}` };
       };
       return compareReports(side('a'), side('b'));
     }

@@ -7,6 +7,11 @@ import { selectorFilter, type EventSelector, type SqlFilter } from './selector.t
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
 import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
 import { bySession, createSessionMemo } from './session-memo.ts';
+import type { EventRow, PreReadEvents } from './event-rows.ts';
+import { decisionRowsOf, policyModelsOf, semanticRowsOf, servedCostsOf, sqlKeyOrder, typeCountsOf, usageRowsOf, type PolicyModel, type SemanticRows } from './session-row-figures.ts';
+
+/** The event types semanticCache reads. */
+const SEMANTIC_TYPES = ['llm.call_completed', 'cache.miss', 'cache.hit'];
 
 /** Above this many selected llm rows, reading the usage index beats reading the rows. */
 const LARGE_SELECTION_ROWS = 20_000;
@@ -115,6 +120,11 @@ export interface AnalyticsOptions {
    * Only for a DB nobody writes meanwhile: a kept session would not see rows added later.
    */
   sessionMemo?: boolean;
+  /**
+   * Rows already read (a run's: analyze reads them to check their values): with the memo, a figure of these
+   * sessions whose event types were all read is summed from them instead of read again.
+   */
+  events?: PreReadEvents;
 }
 
 /** Per-model sums of several sessions' groups, in SQLite's GROUP BY order (no model first, then by name). */
@@ -134,6 +144,30 @@ function mergeGroups(perSession: readonly (readonly TokenGroup[])[]): TokenGroup
 export function createAnalytics(db: Database.Database, table: PriceTable, options: AnalyticsOptions = {}): Analytics {
   if (!db.readonly) ensureAnalyticsIndexes(db);
   const memo = options.sessionMemo ?? db.readonly;
+  const events = memo ? options.events : undefined;
+  /** True when the pre-read rows hold every row of these types (null: of every type). */
+  const readTypes = (types: readonly string[] | null): boolean => events !== undefined && (events.types === null || (types !== null && types.every((t) => events.types!.has(t))));
+  const rowsOf = (session: string): readonly EventRow[] => events?.rows.get(session) ?? [];
+  /**
+   * A per-session reader that sums the pre-read rows of the sessions they hold, when they hold the `types` the
+   * figure reads, and asks the DB for the rest.
+   */
+  const fromRows =
+    <T>(types: readonly string[] | null, fromDb: (ids: string[]) => Map<string, T>, ofRows: (rows: readonly EventRow[]) => T) =>
+    (ids: string[]): Map<string, T> => {
+      if (!events || !readTypes(types)) return fromDb(ids);
+      const out = new Map<string, T>();
+      const rest: string[] = [];
+      for (const id of ids) {
+        if (events.sessions.has(id)) out.set(id, ofRows(rowsOf(id)));
+        else rest.push(id);
+      }
+      if (rest.length > 0) for (const [id, v] of fromDb(rest)) out.set(id, v);
+      return out;
+    };
+  /** True when the pre-read rows answer the whole selection for `types` (then its non-memo queries are answered from them too). */
+  const heldRows = (selector: EventSelector, types: readonly string[]): selector is { sessions: readonly string[] } =>
+    events !== undefined && 'sessions' in selector && readTypes(types) && selector.sessions.every((s) => events.sessions.has(s));
   const statements = new Map<string, Database.Statement>();
   const all = (sql: string, params: unknown[]): Row[] => {
     let st = statements.get(sql);
@@ -170,10 +204,17 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     cached_input_tokens: int(r.cached_input_tokens),
     cache_creation_input_tokens: int(r.cache_creation_input_tokens),
   });
-  const sessionGroups = createSessionMemo((ids) => {
-    const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
-    return new Map([...bySession(all(usageSql('session_id, ', f, '', '1, 2'), f.params))].map(([id, rows]) => [id, rows.map(toGroup)]));
-  }, (): TokenGroup[] => []);
+  const sessionGroups = createSessionMemo(
+    fromRows(
+      ['llm.call_completed'],
+      (ids) => {
+        const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
+        return new Map([...bySession(all(usageSql('session_id, ', f, '', '1, 2'), f.params))].map(([id, rows]) => [id, rows.map(toGroup)]));
+      },
+      (rows) => usageRowsOf(rows).map((r) => toGroup(r as unknown as Row)),
+    ),
+    (): TokenGroup[] => [],
+  );
   const tokenGroups = (selector: EventSelector): TokenGroup[] => {
     if (memo && 'sessions' in selector) return mergeGroups(sessionGroups(selector.sessions));
     const f = selectorFilter(selector, ['llm.call_completed']);
@@ -190,10 +231,17 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   const servedSql = (head: string, f: SqlFilter, hint: string) =>
     `SELECT ${head}payload_json ->> '$.cost_usd' AS cost FROM events${hint}
         WHERE ${f.sql} AND ${USAGE_EXPR.input_tokens} = 0 AND ${USAGE_EXPR.output_tokens} = 0 AND payload_json ->> '$.cache_tier' IS NOT NULL`;
-  const sessionServed = createSessionMemo((ids) => {
-    const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
-    return bySession(all(servedSql('session_id, ', f, ''), f.params));
-  }, (): Row[] => []);
+  const sessionServed = createSessionMemo(
+    fromRows(
+      ['llm.call_completed'],
+      (ids) => {
+        const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
+        return bySession(all(servedSql('session_id, ', f, ''), f.params));
+      },
+      (rows): Row[] => servedCostsOf(rows),
+    ),
+    (): Row[] => [],
+  );
   const servedCost = (selector: EventSelector): Decimal => {
     const f = selectorFilter(selector, ['llm.call_completed']);
     const rows = memo && 'sessions' in selector ? sessionServed(selector.sessions).flat() : all(servedSql('', f, indexHint(selector, f)), f.params);
@@ -204,10 +252,13 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
    * Each session's event count per type, every type at once: a report asks for three lists of types, and one
    * read of the sessions' rows answers them all (a list each read every row three times).
    */
-  const sessionTypeCounts = createSessionMemo((ids) => {
-    const rows = bySession(all('SELECT session_id, type, COUNT(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2', [JSON.stringify(ids)]));
-    return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
-  }, () => new Map<string, number>());
+  const sessionTypeCounts = createSessionMemo(
+    fromRows(null, (ids) => {
+      const rows = bySession(all('SELECT session_id, type, COUNT(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2', [JSON.stringify(ids)]));
+      return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
+    }, typeCountsOf),
+    () => new Map<string, number>(),
+  );
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
     if (memo && 'sessions' in selector) {
       const total = new Map<string, number>();
@@ -224,10 +275,33 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     return new Map(rows.map((r) => [String(r.type), int(r.n)]));
   };
 
-  const sessionDecisions = createSessionMemo((ids) => {
-    const f = selectorFilter({ sessions: ids }, ['route.decided']);
-    return bySession(all(`SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, f.params));
-  }, (): Row[] => []);
+  const sessionDecisions = createSessionMemo(
+    fromRows(
+      ['route.decided'],
+      (ids) => {
+        const f = selectorFilter({ sessions: ids }, ['route.decided']);
+        return bySession(all(`SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, f.params));
+      },
+      (rows): Row[] => decisionRowsOf(rows),
+    ),
+    (): Row[] => [],
+  );
+  // Answered from the pre-read rows only (heldRows), so they need no query of their own.
+  const sessionPolicyModels = createSessionMemo((ids) => new Map(ids.map((id) => [id, policyModelsOf(rowsOf(id))])), (): PolicyModel[] => []);
+  const sessionSemantic = createSessionMemo((ids) => new Map(ids.map((id) => [id, semanticRowsOf(rowsOf(id))])), (): SemanticRows => ({ served: 0, explored: 0, hits: [] }));
+
+  /** The routing query's rows (GROUP BY policy, model, in SQLite's order) over the pre-read rows. */
+  const policyModelCounts = (sessions: readonly string[]): Row[] => {
+    const counts = new Map<string, { policy: string | number | null; model: string | number | null; n: number }>();
+    for (const list of sessionPolicyModels(sessions))
+      for (const pm of list) {
+        const key = JSON.stringify([pm.policy, pm.model]);
+        const c = counts.get(key);
+        if (c) c.n += 1;
+        else counts.set(key, { ...pm, n: 1 });
+      }
+    return [...counts.values()].sort((a, b) => sqlKeyOrder(a.policy, b.policy) || sqlKeyOrder(a.model, b.model));
+  };
 
   /** The event types `usageCounts` counts (one memo entry per list). */
   const usageTypes = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
@@ -262,12 +336,14 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
     routing(selector) {
       const f = selectorFilter(selector, ['route.decided']);
-      const rows = all(
-        `SELECT payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy,
+      const rows = heldRows(selector, ['route.decided'])
+        ? policyModelCounts(selector.sessions)
+        : all(
+            `SELECT payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy,
                 payload_json ->> '$.chosen_model' AS model, COUNT(*) AS n
            FROM events WHERE ${f.sql} GROUP BY 1, 2`,
-        f.params,
-      );
+            f.params,
+          );
       const byPolicy = Object.fromEntries(POLICY_NAMES.map((p) => [p, 0])) as Record<PolicyName, number>;
       const byModel: Record<string, number> = {};
       let total = 0;
@@ -300,19 +376,21 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     semanticCache(selector) {
       const c = countByType(selector, ['llm.call_completed', 'cache.miss', 'cache.set', 'cache.evicted']);
       const n = (t: string) => c.get(t) ?? 0;
+      const held = heldRows(selector, SEMANTIC_TYPES) ? sessionSemantic(selector.sessions) : null;
       const where = (type: string, cond: string) => {
         const f = selectorFilter(selector, [type]);
         return int(all(`SELECT COUNT(*) AS n FROM events WHERE ${f.sql} AND ${cond}`, f.params)[0]?.n);
       };
-      const served = where('llm.call_completed', "payload_json ->> '$.cache_tier' IS NOT NULL");
-      const explored = where('cache.miss', "payload_json ->> '$.explored' = 1");
+      const served = held ? held.reduce((s, x) => s + x.served, 0) : where('llm.call_completed', "payload_json ->> '$.cache_tier' IS NOT NULL");
+      const explored = held ? held.reduce((s, x) => s + x.explored, 0) : where('cache.miss', "payload_json ->> '$.explored' = 1");
       const hits = { exact: 0, semantic: 0, intermediate: 0 };
       let avoided = new Decimal(0);
       let servedCost = new Decimal(0);
       // Money is summed exactly in Decimal, not in SQL floats; hits are few.
       const f = selectorFilter(selector, ['cache.hit']);
-      for (const r of all(`SELECT payload_json FROM events WHERE ${f.sql}`, f.params)) {
-        const p = JSON.parse(String(r.payload_json)) as { tier: keyof typeof hits; avoided_cost_usd: string; served_cost_usd: string };
+      const hitPayloads = held ? held.flatMap((x) => x.hits) : all(`SELECT payload_json FROM events WHERE ${f.sql}`, f.params).map((r) => JSON.parse(String(r.payload_json)) as unknown);
+      for (const hit of hitPayloads) {
+        const p = hit as { tier: keyof typeof hits; avoided_cost_usd: string; served_cost_usd: string };
         hits[p.tier] += 1;
         avoided = avoided.plus(p.avoided_cost_usd);
         servedCost = servedCost.plus(p.served_cost_usd);

@@ -1,8 +1,10 @@
+import type Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAnalytics, type Analytics } from './analytics.ts';
 import { createEventsFixture, llmCallCompletedPayload, TEST_PRICES } from './events-fixture.ts';
 import { createSessionMemo } from './session-memo.ts';
+import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
 
 const table = TEST_PRICES;
 const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
@@ -55,6 +57,58 @@ describe('analytics with the per-session memo', () => {
       }),
       { seed: 2028, numRuns: 120 },
     );
+  });
+});
+
+/** Cache events and decisions with several slots, beside the events above: the figures only these feed. */
+const cacheOrRoute = fc.oneof(
+  fc.record({ kind: fc.constant('hit' as const), session: fc.constantFrom(...SESSIONS), tier: fc.constantFrom('exact', 'semantic', 'intermediate'), avoided: fc.constantFrom('0.000123', '0.5', '1.000000001'), served: fc.constantFrom('0', '0.00002') }),
+  fc.record({ kind: fc.constant('miss' as const), session: fc.constantFrom(...SESSIONS), explored: fc.boolean() }),
+  fc.record({ kind: fc.constant('decision' as const), session: fc.constantFrom(...SESSIONS), model: fc.constantFrom(...MODELS), winner: fc.nat(3), policies: fc.array(fc.constantFrom('global_default', 'per_message_override', 'pattern_store', 'task_rule'), { minLength: 1, maxLength: 3 }) }),
+);
+
+/** The fixture's rows of `sessions` (of `types`, or of every type), as analyze hands analytics a run's rows. */
+function preRead(db: Database.Database, sessions: readonly string[], types: readonly string[] | null): PreReadEvents {
+  const rows = db.prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events ORDER BY session_id, id`).all() as EventRow[];
+  return { sessions: new Set(sessions), types: types && new Set(types), rows: rowsBySession(rows.filter((r) => sessions.includes(r.session_id) && (types === null || types.includes(r.type)))) };
+}
+
+describe('analytics over pre-read rows', () => {
+  it('gives every figure, key order included, as the queries do; sessions, or types, outside the rows are read from the DB (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(event, cacheOrRoute), { maxLength: 60 }),
+        fc.array(fc.array(fc.constantFrom(...SESSIONS, 'absent'), { maxLength: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.subarray(SESSIONS),
+        fc.option(fc.subarray([...PAYLOAD_TYPES, 'turn.started'])),
+        (events, selections, held, types) => {
+          const f = fixtureOf(
+            events.filter((e) => e.kind !== 'hit' && e.kind !== 'miss' && e.kind !== 'decision'),
+            true,
+          );
+          for (const e of events) {
+            if (e.kind === 'hit') f.add({ type: 'cache.hit', session_id: e.session, payload: { tier: e.tier, avoided_cost_usd: e.avoided, served_cost_usd: e.served } });
+            else if (e.kind === 'miss') f.add({ type: 'cache.miss', session_id: e.session, payload: { tier: 'semantic', explored: e.explored } });
+            else if (e.kind === 'decision') f.add({ type: 'route.decided', session_id: e.session, turn_id: `t_${e.winner}`, payload: { chosen_model: e.model, winner_index: e.winner, chain: e.policies.map((policy) => ({ policy })) } });
+          }
+          const plain = createAnalytics(f.db, table, { sessionMemo: false });
+          const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, held, types) });
+          for (const sessions of [...selections, ...selections]) expect(JSON.stringify(readAll(fromRows, sessions))).toBe(JSON.stringify(readAll(plain, sessions)));
+        },
+      ),
+      { seed: 2030, numRuns: 150 },
+    );
+  });
+
+  it('reads nothing for the sessions the rows hold, every type read', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
+    f.add({ type: 'route.decided', session_id: 's0', payload: { chosen_model: MODELS[0], winner_index: 0, chain: [{ policy: 'global_default' }] } });
+    const expected = JSON.stringify(readAll(createAnalytics(f.db, table, { sessionMemo: false }), ['s0']));
+    const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, ['s0', 's1'], null) });
+    // A query now would throw: every figure of s0 must come from the rows.
+    f.db.close();
+    expect(JSON.stringify(readAll(fromRows, ['s0']))).toBe(expected);
   });
 });
 

@@ -1,5 +1,6 @@
+import { createHash, type Hash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import type { ValidateFunction } from 'ajv';
 import { formatAjvErrors, precompiledValidator, SCHEMAS_DIR, sharedAjv, validatorFor } from '../core/schemas.ts';
 import type { EventCatalogFile, EventTypeEntry, KnownEventType } from '../../schemas/types/events.ts';
@@ -11,6 +12,8 @@ export const EVENTS_SCHEMA_DIR = join(SCHEMAS_DIR, 'events');
 /** The loaded catalog: each type's floor, typical actor and precompiled payload validator. */
 export interface EventCatalog {
   readonly version: number;
+  /** SHA-256 of catalog.json and every payload schema as read: changes with any edit that could change a verdict. */
+  readonly digest: string;
   readonly entries: readonly EventTypeEntry[];
   /** The catalog line for `type`, or undefined for a type this catalog does not know. */
   entry(type: string): EventTypeEntry | undefined;
@@ -19,15 +22,22 @@ export interface EventCatalog {
   has(type: string): boolean;
 }
 
-/** Compiles once per `$id` on the shared ajv, so reloading a catalog never re-adds a schema. */
-function compilePayloadSchema(file: string): ValidateFunction {
+/** Reads and parses a payload schema, adding its text to the catalog's digest. */
+function readPayloadSchema(file: string, digest: Hash): Record<string, unknown> {
   if (!existsSync(file)) throw new EventCatalogError(file, 'payload schema file is missing');
-  let schema: Record<string, unknown>;
   try {
-    schema = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const text = readFileSync(file, 'utf8');
+    // The file's name, not its path: the same schemas in another checkout give the same digest.
+    const name = basename(file);
+    digest.update(`${name.length}:${text.length}:${name}`).update(text);
+    return JSON.parse(text) as Record<string, unknown>;
   } catch (err) {
     throw new EventCatalogError(file, `not valid JSON: ${(err as Error).message}`);
   }
+}
+
+/** Compiles once per `$id` on the shared ajv, so reloading a catalog never re-adds a schema. */
+function compilePayloadSchema(file: string, schema: Record<string, unknown>): ValidateFunction {
   const id = typeof schema.$id === 'string' ? schema.$id : undefined;
   // The shipped schemas are compiled ahead of time in dist/ (a catalog read from elsewhere never is).
   const shipped = relative(SCHEMAS_DIR, file);
@@ -42,32 +52,45 @@ function compilePayloadSchema(file: string): ValidateFunction {
 }
 
 /**
- * Reads `catalog.json` from `dir`, validates it against `catalog.schema.json` and compiles every
- * type's payload schema (`<type>.json` beside it). Adding a type = a schema file + a catalog line.
+ * Reads `catalog.json` from `dir`, validates it against `catalog.schema.json` and reads every type's
+ * payload schema (`<type>.json` beside it), compiled at the type's first `validator` call. Adding a type =
+ * a schema file + a catalog line.
  */
 export function loadEventCatalog(dir: string = EVENTS_SCHEMA_DIR): EventCatalog {
   const file = join(dir, 'catalog.json');
   let data: unknown;
+  const digest = createHash('sha256');
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    const text = readFileSync(file, 'utf8');
+    digest.update(`${text.length}:`).update(text);
+    data = JSON.parse(text);
   } catch (err) {
     throw new EventCatalogError(file, `cannot read catalog: ${(err as Error).message}`);
   }
   const check = validatorFor<EventCatalogFile>('events/catalog.schema.json');
   if (!check(data)) throw new EventCatalogError(file, formatAjvErrors(check.errors).join('; '));
   const entries = new Map<string, EventTypeEntry>();
-  const validators = new Map<string, ValidateFunction>();
+  const schemas = new Map<string, Record<string, unknown>>();
   for (const entry of data.types) {
     if (entries.has(entry.type)) throw new EventCatalogError(file, `type ${entry.type} is listed twice`);
     entries.set(entry.type, Object.freeze({ ...entry, parents: Object.freeze([...entry.parents]) as string[] }));
-    validators.set(entry.type, compilePayloadSchema(join(dir, `${entry.type}.json`)));
+    schemas.set(entry.type, readPayloadSchema(join(dir, `${entry.type}.json`), digest));
   }
+  // Compiled (or loaded precompiled) at first use: a reader that trusts a run's seal validates no payload.
+  const validators = new Map<string, ValidateFunction>();
+  const validator = (type: string): ValidateFunction | undefined => {
+    let v = validators.get(type);
+    const schema = schemas.get(type);
+    if (!v && schema) validators.set(type, (v = compilePayloadSchema(join(dir, `${type}.json`), schema)));
+    return v;
+  };
   const list = Object.freeze([...entries.values()]);
   return {
     version: data.version,
+    digest: digest.digest('hex'),
     entries: list,
     entry: (type) => entries.get(type),
-    validator: (type) => validators.get(type),
+    validator,
     has: (type) => entries.has(type),
   };
 }

@@ -69,18 +69,22 @@ export function createPatternSlot(options: {
       workloadId: req.workloadId,
     }));
   /** The store's options under the pattern knobs in force. */
-  const optionsOf = (pattern: PatternConfig): RecommendOptions => ({
-    cost_weight: pattern.cost_weight,
-    min_confidence: pattern.min_confidence,
-    min_sample_size: pattern.min_sample_size,
-    k: 10,
-    scoring: pattern.scoring,
-    min_similarity: pattern.min_similarity,
-    exploration: pattern.exploration,
-    random: options.random ?? Math.random,
-    ...(pattern.exploration === 'thompson' ? { regret_budget: budgetFor(pattern) } : {}),
-    ...(options.candidates ? { candidates: options.candidates() } : {}),
-  });
+  const optionsOf = (pattern: PatternConfig): RecommendOptions => {
+    const o: RecommendOptions = {
+      cost_weight: pattern.cost_weight,
+      min_confidence: pattern.min_confidence,
+      min_sample_size: pattern.min_sample_size,
+      k: 10,
+      scoring: pattern.scoring,
+      min_similarity: pattern.min_similarity,
+      exploration: pattern.exploration,
+      random: options.random ?? Math.random,
+    };
+    // Assigned, not spread in: made per decision, and Node 20's V8 adds properties after a spread slowly.
+    if (pattern.exploration === 'thompson') o.regret_budget = budgetFor(pattern);
+    if (options.candidates) o.candidates = options.candidates();
+    return o;
+  };
 
   const slot: PatternSlot = {
     featuresOf: (turnId) => features.get(turnId),

@@ -40,7 +40,7 @@ const evictionOrder = (a: OutcomeEntry, b: OutcomeEntry) =>
 
 const keyOf = (e: OutcomeEntry): OutcomeKey => ({ fingerprint_id: e.row.fingerprint_id, primary_model: e.row.primary_model, last_updated_at_us: e.row.last_updated_at_us });
 
-/** A prompt row with its own vector arrays (SQLite hands out fresh ones on every read). */
+/** A prompt row with its own vector arrays, as SQLite hands out fresh ones on every read. */
 const copyPrompt = (r: StoredPromptRow): StoredPromptRow => ({ ...r, terms: { idx: Int32Array.from(r.terms.idx), val: Float64Array.from(r.terms.val) } });
 
 /** The tables, plus the hook by which state kept beside them (the embedding cache) joins their transactions. */
@@ -50,8 +50,10 @@ export interface MemoryPatternTables extends PatternTables {
 }
 
 /**
- * Fresh, empty tables in memory. Transactions keep an undo log, so a write that throws (or a batch rolled
- * back) leaves the tables as they were, as SQLite's savepoints do; rows handed out are copies.
+ * Fresh, empty tables in memory. A write that throws leaves the tables as they were, as SQLite's savepoints
+ * do (an undo log kept while the write runs); a batch rolled back restores the tables as they stood at its
+ * begin (a copy of the maps taken then: empty for a fold's seeding, so a batch of 100k records keeps no undo).
+ * Rows handed out are copies.
  */
 export function createMemoryPatternTables(label = ':memory:'): MemoryPatternTables {
   const fingerprints = new Map<string, FingerprintEntry>();
@@ -68,16 +70,52 @@ export function createMemoryPatternTables(label = ':memory:'): MemoryPatternTabl
   const prompts = new Map<string, StoredPromptRow>();
   let nextRowid = 1;
 
+  /** The undo of each change made by the open write (its savepoint); dropped when the outermost write ends. */
   const undo: (() => void)[] = [];
-  let batchOpen = false;
+  /** Undos `journal`led by state kept beside the tables (the embedding cache) while a batch is open; the snapshot covers the tables. */
+  const batchJournal: (() => void)[] = [];
+  /** What a rollback of the open batch restores; null with no batch open. */
+  let batchStart: (() => void) | null = null;
   let writeDepth = 0;
-  const logging = () => batchOpen || writeDepth > 0;
+  const logging = () => batchStart !== null || writeDepth > 0;
   const onUndo = (fn: () => void) => {
-    if (logging()) undo.push(fn);
+    if (writeDepth > 0) undo.push(fn);
   };
   const undoTo = (mark: number) => {
     while (undo.length > mark) undo.pop()!();
   };
+  const journal = (fn: () => void) => {
+    onUndo(fn);
+    if (batchStart) batchJournal.push(fn);
+  };
+
+  /** A copy of every table (mutable entries copied, vectors shared: nothing writes to them); calling it puts the copy back. */
+  function snapshot(): () => void {
+    const fps = new Map([...fingerprints].map(([k, e]) => [k, { ...e }]));
+    const sigs = new Map(bySig);
+    const outs = new Map(outcomes);
+    const models = new Map([...modelsOf].map(([k, v]) => [k, new Set(v)]));
+    const hist = new Map(history);
+    const histOf = new Map([...historyOf].map(([k, v]) => [k, new Set(v)]));
+    const met = new Map(meta);
+    const prom = new Map([...prompts].map(([k, r]) => [k, { ...r }]));
+    const rowid = nextRowid;
+    const put = <K, V>(to: Map<K, V>, from: Map<K, V>) => {
+      to.clear();
+      for (const [k, v] of from) to.set(k, v);
+    };
+    return () => {
+      put(fingerprints, fps);
+      put(bySig, sigs);
+      put(outcomes, outs);
+      put(modelsOf, models);
+      put(history, hist);
+      put(historyOf, histOf);
+      put(meta, met);
+      put(prompts, prom);
+      nextRowid = rowid;
+    };
+  }
 
   function linkHistory(row: HistoryRow, add: boolean): void {
     const k = outcomeKey(row.fingerprint_id, row.primary_model);
@@ -148,34 +186,38 @@ export function createMemoryPatternTables(label = ':memory:'): MemoryPatternTabl
     dataVersion: () => 0,
     write<T>(fn: () => T): T {
       const mark = undo.length;
+      const journalled = batchJournal.length;
       writeDepth++;
       try {
         return fn();
       } catch (err) {
         undoTo(mark);
+        // Those were just undone: the batch must not undo them again.
+        batchJournal.length = journalled;
         throw err;
       } finally {
         writeDepth--;
-        if (!logging()) undo.length = 0;
+        if (writeDepth === 0) undo.length = 0;
       }
     },
     inTransaction: () => logging(),
     begin() {
       if (logging()) throw new Error('cannot start a transaction within a transaction');
-      batchOpen = true;
+      batchStart = snapshot();
     },
     commit() {
-      if (!batchOpen) throw new Error('cannot commit - no transaction is active');
-      batchOpen = false;
-      undo.length = 0;
+      if (!batchStart) throw new Error('cannot commit - no transaction is active');
+      batchStart = null;
+      batchJournal.length = 0;
     },
     rollback() {
-      if (!batchOpen) return;
-      undoTo(0);
-      batchOpen = false;
+      if (!batchStart) return;
+      batchStart();
+      while (batchJournal.length > 0) batchJournal.pop()!();
+      batchStart = null;
     },
     read: <T>(fn: () => T): T => fn(),
-    journal: onUndo,
+    journal,
     fingerprintBySig(sig: string) {
       const id = bySig.get(sig);
       return id === undefined ? undefined : { ...fingerprints.get(id)!.row };
@@ -261,7 +303,8 @@ export function createMemoryPatternTables(label = ':memory:'): MemoryPatternTabl
     insertPromptOutcome(turnId: string, row: StoredPromptRow) {
       // INSERT OR IGNORE on the turn_id primary key.
       if (prompts.has(turnId)) return false;
-      prompts.set(turnId, copyPrompt(row));
+      // Its vector is shared, not copied: rows are read-only once made (prompt-outcomes.ts), and reads hand out copies.
+      prompts.set(turnId, { ...row });
       onUndo(() => prompts.delete(turnId));
       return true;
     },

@@ -7,7 +7,7 @@ import type { EventBus } from '../events/index.ts';
 import { evidenceKey, failedEvidence, scoreEvidence } from './cluster-scoring.ts';
 import { evictOutcomes, US_PER_DAY, type EvictionResult } from './eviction.ts';
 import { createFeatureIndex } from './feature-index.ts';
-import { usdText, usdToMicros } from './money.ts';
+import { usdText, usdToMicros, usdToNumber } from './money.ts';
 import { tableCounts, writeRecord, writeVerdict } from './outcome-writes.ts';
 import { openPatternDb, PatternSchemaError, type PatternDb, type PatternTables } from './pattern-db.ts';
 import { createPatternEventEmitter, evictedPayload } from './pattern-events.ts';
@@ -249,7 +249,7 @@ export function openStructuralStore<T extends PatternTables>(
     if (!d) return noResult();
     const { embedding, prompt_text, ...structural } = input;
     // A turn without its score yet trains the learned scoring once updateScore folds its verdict.
-    const prompt = prompt_text !== undefined ? promptRow({ turn_id: input.turn_id, prompt_text, workload_id: features.workload_id, primary_model: input.primary_model, score: input.success_score, cost_usd: input.cost_usd.toNumber() }) : null;
+    const prompt = prompt_text !== undefined ? promptRow({ turn_id: input.turn_id, prompt_text, workload_id: features.workload_id, primary_model: input.primary_model, score: input.success_score, cost_usd: usdToNumber(input.cost_usd) }) : null;
     let tx;
     try {
       tx = d.write(() => {
@@ -258,23 +258,25 @@ export function openStructuralStore<T extends PatternTables>(
         if (prompt && w.next) {
           promptStored = d.insertPromptOutcome(input.turn_id, prompt);
         }
-        return { ...w, stored: attachEmbedding(d, w.result.fingerprint_id, embedding), promptStored };
+        // Not `{ ...w, stored }`: a property added after a spread is slow in Node 20's V8, and this runs per record.
+        return { w, stored: attachEmbedding(d, w.result.fingerprint_id, embedding), promptStored };
       });
     } catch (err) {
       storageFailed('record', err);
       return noResult();
     }
-    if (!tx.next) {
-      if (tx.stored) index.setEmbedding(tx.result.fingerprint_id, tx.stored);
-      return tx.result;
+    const { w, stored } = tx;
+    if (!w.next) {
+      if (stored) index.setEmbedding(w.result.fingerprint_id, stored);
+      return w.result;
     }
-    index.putFingerprint(tx.result.fingerprint_id, sig, features);
+    index.putFingerprint(w.result.fingerprint_id, sig, features);
     if (prompt && tx.promptStored && prompt.score !== null) promptRows.push({ ...prompt, score: prompt.score });
-    if (tx.stored) index.setEmbedding(tx.result.fingerprint_id, tx.stored);
-    index.putOutcome(indexedOutcome(tx.next));
-    applyEviction(tx.eviction);
+    if (stored) index.setEmbedding(w.result.fingerprint_id, stored);
+    index.putOutcome(indexedOutcome(w.next));
+    applyEviction(w.eviction);
 
-    const { result, eviction, beforeCaps, afterCaps } = tx;
+    const { result, eviction, beforeCaps, afterCaps } = w;
     const recordedId = events.recorded(ctx, {
       fingerprint_id: result.fingerprint_id,
       fingerprint_kind: kindOf(result.fingerprint_id),
@@ -287,7 +289,7 @@ export function openStructuralStore<T extends PatternTables>(
       pricing_version: input.pricing_version,
       over_soft_cap: result.over_soft_cap,
     });
-    if (tx.hardCap) {
+    if (w.hardCap) {
       events.evicted(ctx, recordedId, evictedPayload('hard_cap_evict', beforeCaps, afterCaps, eviction?.oldestAgeDays ?? null));
       return result;
     }

@@ -23,7 +23,30 @@ const sonnet: ModelRates = {
   cache_write: new Decimal('3.75'),
 };
 
+/** The Decimal chain costOf was (and falls back to): the reference its integer sum must equal. */
+function chain(u: Usage, r: ModelRates): Decimal {
+  return r.input.times(u.input_tokens).plus(r.cache_read.times(u.cached_input_tokens)).plus(r.cache_write.times(u.cache_creation_input_tokens)).plus(r.output.times(u.output_tokens)).dividedBy(1_000_000);
+}
+
+// Rates with up to six decimals and token counts far past a real run's, so that some totals exceed Decimal's
+// 20 digits (where the chain rounds, and costOf must round the same way).
+const fineRate = fc.tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 6 })).map(([n, d]) => new Decimal(n).dividedBy(10 ** d));
+const bigTokens = fc.oneof(tokens, fc.integer({ min: 0, max: Number.MAX_SAFE_INTEGER }));
+
 describe('costOf', () => {
+  it('is the Decimal chain to the last digit, rounding included, for any rates and token counts (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ input_tokens: bigTokens, output_tokens: bigTokens, cached_input_tokens: bigTokens, cache_creation_input_tokens: bigTokens }),
+        fc.record({ input: fineRate, output: fineRate, cache_read: fineRate, cache_write: fineRate }),
+        (u, r) => {
+          expect(costOf(u, r).toString()).toBe(chain(u, r).toString());
+        },
+      ),
+      { seed: 2031, numRuns: 2000 },
+    );
+  });
+
   it('prices each token kind at its own rate, per million tokens', () => {
     const usage = { input_tokens: 1200, output_tokens: 350, cached_input_tokens: 8000, cache_creation_input_tokens: 2048 };
     // 1200*3 + 350*15 + 8000*0.30 + 2048*3.75 = 3600 + 5250 + 2400 + 7680 = 18930 → /1e6

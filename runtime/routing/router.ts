@@ -56,6 +56,7 @@ export type RouteIds = Pick<TurnRouteRequest, 'session_id' | 'turn_id' | 'parent
  * route.decided. Only valid while nothing is written to slot 4's store: prepare again after a write.
  */
 export interface PreparedRoute {
+  /** `pattern` is read once per object (a sweep passes one object per point): pass a new object for other knobs, never a changed one. */
   decide(ids: RouteIds, pattern?: Partial<PatternConfig>): TurnRouteDecision;
 }
 
@@ -127,6 +128,11 @@ export function createRouter(options: RouterOptions): TurnRouter {
   const patchedKnobs = new WeakMap<RoutingConfig, string>();
   /** What a workspace without a routing.yaml gets under each patched global config (the same for every such workspace). */
   const patchedGlobalOnly = new WeakMap<RoutingConfig, RoutingLoadResult>();
+  // Aliases resolve to canonical ids so prices and the trace always name one model (one options object for
+  // every decision: a closure made per decision costs a defineProperty for its name in the keepNames build).
+  const decideOptions = { canonicalize: (m: string) => registry.resolve(m).id };
+  /** Each patch's key (configs per prepared turn), written once per patch object. */
+  const patchKeys = new WeakMap<Partial<PatternConfig>, string>();
   const report = (workspaceRoot: string, result: RoutingLoadResult, session_id: string | null): void => {
     if (!result.invalid) return;
     const key = `${workspaceRoot}\u0000${result.invalid.errors.join('\n')}`;
@@ -170,7 +176,8 @@ export function createRouter(options: RouterOptions): TurnRouter {
           features ??= extractTurnFeatures(req.userMessage, req.history);
           turn ??= options.slot4?.prepareTurn?.(req) ?? null;
           // The knobs patch the global config, under the workspace's file, as a router built with them would.
-          const key = pattern ? JSON.stringify(pattern) : '';
+          let key = pattern ? patchKeys.get(pattern) : '';
+          if (key === undefined) patchKeys.set(pattern!, (key = JSON.stringify(pattern)));
           let routing = configs.get(key);
           if (!routing) {
             workspaceFile ??= readWorkspaceRouting(req.workspaceRoot);
@@ -233,8 +240,7 @@ export function createRouter(options: RouterOptions): TurnRouter {
       tiers: routing.config.tiers,
       recommender: recommenderFor(req, routing.config.pattern),
     };
-    // Aliases resolve to canonical ids so prices and the trace always name one model.
-    const payload = decideRoute(ctx, chainFor(routing.config), validate, { canonicalize: (m) => registry.resolve(m).id });
+    const payload = decideRoute(ctx, chainFor(routing.config), validate, decideOptions);
     // With no subscriber for route.decided, its payload's extras are not built and nothing is emitted; the
     // decision still gets an id (a parent for what follows) and slot 4 still closes the turn.
     if (bus.wants?.('route.decided') === false) {

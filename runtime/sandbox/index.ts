@@ -17,7 +17,8 @@ export {
 } from './run-command.ts';
 export { buildSandboxEnv, sandboxPath, SAFE_PATH_DIRS, type ScratchDirs } from './sandbox-env.ts';
 export { probeBwrap, bwrapArgs, PROC_READ_ONLY, type BwrapMounts } from './bwrap.ts';
-export { probeUnshare, unshareArgs, unshareReadable, unshareReadableHere, planHidden, shellQuote, DROP_CAPS, type UnshareMounts, type UnshareTools } from './unshare.ts';
+export { probeUnshare, unshareArgs, unshareReadable, unshareReadableHere, planHidden, DROP_CAPS, type UnshareMounts, type UnshareTools } from './unshare.ts';
+export { shellQuote } from './shell-quote.ts';
 export { parseSandboxMode, SANDBOX_ENV_VAR } from './sandbox-mode.ts';
 export { removeTree } from './remove-tree.ts';
 export { DEFAULT_MAX_OUTPUT_BYTES, truncationMarker, completePrefixLength } from './output-cap.ts';

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findOnPath } from './bwrap.ts';
 import { isWithin } from './workspace-path.ts';
-import { planHidden, probeUnshare, shellQuote, unshareArgs } from './unshare.ts';
+import { planHidden, probeUnshare, unshareArgs } from './unshare.ts';
+import { shellQuote } from './shell-quote.ts';
 
 const hostPath = process.env.PATH ?? '';
 const tools = await probeUnshare(hostPath);

@@ -7,6 +7,7 @@ import { DEV_NODES } from './dev-nodes.ts';
 import { defaultResourceLimits } from './resource-limits.ts';
 import { isWithin } from './workspace-path.ts';
 import { sandboxPath } from './sandbox-env.ts';
+import { shellQuote } from './shell-quote.ts';
 
 /**
  * The second sandbox tier, for machines without a working bubblewrap: util-linux `unshare`.
@@ -83,11 +84,6 @@ export interface UnshareMounts {
 
 /** Size of the other covers: writable by the command's mapped root, so bounded too. */
 const COVER_TMPFS_BYTES = 64 * 1024 * 1024;
-
-/** Quotes one word for /bin/sh: single quotes, with embedded ones closed, escaped and reopened. */
-export function shellQuote(s: string): string {
-  return `'${s.replaceAll("'", "'\\''")}'`;
-}
 
 function realOrNull(p: string): string | null {
   try {

@@ -10,7 +10,9 @@
 //
 // Without --source it first makes one night the way the nightly does (A3, 3 seed passes, every workload,
 // simulated provider; a few minutes). The history DB is that night's rows copied --runs times, every id
-// suffixed per copy, so each copy is a distinct run with its own sessions and events.
+// suffixed per copy, so each copy is a distinct run with its own sessions and events, each sealed as a finished
+// run is (`latest_run_events_sealed`: a --history DB written by an older bench has no events seal, and analyze
+// then checks every payload of the run).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -19,6 +21,7 @@ import Database from 'better-sqlite3';
 import { main } from '../../harness/cli/main.ts';
 import type { CliIO } from '../../harness/io/cli-io.ts';
 import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
+import { readEventsSeal } from '../../harness/runs/run-events-seal.ts';
 import { distIsFresh } from '../../bin/launch.mjs';
 
 const TARGET_MS = 2000;
@@ -114,7 +117,11 @@ try {
   const history = given ?? join(root, 'history.db');
   if (!given) copyRuns(source, history, runs);
   const loadBefore = loadavg().map((l) => +l.toFixed(2));
-  const latest = (new Database(history, { readonly: true }).prepare('SELECT run_id FROM bench_runs ORDER BY created_at_us DESC LIMIT 1').get() as { run_id: string }).run_id;
+  const historyDb = new Database(history, { readonly: true });
+  const latest = (historyDb.prepare('SELECT run_id FROM bench_runs ORDER BY created_at_us DESC LIMIT 1').get() as { run_id: string }).run_id;
+  // A run sealed by an older bench has no events seal, so analyze checks every payload of it (the slower path).
+  const latestSealed = readEventsSeal(historyDb, latest) !== null;
+  historyDb.close();
   const analyze: number[] = [];
   const report: number[] = [];
   const rawSql: number[] = [];
@@ -157,6 +164,7 @@ try {
     what: 'nightly growth: one night (A3, 3 seed passes, every workload, sim) copied into one trace DB',
     runs_in_history_db: runs,
     latest_run: latest,
+    latest_run_events_sealed: latestSealed,
     per_night: { trace_db_bytes: size(source), ...perNight, pattern_store_bytes: size(patterns), pattern_rows: patternRows },
     history_db_bytes: size(history),
     bytes_per_night_in_history: Math.round(size(history) / runs),

@@ -5,6 +5,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { startViewServer } from '../../harness/view/view-server.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
+import { BadTraceValueError } from '../../harness/runs/check-run-values.ts';
+import { assertRunValues, readEventsSeal } from '../../harness/runs/run-events-seal.ts';
+import { runEventsDigest } from '../../harness/runs/run-events.ts';
 import { bench, tempDir } from '../support/cli.ts';
 
 // Issue 22 item 6: values SQLite accepts but no run writes are refused by every reader, naming DB, table, row, field.
@@ -186,5 +189,56 @@ describe('a valid DB with values no run writes', () => {
     // The whole-DB readers still refuse it.
     const merged = await bench(['merge', two, '--out', join(tempDir(), 'merged.db')], { env });
     expect(merged.code).toBe(2);
+  });
+
+  describe("the run's seal vouches for its events", () => {
+    const runOf = (db: Database.Database) => (db.prepare('SELECT run_id FROM bench_runs').get() as { run_id: string }).run_id;
+    /** assertRunValues on a read-only open of `path`: how the run's event values were found good, or the error. */
+    const verdict = (path: string) => {
+      const db = new Database(path, { readonly: true });
+      try {
+        return assertRunValues(db, path, runOf(db)).verdict;
+      } finally {
+        db.close();
+      }
+    };
+
+    it('a finished run is sealed with the digest of its checked events, and analyze trusts it: no payload is schema-checked again', () => {
+      const db = new Database(good, { readonly: true });
+      const seal = readEventsSeal(db, runOf(db));
+      expect(seal?.digest).toBe(runEventsDigest(db, runOf(db)));
+      expect(seal?.checked_with).toMatch(/^event-checks\/\d+ catalog\/\d+ sha256:[0-9a-f]{64}$/);
+      db.close();
+      expect(verdict(good)).toBe('sealed');
+    });
+
+    it('a payload changed after the seal is checked again: a bad value is refused naming the event, a good one passes', () => {
+      const bad = tampered('sealed-bad', firstCall, (id) => `UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', -5000) WHERE id = '${id}'`);
+      expect(() => verdict(bad.path)).toThrow(BadTraceValueError);
+      expect(() => verdict(bad.path)).toThrow(`${bad.path}: table events, row ${bad.id}, field payload_json`);
+      // Still a valid payload, but not the bytes sealed: every payload is checked, none trusted.
+      const edited = tampered('sealed-edited', firstCall, (id) => `UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', json_extract(payload_json, '$.input_tokens') + 1) WHERE id = '${id}'`);
+      expect(verdict(edited.path)).toBe('checked');
+      // A row added to the run, or removed from it, changes the digest too.
+      const removed = tampered('sealed-removed', firstCall, (id) => `DELETE FROM events WHERE id = '${id}'`);
+      expect(verdict(removed.path)).toBe('checked');
+      // Even one whose id is NULL (a TEXT key SQLite lets be NULL), which a plain concatenation would leave out of the digest.
+      const added = tampered(
+        'sealed-null-id',
+        firstCall,
+        (id) => `INSERT INTO events (id, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, payload_json)
+          SELECT NULL, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, json_set(payload_json, '$.input_tokens', -5000) FROM events WHERE id = '${id}'`,
+      );
+      expect(() => verdict(added.path)).toThrow(/table events, row null, field payload_json: a llm\.call_completed payload that breaks its schema/);
+    });
+
+    it('a seal made under other checks or another catalog, or none (an older bench), means every payload is checked', () => {
+      const other = tampered('sealed-other-catalog', firstRep, () => "UPDATE bench_run_seal SET events_checked_with = replace(events_checked_with, 'sha256:', 'sha256:0')");
+      expect(verdict(other.path)).toBe('checked');
+      const none = tampered('sealed-none', firstRep, () => 'UPDATE bench_run_seal SET events_digest = NULL');
+      expect(verdict(none.path)).toBe('checked');
+      const older = tampered('sealed-older', firstRep, () => 'ALTER TABLE bench_run_seal DROP COLUMN events_digest');
+      expect(verdict(older.path)).toBe('checked');
+    });
   });
 });

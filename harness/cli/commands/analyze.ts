@@ -40,11 +40,12 @@ export const analyzeCommandSpec: CommandSpec = {
       return 0;
     }
     const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
-    const [{ openTraceDbReadOnly, reportFromDb }, { renderReportTable }, { protocolFor }] = await Promise.all([import('../../report/report-from-db.ts'), import('../../report/render-table.ts'), import('../../protocols/protocols.ts')]);
+    // The protocols' report sections only: their run code (runner, sandbox, tools) is never loaded here.
+    const [{ openTraceDbReadOnly, reportFromDb }, { renderReportTable }, { sectionFor }] = await Promise.all([import('../../report/report-from-db.ts'), import('../../report/render-table.ts'), import('../../protocols/report-section.ts')]);
     // reportFromDb checks the values of the run it reports; the DB's other runs (a hundred nights) are not read.
     const db = openTraceDbReadOnly(path, { values: 'per-run' });
     try {
-      const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env, sectionOf: protocolFor });
+      const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env, sectionOf: sectionFor });
       if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
       io.out(renderReportTable(report, { json: jsonPath, width: tableWidth(o, io) }));
       if (report.status === 'interrupted') io.err(await interruptedSummary(path, report.provenance.run_id, db));

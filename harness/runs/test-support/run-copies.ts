@@ -1,9 +1,11 @@
 import Database from 'better-sqlite3';
+import { resealRunEvents } from '../run-seal.ts';
 
 /**
  * A trace DB holding `copies` copies of every run in `source`, for tests and perf scripts that need a DB
  * of many runs: every table copied `copies` times, ids suffixed `~k` (columns `id`, `*_id`, and the
  * session id list), and copy k's bench_runs.created_at_us moved k µs later so the last copy is the latest run.
+ * A sealed run's copies get the events seal of their own rows (ids changed), as if each had been run and sealed.
  */
 export function copyRuns(source: string, out: string, copies: number): void {
   const db = new Database(out);
@@ -36,5 +38,9 @@ export function copyRuns(source: string, out: string, copies: number): void {
     })();
   }
   db.exec('DETACH DATABASE src');
+  const runIds = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'bench_run_seal'").get() ? (db.prepare('SELECT run_id FROM bench_run_seal').pluck().all() as string[]) : [];
+  db.transaction(() => {
+    for (const runId of runIds) resealRunEvents(db, runId);
+  })();
   db.close();
 }

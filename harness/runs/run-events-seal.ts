@@ -1,0 +1,58 @@
+import type Database from 'better-sqlite3';
+import { PAYLOAD_TYPES, rowsBySession, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
+import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
+import { hasRunEventTables, readRunEvents, runEventsDigest, runSessionIds } from './run-events.ts';
+
+// A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
+// passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader hashes
+// the rows (in SQLite) and skips the schema checks only when both match; any changed, added or removed row,
+// another catalog or other checks, and it checks every payload as before. The digest is tamper-evidence against
+// an edit, not against someone who recomputes it: like the seal without METIS_SEAL_KEY (docs/threat-model.md).
+
+/** What a run's seal records of its events: the digest of the rows checked and the checks they passed. */
+export interface EventsSeal {
+  digest: string;
+  checked_with: string;
+}
+
+/** The events seal of a run's rows when every payload passes the checks, else null (the run is then checked at every read). */
+export function eventsSealOf(db: Database.Database, runId: string): EventsSeal | null {
+  if (!hasRunEventTables(db)) return null;
+  try {
+    checkRunEvents(db, db.name, runId);
+  } catch (e) {
+    if (e instanceof BadTraceValueError) return null;
+    throw e;
+  }
+  return { digest: runEventsDigest(db, runId), checked_with: eventChecksStamp() };
+}
+
+/** The events seal a run's seal row holds, or null (no seal, a seal written before events were sealed, or none recorded). */
+export function readEventsSeal(db: Database.Database, runId: string): EventsSeal | null {
+  const columns = db.prepare("SELECT name FROM pragma_table_info('bench_run_seal') WHERE name IN ('events_digest', 'events_checked_with')").all();
+  if (columns.length !== 2) return null;
+  const row = db.prepare('SELECT events_digest AS digest, events_checked_with AS checked_with FROM bench_run_seal WHERE run_id = ?').get(runId) as { digest: unknown; checked_with: unknown } | undefined;
+  return row && typeof row.digest === 'string' && typeof row.checked_with === 'string' ? { digest: row.digest, checked_with: row.checked_with } : null;
+}
+
+/** How a run's event values were found good: by its seal (digest and checks matched) or by checking every payload. */
+export type RunValuesVerdict = 'sealed' | 'checked';
+
+/** What assertRunValues found, and the run's rows it read on the way, for analytics to sum. */
+export interface RunValues {
+  verdict: RunValuesVerdict;
+  events: PreReadEvents;
+}
+
+/**
+ * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written: its event
+ * payloads are schema-checked unless the run's seal vouches for exactly these rows under these checks; the
+ * harness's own rows (a few hundred) are always checked. Returns the run's rows of the types analytics parses.
+ */
+export function assertRunValues(db: Database.Database, path: string, runId: string): RunValues {
+  checkRunRows(db, path, runId);
+  const seal = readEventsSeal(db, runId);
+  const verdict: RunValuesVerdict = seal !== null && seal.checked_with === eventChecksStamp() && seal.digest === runEventsDigest(db, runId) ? 'sealed' : 'checked';
+  if (verdict === 'checked') checkRunEvents(db, path, runId);
+  return { verdict, events: { sessions: new Set(runSessionIds(db, runId)), types: new Set(PAYLOAD_TYPES), rows: rowsBySession(readRunEvents(db, runId, PAYLOAD_TYPES)) } };
+}
