@@ -1,7 +1,7 @@
 import { readFileSync, readlinkSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { Database } from 'better-sqlite3';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { isoFromUs } from '../../runtime/core/clock.ts';
 import { SetupError } from '../errors.ts';
 
@@ -104,6 +104,26 @@ function heldError(dbPath: string, row: LeaseRow, nowUs: number, staleUs: number
     `${dbPath}: run ${row.run_id} is being written by another bench: host ${row.host}, pid ${row.pid}, since ${isoFromUs(row.started_at_us)} (last heartbeat ${ago} s ago). ` +
       `Wait for it to finish, or stop it; a holder that dies is taken over at once on its own machine, elsewhere ${Math.round(staleUs / 1e6)} s after its last heartbeat`,
   );
+}
+
+/**
+ * Refuses, before any write, a run whose lease a live holder has: read from a read-only connection, which
+ * a WAL writer never blocks. Opening the DB to write waits on the writer's lock instead, and a holder that
+ * hangs inside a transaction (stopped, swapped out) would then end in "database is locked" naming nobody.
+ * `takeRunLease` still decides, in its own transaction: this only answers early and by name.
+ */
+export function refuseIfRunHeld(dbPath: string, runId: string, options: Omit<LeaseOptions, 'dbPath'>): void {
+  const db = new BetterSqlite3(dbPath, { readonly: true, fileMustExist: true });
+  try {
+    const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'bench_run_lease'").get();
+    const row = table ? (db.prepare('SELECT * FROM bench_run_lease WHERE run_id = ?').get(runId) as LeaseRow | undefined) : undefined;
+    if (!row) return;
+    const now = options.nowUs();
+    const staleUs = options.staleUs ?? LEASE_STALE_US;
+    if (lapsed(row, options.holder ?? thisProcess(), now, staleUs, options.isAlive ?? pidAlive) === null) throw heldError(dbPath, row, now, staleUs);
+  } finally {
+    db.close();
+  }
 }
 
 /**

@@ -39,7 +39,7 @@ import { RunJobs } from '../runs/run-jobs.ts';
 import { dropAllCheckpoints, dropCheckpoint, restoreCheckpoint, writeCheckpoint } from '../runs/pattern-checkpoint.ts';
 import { createRunWorkDir, sweepDeadWorkDirs } from '../runs/run-workdir.ts';
 import { resumeFacts, type ResumeFacts } from '../runs/resume-facts.ts';
-import { takeRunLease, type RunLease } from '../runs/run-lease.ts';
+import { refuseIfRunHeld, takeRunLease, type RunLease } from '../runs/run-lease.ts';
 import { reconcileRunInputs, runInputs } from '../runs/run-inputs.ts';
 import { sealKeyFrom, sealRun, unsealRun } from '../runs/run-seal.ts';
 import { decideRunSandbox } from '../workspace/run-sandbox.ts';
@@ -178,6 +178,8 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
   const { clock, logger, prices, registry, actual, baseline, setupWarnings, workloadsDir, workloads, providers, runSandbox, startedUs, dbPath, jsonPath, patternsDbPath, passes, shard, allJobs, limits, myJobs, globalRouting, patternChoice, validate } = plan;
 
   // ---- open the run's records
+  // A resumed run that another bench is writing is refused by name before this one waits on its lock.
+  if (resume) refuseIfRunHeld(dbPath, resume.runId, { nowUs: () => clock.nowUs() });
   const store = openTraceStore(dbPath, { logger });
   let lease: RunLease | null = null;
   try {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
+import { thisProcess } from '../../harness/runs/run-lease.ts';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 
 const ENV = { PATH: process.env.PATH };
@@ -61,6 +62,34 @@ describe('a run has one writer', () => {
     expect(report.aggregate.workload_runs).toBe(6);
     // The lease is gone with its holder: the finished run is free (and complete).
     expect(count(db, 'SELECT count(*) AS n FROM bench_run_lease')).toBe(0);
+  });
+
+  it('a --resume on a run whose live holder hangs inside a write transaction exits 2 naming the holder, not "database is locked"', { timeout: 300_000 }, async () => {
+    // An interrupted run to resume (stopped before its first turn).
+    const db = join(tempDir(), 'hung.db');
+    const controller = new AbortController();
+    controller.abort();
+    const { main } = await import('../../harness/cli/main.ts');
+    const stopped = await main(['run', ...SMALL, '--db-path', db], { out: () => {}, err: () => {}, isTTY: false, progress: () => {}, env: ENV, cwd: REPO_ROOT, interrupt: controller.signal });
+    expect(stopped).toBe(1);
+    // A live holder (this very process) has the lease and is stuck inside a write transaction, as a bench
+    // stopped by SIGSTOP or swapped out mid-commit is: opening the DB to write would wait on its lock.
+    const writer = new Database(db);
+    try {
+      const runId = (writer.prepare('SELECT run_id FROM bench_runs').get() as { run_id: string }).run_id;
+      const me = thisProcess();
+      const nowUs = Date.now() * 1000;
+      writer.prepare('INSERT OR REPLACE INTO bench_run_lease (run_id, token, host, pid, pid_namespace, started_at_us, heartbeat_at_us) VALUES (?, ?, ?, ?, ?, ?, ?)').run(runId, 'hung', me.host, me.pid, me.pidNamespace, nowUs, nowUs);
+      writer.exec('BEGIN IMMEDIATE');
+      const resumed = await bench(['run', '--resume', db], { env: ENV });
+      expect(resumed.code, resumed.stderr).toBe(2);
+      expect(resumed.stderr).toMatch(new RegExp(`run ${runId} is being written by another bench: host ${hostname()}, pid ${process.pid}, since \\d{4}-\\d\\d-\\d\\dT`));
+      writer.exec('ROLLBACK');
+    } finally {
+      writer.close();
+    }
+    // The refused resume took nothing: the lease is still the holder's.
+    expect(count(db, "SELECT count(*) AS n FROM bench_run_lease WHERE token = 'hung'")).toBe(1);
   });
 
   it('the trace DB refuses a second row for one (run, pass, workload, rep)', { timeout: 300_000 }, async () => {
