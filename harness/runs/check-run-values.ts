@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import { formatAjvErrors } from '../../runtime/core/schemas.ts';
 import { eventCatalog, type EventCatalog } from '../../runtime/events/index.ts';
 import { SetupError } from '../errors.ts';
+import { RUN_EVENTS, RUN_SESSIONS_CTE } from './run-events.ts';
 
 /**
  * The values of a trace DB that SQLite accepts but no run can have written: a hand-edited or tampered file,
@@ -58,16 +59,8 @@ function unit(path: string, table: string, row: string, field: string, value: un
   if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 1) throw new BadTraceValueError(path, table, row, field, `${String(value)} is outside [0, 1]`);
 }
 
-/**
- * The events of one run: those of the sessions its reps list, and of their sub-sessions (delegated workers),
- * found through the (session_id, id) index so a run's check does not read the rest of the DB.
- */
-const RUN_EVENTS_SQL = `
-WITH RECURSIVE run_sessions(id) AS (
-  SELECT value FROM workload_runs, json_each(workload_runs.session_ids_json) WHERE workload_runs.run_id = ?
-  UNION SELECT sessions.id FROM sessions JOIN run_sessions ON sessions.parent_session_id = run_sessions.id
-)
-SELECT type, payload_json, id FROM events WHERE session_id IN (SELECT id FROM run_sessions)`;
+/** The events of one run (its sessions and their sub-sessions, through the (session_id, id) index): a run's check reads no other run. */
+const RUN_EVENTS_SQL = `${RUN_SESSIONS_CTE} SELECT type, payload_json, id ${RUN_EVENTS}`;
 
 /**
  * What the event checks are: bump when a check below changes, so a run sealed as checked by the old ones is

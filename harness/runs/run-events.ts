@@ -6,14 +6,14 @@ import { EVENT_ROW_COLUMNS, type EventRow } from '../../runtime/analytics/event-
  * The sessions of one run: those its reps list and their sub-sessions (delegated workers). A run's events are
  * found through them and the (session_id, id) index, so reading a run does not read the rest of the DB.
  */
-const RUN_SESSIONS_CTE = `
+export const RUN_SESSIONS_CTE = `
 WITH RECURSIVE run_sessions(id) AS (
   SELECT value FROM workload_runs, json_each(workload_runs.session_ids_json) WHERE workload_runs.run_id = ?
   UNION SELECT sessions.id FROM sessions JOIN run_sessions ON sessions.parent_session_id = run_sessions.id
 )`;
 
 /** Ordered by (session_id, id), which the index gives without a sort, so the order never depends on the plan. */
-const RUN_EVENTS = 'FROM events WHERE session_id IN (SELECT id FROM run_sessions)';
+export const RUN_EVENTS = 'FROM events WHERE session_id IN (SELECT id FROM run_sessions)';
 
 /** A column as `storage class:byte length:value`; a NULL is 'null::' (never dropped, as a NULL inside `||` would drop its row). */
 const field = (column: string) => `typeof(${column}) || ':' || ifnull(octet_length(${column}), '') || ':' || ifnull(${column}, '')`;

@@ -1,6 +1,7 @@
 // Slot-addressed embedding rows for the in-memory feature index: row s is fingerprint slot s's vector,
 // so one pass of dot products lines up with the structural scan without any id lookups.
 import { createSimdDots, dotsJs, type SimdDots } from './simd-dots.ts';
+import { growChunks } from './memory-chunks.ts';
 
 /** A growable, slot-aligned float32 matrix with a presence flag per slot. */
 export interface EmbeddingRows {
@@ -88,16 +89,7 @@ export function createEmbeddingRows(dim: number, initialCapacity = 64, options: 
   }
 
   function grow(cap: number): void {
-    let left = cap;
-    for (let i = 0; left > 0; i++, left -= rowsPerMemory) {
-      const rows = Math.min(left, rowsPerMemory);
-      let c = chunks[i];
-      if (!c) {
-        c = { simd: useSimd ? createSimdDots(1) : null, capacity: 0, data: new Float32Array(0), out: new Float32Array(0), queryOffset: 0, outOffset: 0 };
-        chunks.push(c);
-      }
-      if (c.capacity < rows) sizeChunk(c, rows);
-    }
+    growChunks(chunks, cap, rowsPerMemory, () => ({ simd: useSimd ? createSimdDots(1) : null, capacity: 0, data: new Float32Array(0), out: new Float32Array(0), queryOffset: 0, outOffset: 0 }), sizeChunk);
     const flags = new Uint8Array(cap);
     flags.set(present.flags);
     present.flags = flags;

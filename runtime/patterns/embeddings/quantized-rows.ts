@@ -29,6 +29,7 @@ import {
   type Int8Threshold,
   type SimdInt8Filter,
 } from './simd-int8-dots.ts';
+import { growChunks } from './memory-chunks.ts';
 
 /** Rows quantised to int8 with what it takes to bound their error against a query. */
 export interface QuantizedRows {
@@ -156,17 +157,13 @@ export function createQuantizedRows(dim: number, initialCapacity = 64, options: 
   }
 
   function grow(cap: number): void {
-    let left = cap;
-    for (let i = 0; left > 0; i++, left -= chunkRows) {
-      const rows = Math.min(left, chunkRows);
-      let c = chunks[i];
-      if (!c) {
-        const kernel = useSimd ? createSimdInt8Filter(1) : null;
-        c = { kernel, capacity: 0, data: new Int8Array(0), meta: new Float32Array(0), query: new Int16Array(stride), out: new Int32Array(0), queryOffset: 0, outOffset: 0 };
-        chunks.push(c);
-      }
-      if (c.capacity < rows) sizeChunk(c, wholeTiles(rows));
-    }
+    growChunks(
+      chunks,
+      cap,
+      chunkRows,
+      () => ({ kernel: useSimd ? createSimdInt8Filter(1) : null, capacity: 0, data: new Int8Array(0), meta: new Float32Array(0), query: new Int16Array(stride), out: new Int32Array(0), queryOffset: 0, outOffset: 0 }),
+      (c, rows) => sizeChunk(c, wholeTiles(rows)),
+    );
     capacity = cap;
   }
   grow(initialCapacity);
