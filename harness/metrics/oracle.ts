@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { compareText } from '../../runtime/core/compare-text.ts';
 
 /**
  * Oracle and baseline routers for A3 (issue 13, after RouterBench's Oracle and RouteLLM's random
@@ -59,7 +60,7 @@ export function cheapestWithinEpsilon<T extends { model: string; mean_cost_usd: 
   const best = Math.max(...scored.map((a) => quality(a)!));
   // A hair of tolerance so that a score exactly ε below the best counts despite binary rounding.
   const good = scored.filter((a) => quality(a)! >= best - epsilon - 1e-12);
-  return good.sort((a, b) => a.mean_cost_usd.cmp(b.mean_cost_usd) || quality(b)! - quality(a)! || a.model.localeCompare(b.model))[0]!;
+  return good.sort((a, b) => a.mean_cost_usd.cmp(b.mean_cost_usd) || quality(b)! - quality(a)! || compareText(a.model, b.model))[0]!;
 }
 
 /**

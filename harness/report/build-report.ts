@@ -8,6 +8,7 @@ import { buildHeadline } from './headline.ts';
 import type { FingerprintSource, ReportSectionInput } from './protocol-metrics.ts';
 import { savingsJson } from './savings-json.ts';
 import { mean, NOISY_STD, sampleStd } from '../metrics/stats.ts';
+import { compareText } from '../../runtime/core/compare-text.ts';
 
 export { savingsJson } from './savings-json.ts';
 
@@ -49,7 +50,7 @@ export function buildReport<T = unknown, U = unknown>(options: {
 
   // Passes in protocol order, workloads by name within a pass.
   const passOrder = [...passesOf(provenance.protocol).map((p) => p.name), HOLDOUT_PASS.name];
-  const sorted = [...records].sort((a, b) => passOrder.indexOf(a.pass) - passOrder.indexOf(b.pass) || a.workload.localeCompare(b.workload) || a.rep - b.rep);
+  const sorted = [...records].sort((a, b) => passOrder.indexOf(a.pass) - passOrder.indexOf(b.pass) || compareText(a.workload, b.workload) || a.rep - b.rep);
   const groups = new Map<string, WorkloadRunRecord[]>();
   for (const r of sorted) {
     const key = `${r.pass}\u0000${r.workload}`;

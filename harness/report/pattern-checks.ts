@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDING_ALPHA, isPatternStoreV2, similarity, similarityV2, type HybridFingerprint, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
+import { DEFAULT_EMBEDDING_ALPHA, isPatternStoreV2, prepareFeatures, preparedSimilarity, similarityV2, type HybridFingerprint, type PatternStore, type PatternStoreV2, type PreparedFeatures } from '../../runtime/patterns/index.ts';
 import type { FingerprintSource } from './protocol-metrics.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 
@@ -31,11 +31,14 @@ export function accumulationErrors(store: PatternStore, records: readonly Worklo
   return errors;
 }
 
-/** The store's fingerprints for cluster tightness, compared with the workload-id partition switched off (spec §8.3). */
-export function fingerprintSource(store: PatternStore): FingerprintSource<StructuralFeatures> {
+/**
+ * The store's fingerprints for cluster tightness, compared with the workload-id partition switched off (spec §8.3).
+ * Tightness scores every pair, so each fingerprint's label sets are built once, not once per pair.
+ */
+export function fingerprintSource(store: PatternStore): FingerprintSource<PreparedFeatures> {
   return {
-    items: store.fingerprints().map((f) => ({ workload: f.structural.workload_id, value: f.structural })),
-    similarity: (a, b) => similarity(a, b, { useWorkloadId: false }),
+    items: store.fingerprints().map((f) => ({ workload: f.structural.workload_id, value: prepareFeatures(f.structural) })),
+    similarity: (a, b) => preparedSimilarity(a, b, { useWorkloadId: false }),
   };
 }
 

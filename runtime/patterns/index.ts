@@ -52,7 +52,7 @@ export type {
   StoredOutcome,
   UpdateScoreInput,
 } from './pattern-store.ts';
-export { SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './similarity.ts';
+export { prepareFeatures, preparedSimilarity, SIMILARITY_WEIGHTS, similarity, structuralSimilarity, type PreparedFeatures } from './similarity.ts';
 export { openPatternStore, type PatternStoreOptions } from './sqlite-pattern-store.ts';
 export { openMemoryPatternStore, type MemoryPatternStoreOptions } from './memory-pattern-store.ts';
 export {

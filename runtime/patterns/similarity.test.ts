@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './index.ts';
+import { prepareFeatures, preparedSimilarity, SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './index.ts';
 import { arbFeatures } from './test-support/arbitraries.ts';
 import { features } from './test-support/feature-fixtures.ts';
 
@@ -56,5 +56,18 @@ describe('similarity (pattern-store.md §5.3)', () => {
     expect(similarity(features(), features({ intent_tags: ['debug'] }))).toBeCloseTo(0.7, 12);
     expect(similarity(features({ intent_tags: ['debug', 'test'] }), features({ intent_tags: ['debug'] }))).toBeCloseTo(0.85, 12);
     expect(similarity(features(), features({ estimated_input_tokens_bucket: 3, has_images: true }))).toBeCloseTo(0.85, 12);
+  });
+
+  it('scores prepared features exactly as similarity does (the same sets, built once)', () => {
+    fc.assert(
+      fc.property(arbFeatures, arbFeatures, fc.boolean(), (a, b, useWorkloadId) => {
+        expect(preparedSimilarity(prepareFeatures(a), prepareFeatures(b), { useWorkloadId })).toBe(similarity(a, b, { useWorkloadId }));
+      }),
+      { seed: 28, numRuns: 2000 },
+    );
+    // Repeated labels count once on both paths.
+    const a = features({ intent_tags: ['debug', 'debug', 'test'], tool_names: ['read_file', 'read_file'] });
+    const b = features({ intent_tags: ['debug'], tool_names: ['read_file', 'run_shell'] });
+    expect(preparedSimilarity(prepareFeatures(a), prepareFeatures(b))).toBe(similarity(a, b));
   });
 });

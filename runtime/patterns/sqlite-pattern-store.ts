@@ -149,6 +149,8 @@ export function openStructuralStore<T extends PatternTables>(
   /** Set when the file cannot be used (not SQLite, corrupt, newer schema, closed): reads empty, writes skipped. */
   let failure: string | null = null;
   let seenVersion = -1;
+  /** False while the file is open but the index was never loaded from it (see `connect`). */
+  let mirrored = false;
   /** The prompt_outcomes rows, mirrored like the index (the `learned` scoring's training data). */
   let promptRows: PromptOutcomeRow[] = [];
   const warned = new Set<string>();
@@ -191,18 +193,35 @@ export function openStructuralStore<T extends PatternTables>(
     });
   }
 
-  /** The open database, opening (and with `create`, creating) the file first; null when there is none. */
-  function connect(op: string, create: boolean): T | null {
+  /**
+   * The open database, opening (and with `create`, creating) the file first; null when there is none.
+   * `mirror: false` is for reads of whole tables, which do not use the index: they open the file without
+   * loading it (a report reading the fingerprints loads no outcomes or prompt rows), and the next caller
+   * that does use it loads it first.
+   */
+  function connect(op: string, create: boolean, mirror = true): T | null {
     if (failure !== null) {
       warnOnce(op, failure);
       return null;
     }
-    if (db) return db;
+    if (db) {
+      if (mirror && !mirrored) {
+        try {
+          reload(db);
+          mirrored = true;
+        } catch (err) {
+          storageFailed(op, err);
+          return null;
+        }
+      }
+      return db;
+    }
     if (!create && !backend.exists()) return null;
     let opened: T | null = null;
     try {
       opened = backend.open();
-      reload(opened);
+      if (mirror) reload(opened);
+      mirrored = mirror;
       db = opened;
     } catch (err) {
       opened?.close();
@@ -392,10 +411,10 @@ export function openStructuralStore<T extends PatternTables>(
     return { ...scoreEvidence(ev, opts), elapsed_ms: nowMs() - t0 };
   }
 
-  /** Runs a read against the file, or answers `fallback` when there is none or it fails. */
-  function guardedRead<R>(op: string, fallback: R, fn: (d: T) => R): R {
+  /** Runs a read against the file, or answers `fallback` when there is none or it fails; `mirror: false` for reads of whole tables. */
+  function guardedRead<R>(op: string, fallback: R, fn: (d: T) => R, mirror = true): R {
     try {
-      const d = readable(op);
+      const d = mirror ? readable(op) : connect(op, false, false);
       return d ? fn(d) : fallback;
     } catch (err) {
       storageFailed(op, err);
@@ -428,8 +447,8 @@ export function openStructuralStore<T extends PatternTables>(
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
       return guardedRead('findKNearest', [], () => index.kNearest(normalizeFeatures(features), k, opts?.useWorkloadId ?? true));
     },
-    fingerprints: () => guardedRead('fingerprints', [], (d) => d.read(() => d.allFingerprints()).map(storedFingerprint)),
-    outcomes: () => guardedRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome)),
+    fingerprints: () => guardedRead('fingerprints', [], (d) => d.read(() => d.allFingerprints()).map(storedFingerprint), false),
+    outcomes: () => guardedRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome), false),
     size: () =>
       guardedRead('size', { fingerprints: 0, outcomes: 0, oldest_updated_at_us: null }, (d) =>
         d.read(() => ({ ...tableCounts(d), oldest_updated_at_us: d.oldestUpdate() })),
