@@ -13,6 +13,10 @@ import { decisionRowsOf, policyModelsOf, semanticRowsOf, servedCostsOf, sqlKeyOr
 /** The event types semanticCache reads. */
 const SEMANTIC_TYPES = ['llm.call_completed', 'cache.miss', 'cache.hit'];
 
+/** The event types a report counts per selection (usageCounts, routing's failures, semanticCache). */
+const USAGE_TYPES = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
+const COUNTED_TYPES: readonly string[] = [...USAGE_TYPES, 'cache.miss', 'cache.set', 'cache.evicted'];
+
 /** Above this many selected llm rows, reading the usage index beats reading the rows. */
 const LARGE_SELECTION_ROWS = 20_000;
 
@@ -249,18 +253,37 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   };
 
   /**
-   * Each session's event count per type, every type at once: a report asks for three lists of types, and one
-   * read of the sessions' rows answers them all (a list each read every row three times).
+   * Each session's event count per COUNTED_TYPES type, every type at once: a report asks for three lists of
+   * types, and one read of the sessions' rows answers them all (a list each read every row three times). Types
+   * the pre-read rows hold are counted from them; SQL counts only the rest, not every type of every row.
    */
   const sessionTypeCounts = createSessionMemo(
-    fromRows(null, (ids) => {
-      const rows = bySession(all('SELECT session_id, type, COUNT(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?)) GROUP BY 1, 2', [JSON.stringify(ids)]));
-      return new Map([...rows].map(([id, r]) => [id, new Map(r.map((x) => [String(x.type), int(x.n)]))]));
-    }, typeCountsOf),
+    (ids: string[]): Map<string, Map<string, number>> => {
+      const held = events ? ids.filter((id) => events.sessions.has(id)) : [];
+      const heldTypes = held.length > 0 ? COUNTED_TYPES.filter((t) => readTypes([t])) : [];
+      const out = new Map<string, Map<string, number>>();
+      const add = (id: string, type: string, n: number) => {
+        let m = out.get(id);
+        if (!m) out.set(id, (m = new Map()));
+        m.set(type, (m.get(type) ?? 0) + n);
+      };
+      for (const id of held) for (const [type, n] of typeCountsOf(rowsOf(id))) if (heldTypes.includes(type)) add(id, type, n);
+      const inList = (types: readonly string[]) => types.map((t) => `'${t}'`).join(', ');
+      const query = (sessions: readonly string[], types: readonly string[]) => {
+        if (sessions.length === 0 || types.length === 0) return;
+        // `+type` keeps SQLite on the session index: the (type, timestamp) one would walk every run's rows of these types.
+        const rows = all(`SELECT session_id, type, COUNT(*) AS n FROM events WHERE session_id IN (SELECT value FROM json_each(?)) AND +type IN (${inList(types)}) GROUP BY 1, 2`, [JSON.stringify(sessions)]);
+        for (const r of rows) add(String(r.session_id), String(r.type), int(r.n));
+      };
+      const heldSet = new Set(held);
+      query(ids.filter((id) => !heldSet.has(id)), COUNTED_TYPES);
+      query(held, COUNTED_TYPES.filter((t) => !heldTypes.includes(t)));
+      return out;
+    },
     () => new Map<string, number>(),
   );
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
-    if (memo && 'sessions' in selector) {
+    if (memo && 'sessions' in selector && types.every((t) => COUNTED_TYPES.includes(t))) {
       const total = new Map<string, number>();
       for (const c of sessionTypeCounts(selector.sessions))
         for (const t of types) {
@@ -302,9 +325,6 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
       }
     return [...counts.values()].sort((a, b) => sqlKeyOrder(a.policy, b.policy) || sqlKeyOrder(a.model, b.model));
   };
-
-  /** The event types `usageCounts` counts (one memo entry per list). */
-  const usageTypes = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
 
   return {
     prefetch(sessions) {
@@ -409,7 +429,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     },
 
     usageCounts(selector) {
-      const c = countByType(selector, usageTypes);
+      const c = countByType(selector, USAGE_TYPES);
       const n = (t: string) => c.get(t) ?? 0;
       return {
         turns: n('turn.started'),

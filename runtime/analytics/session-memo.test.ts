@@ -112,6 +112,26 @@ describe('analytics over pre-read rows', () => {
   });
 });
 
+describe('type counts over pre-read rows', () => {
+  it('count from the rows the types they hold, and ask SQL for the other counted types only', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
+    f.add({ type: 'turn.started', session_id: 's0', payload: {} });
+    f.add({ type: 'tool.called', session_id: 's0', payload: {} });
+    f.add({ type: 'session.created', session_id: 's0', payload: {} });
+    const expected = readAll(createAnalytics(f.db, table, { sessionMemo: false }), ['s0']).counts;
+    const sql: string[] = [];
+    const prepare = f.db.prepare.bind(f.db);
+    f.db.prepare = ((source: string) => (sql.push(source), prepare(source))) as typeof f.db.prepare;
+    const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, ['s0'], [...PAYLOAD_TYPES]) });
+    expect(fromRows.usageCounts({ sessions: ['s0'] })).toEqual(expected);
+    const counts = sql.filter((q) => /COUNT\(\*\)/.test(q));
+    // One count query, of the session's rows of the counted types the rows lack: not of every row of every type.
+    expect(counts).toHaveLength(1);
+    expect(counts[0]).toMatch(/\+type IN \('turn\.started', 'llm\.call_failed', 'tool\.called', 'tool\.failed', 'tool\.input_invalid', 'cache\.set', 'cache\.evicted'\)/);
+  });
+});
+
 describe('Analytics.prefetch', () => {
   it('reads the rows of the per-rep figures (savings, usage counts) in one go: afterwards a selection of those sessions reads nothing and answers as before (property)', () => {
     fc.assert(
