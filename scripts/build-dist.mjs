@@ -9,6 +9,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STAMP_FILE } from '../bin/launch.mjs';
+import { validatorCodeCache } from './validator-code-cache.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Folders whose .ts and .json files may be compiled in; their size and mtime are taken before the build. */
@@ -119,24 +120,40 @@ async function standaloneValidators(dir) {
     }
     if (!validate) continue;
     const file = `v${table.length}.cjs`;
-    writeFileSync(join(dir, 'validators', file), standaloneCode(ajv, validate));
+    const path = join(dir, 'validators', file);
+    writeFileSync(path, standaloneCode(ajv, validate));
+    // V8's code for it, compiled at build time (scripts/validator-code-cache.mjs): no parse and compile at first use.
+    writeFileSync(`${path}.v8`, validatorCodeCache(path, validate.schema));
     table.push(`[${JSON.stringify(rel)}, ${JSON.stringify(file)}]`);
   }
   const code = [
+    "import { readFileSync } from 'node:fs';",
     "import { createRequire } from 'node:module';",
-    'const require = createRequire(import.meta.url);',
+    "import { fileURLToPath } from 'node:url';",
+    `import { compileValidator } from ${JSON.stringify(join(ROOT, 'scripts', 'validator-code-cache.mjs'))};`,
     `const files = new Map([${table.join(', ')}]);`,
     'const loaded = new Map();',
+    '/** The validator file, compiled with the V8 code the build made for it (V8 compiles afresh when it refuses that code). */',
+    'function load(file) {',
+    '  const path = fileURLToPath(new URL(`./validators/${file}`, import.meta.url));',
+    '  let cache;',
+    '  try {',
+    '    cache = readFileSync(`${path}.v8`);',
+    '  } catch {',
+    '    return createRequire(import.meta.url)(path);',
+    '  }',
+    '  return compileValidator(path, cache).validate;',
+    '}',
     'export const PRECOMPILED = {',
     '  get(relPath) {',
     '    const file = files.get(relPath);',
     '    if (file === undefined) return undefined;',
-    '    if (!loaded.has(relPath)) loaded.set(relPath, require(`./validators/${file}`));',
+    '    if (!loaded.has(relPath)) loaded.set(relPath, load(file));',
     '    return loaded.get(relPath);',
     '  },',
     '};',
   ].join('\n');
-  return { code, inputs: [...files, AJV_OPTIONS_FILE] };
+  return { code, inputs: [...files, AJV_OPTIONS_FILE, 'scripts/validator-code-cache.mjs'] };
 }
 
 /** Swaps the sources' empty table of precompiled validators for the standalone code. */
