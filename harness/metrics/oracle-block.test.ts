@@ -22,6 +22,7 @@ function fixture(reps: { pass: string; workload: string; cost: string; score: nu
   const analytics = {
     savings: (sel: unknown) => ({ actual_repriced_usd: sessionsOf(sel).reduce((s, id) => s.plus(cost.get(id)!), new Decimal(0)) }),
     routeDecisions: (sel: unknown) => sessionsOf(sel).filter((id) => routes.has(id)).map((id) => ({ session_id: id, turn_id: null, decision: { chosen_model: routes.get(id)!, winner_index: 0, elapsed_ms: 0, chain: [] } })),
+    routeChoices: (sel: unknown) => sessionsOf(sel).filter((id) => routes.has(id)).map((id) => ({ session_id: id, turn_id: null, policy: null, chosen_model: routes.get(id)! })),
   } as unknown as Analytics;
   return { records, analytics };
 }

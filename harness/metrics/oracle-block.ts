@@ -99,7 +99,7 @@ export function oracleMetrics(o: OracleMetricsOptions): OracleMetrics {
     const arms = rows.map((row) => armOf(r.pass, row.workload, 'routed'));
     if (rows.length === 0 || arms.some((a) => a === null)) continue;
     const routed = pointOf(arms as ArmOnWorkload[]);
-    const decisions = o.analytics.routeDecisions({ sessions: o.records.filter((x) => x.pass === r.pass).flatMap((x) => x.session_ids) }).map((d) => d.decision);
+    const decisions = o.analytics.routeChoices({ sessions: o.records.filter((x) => x.pass === r.pass).flatMap((x) => x.session_ids) });
     const share = strongCallShare(decisions, o.strongModel);
     const random = share === null ? null : randomRouter(A, B, share);
     points.push({ arm: r.pass, point: routed });

@@ -34,7 +34,7 @@ export function slot4Metrics(decisions: readonly RouteDecidedPayload[]): Slot4Me
 }
 
 /** Share of routed turns that went to `strongModel` (RouteLLM's call-share idea); null for none. */
-export function strongCallShare(decisions: readonly RouteDecidedPayload[], strongModel: string): number | null {
+export function strongCallShare(decisions: readonly Pick<RouteDecidedPayload, 'chosen_model'>[], strongModel: string): number | null {
   if (decisions.length === 0) return null;
   return decisions.filter((d) => d.chosen_model === strongModel).length / decisions.length;
 }

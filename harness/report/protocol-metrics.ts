@@ -46,10 +46,9 @@ function unforcedTurns(analytics: Analytics, records: readonly WorkloadRunRecord
   const forced = new Set(A3_PASSES.filter((p) => p.forced !== null).map((p) => p.name));
   const out: UnforcedTurn[] = [];
   for (const rec of records.filter((r) => forced.has(r.pass)))
-    for (const row of analytics.routeDecisions({ sessions: rec.session_ids })) {
-      const winner = row.decision.chain[row.decision.winner_index];
-      if (winner?.policy === 'manual_sticky') continue;
-      out.push({ pass: rec.pass, workload: rec.workload, rep: rec.rep, session_id: row.session_id, turn_id: row.turn_id ?? '', policy: winner?.policy ?? 'none', chosen_model: row.decision.chosen_model });
+    for (const row of analytics.routeChoices({ sessions: rec.session_ids })) {
+      if (row.policy === 'manual_sticky') continue;
+      out.push({ pass: rec.pass, workload: rec.workload, rep: rec.rep, session_id: row.session_id, turn_id: row.turn_id ?? '', policy: row.policy ?? 'none', chosen_model: row.chosen_model });
     }
   return out;
 }
@@ -57,7 +56,7 @@ function unforcedTurns(analytics: Analytics, records: readonly WorkloadRunRecord
 /** Pass R's block: the share it routed at (Pass C's) and the share its coins gave, or why it did not run. */
 function passR(analytics: Analytics, sessions: readonly string[], target: number | null, strongModel: string, notRun: string | null): NonNullable<ProtocolMetrics['pass_r']> {
   if (sessions.length === 0) return { run: false, reason: notRun ?? 'Pass R has no reps in this DB (it runs after a complete Pass C, in one unsharded invocation)', strong_share_target: null, strong_share_measured: null };
-  return { run: true, reason: null, strong_share_target: target, strong_share_measured: strongCallShare(analytics.routeDecisions({ sessions: [...sessions] }).map((r) => r.decision), strongModel) };
+  return { run: true, reason: null, strong_share_target: target, strong_share_measured: strongCallShare(analytics.routeChoices({ sessions: [...sessions] }), strongModel) };
 }
 
 /** The A3 protocol's section of the report (spec §8.2-§8.3), from the trace DB and the patterns DB. */
@@ -77,6 +76,9 @@ export function a3Metrics<T, U>(options: {
 }): ProtocolMetrics {
   const { analytics, records, baseline } = options;
   const sessionsOf = (pass: string) => records.filter((r) => r.pass === pass).flatMap((r) => r.session_ids);
+  // Pass C's decisions feed its slot-4 figures, the per-workload ones and the routed turns: parsed once.
+  const decided = new Map<string, RouteDecisionRow[]>();
+  const decisionsOf = (pass: string) => decided.get(pass) ?? decided.set(pass, analytics.routeDecisions({ sessions: sessionsOf(pass) })).get(pass)!;
   const ran = (name: string) => records.some((r) => r.pass === name);
   // Passes A-C always report (an empty pass says so); D, C-oos and R only when they ran.
   const passes: PassSummary[] = [...A3_PASSES, HOLDOUT_PASS, RANDOM_PASS].filter((p) => (!p.delegationOnly && p !== HOLDOUT_PASS && p !== RANDOM_PASS) || ran(p.name)).map((p) => {
@@ -101,11 +103,11 @@ export function a3Metrics<T, U>(options: {
       // A forced pass has no routed turns (spec §8.3): slot 4 is consulted there but cannot win, and what it
       // would have said depends on the order the store was seeded in (one machine or shards), not on routing.
       // Pass R's chain has no slot 4 at all (its coin names every model).
-      slot4: slot4Metrics(p.forced === null && p !== RANDOM_PASS ? analytics.routeDecisions(sel).map((r) => r.decision) : []),
+      slot4: slot4Metrics(p.forced === null && p !== RANDOM_PASS ? decisionsOf(p.name).map((r) => r.decision) : []),
     };
   });
   const byName = (n: string) => passes.find((p) => p.pass === n)!;
-  const routed = analytics.routeDecisions({ sessions: sessionsOf('C') });
+  const routed = decisionsOf('C');
   const workloads = [...new Set(records.filter((r) => r.pass === 'C').map((r) => r.workload))].sort();
   const sessionsByWorkload = (w: string) => new Set(records.filter((r) => r.pass === 'C' && r.workload === w).flatMap((r) => r.session_ids));
   const pct = savingsVsMeasuredPct(new Decimal(byName('B').actual_cost_usd), new Decimal(byName('C').actual_cost_usd));

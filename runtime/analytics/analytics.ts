@@ -90,10 +90,24 @@ export interface RouteDecisionRow {
   decision: RouteDecidedPayload;
 }
 
+/** One `route.decided` event's outcome without its chain: the winning slot's policy and the chosen model. */
+export interface RouteChoiceRow {
+  session_id: string;
+  turn_id: string | null;
+  /** `chain[winner_index].policy`; null when there is no such entry. */
+  policy: string | null;
+  chosen_model: string;
+}
+
 /** Analytics over one trace DB; read-only, every number recomputable from the DB alone. */
 export interface Analytics {
   /** Every routing decision of the selection, in event order (for slot-4 metrics and the report's routed turns). */
   routeDecisions(selector: EventSelector): RouteDecisionRow[];
+  /**
+   * routeDecisions' rows as the winning policy and chosen model alone, read without parsing the decisions
+   * (a report asks this of every forced and random-arm turn: call shares, turns a slot other than manual won).
+   */
+  routeChoices(selector: EventSelector): RouteChoiceRow[];
   savings(selector: EventSelector, baselineModel: string): SavingsResult;
   routing(selector: EventSelector): RoutingSummary;
   cacheEffectiveness(selector: EventSelector): CacheEffectiveness;
@@ -309,6 +323,22 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     ),
     (): Row[] => [],
   );
+  /** The routing query's winning-policy and chosen-model expressions (what the pre-read rows hold). */
+  const choiceSql = (head: string, f: SqlFilter, order: string) =>
+    `SELECT ${head}session_id, turn_id, payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy,
+            payload_json ->> '$.chosen_model' AS chosen_model FROM events WHERE ${f.sql}${order}`;
+  const sessionChoices = createSessionMemo(
+    fromRows(
+      ['route.decided'],
+      (ids) => {
+        const f = selectorFilter({ sessions: ids }, ['route.decided']);
+        return bySession(all(choiceSql('id, ', f, ''), f.params));
+      },
+      (rows): Row[] => rows.filter((r) => r.type === 'route.decided').map((r) => ({ id: r.id, session_id: r.session_id, turn_id: r.turn_id, policy: r.policy, chosen_model: r.chosen_model })),
+    ),
+    (): Row[] => [],
+  );
+
   // Answered from the pre-read rows only (heldRows), so they need no query of their own.
   const sessionPolicyModels = createSessionMemo((ids) => new Map(ids.map((id) => [id, policyModelsOf(rowsOf(id))])), (): PolicyModel[] => []);
   const sessionSemantic = createSessionMemo((ids) => new Map(ids.map((id) => [id, semanticRowsOf(rowsOf(id))])), (): SemanticRows => ({ served: 0, explored: 0, hits: [] }));
@@ -347,6 +377,22 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
         session_id: String(r.session_id),
         turn_id: r.turn_id === null ? null : String(r.turn_id),
         decision: JSON.parse(String(r.payload_json)) as RouteDecidedPayload,
+      }));
+    },
+
+    routeChoices(selector) {
+      const f = selectorFilter(selector, ['route.decided']);
+      const rows =
+        memo && 'sessions' in selector
+          ? sessionChoices(selector.sessions)
+              .flat()
+              .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
+          : all(choiceSql('', f, ' ORDER BY id'), f.params);
+      return rows.map((r) => ({
+        session_id: String(r.session_id),
+        turn_id: r.turn_id === null ? null : String(r.turn_id),
+        policy: r.policy as string | null,
+        chosen_model: r.chosen_model as string,
       }));
     },
 

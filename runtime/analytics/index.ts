@@ -1,5 +1,5 @@
 export { createAnalytics } from './analytics.ts';
-export type { Analytics, CacheEffectiveness, RouteDecisionRow, RoutingSummary, SemanticCacheSummary, UsageCounts } from './analytics.ts';
+export type { Analytics, CacheEffectiveness, RouteChoiceRow, RouteDecisionRow, RoutingSummary, SemanticCacheSummary, UsageCounts } from './analytics.ts';
 export { computeSavings, sumSavings, UnpricedBaselineError } from './savings.ts';
 export type { SavingsResult, TokenGroup } from './savings.ts';
 export type { EventSelector, TimeWindow } from './selector.ts';

@@ -28,6 +28,7 @@ function readAll(a: Analytics, sessions: string[]) {
     counts: a.usageCounts(sel),
     cache: a.cacheEffectiveness(sel),
     decisions: a.routeDecisions(sel),
+    choices: a.routeChoices(sel),
     routing: a.routing(sel),
     semantic: (({ avoided_cost_usd, served_cost_usd, ...rest }) => ({ ...rest, avoided: avoided_cost_usd.toString(), served: served_cost_usd.toString() }))(a.semanticCache(sel)),
   };
@@ -94,6 +95,12 @@ describe('analytics over pre-read rows', () => {
           const plain = createAnalytics(f.db, table, { sessionMemo: false });
           const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, held, types) });
           for (const sessions of [...selections, ...selections]) expect(JSON.stringify(readAll(fromRows, sessions))).toBe(JSON.stringify(readAll(plain, sessions)));
+          // The choices, read without parsing a decision, are what the parsed decisions say.
+          for (const a of [plain, fromRows])
+            for (const sessions of selections)
+              expect(a.routeChoices({ sessions })).toEqual(
+                a.routeDecisions({ sessions }).map((d) => ({ session_id: d.session_id, turn_id: d.turn_id, policy: d.decision.chain[d.decision.winner_index]?.policy ?? null, chosen_model: d.decision.chosen_model })),
+              );
         },
       ),
       { seed: 2030, numRuns: 150 },
