@@ -15,8 +15,11 @@ export const SCHEMAS_DIR = fileURLToPath(new URL('../../schemas/', import.meta.u
  */
 const AJV_OPTIONS = JSON.parse(readFileSync(new URL('./ajv-options.json', import.meta.url), 'utf8')) as Options;
 
-/** Schemas of precompiled validators, registered with the shared instance when it is first made. */
-const pending = new Map<string, { schema: Record<string, unknown>; key: string | undefined }>();
+/**
+ * Schemas of precompiled validators by path, registered with the shared instance when it is first made: read
+ * only then, so a command that never makes it (analyze) reads no schema file (the report's is 50 KB of JSON).
+ */
+const pending = new Map<string, () => Record<string, unknown>>();
 let instance: Ajv | null = null;
 
 /**
@@ -30,7 +33,7 @@ export function sharedAjv(): Ajv {
   const { Ajv: AjvClass } = require('ajv') as typeof AjvModule;
   const addFormats = require('ajv-formats') as { default: (ajv: Ajv) => Ajv };
   const made = addFormats.default(new AjvClass(AJV_OPTIONS));
-  for (const [id, p] of pending) if (!made.schemas[id] && !made.refs[id]) made.addSchema(p.schema, p.key, undefined, false);
+  for (const [relPath, schema] of pending) register(made, relPath, schema());
   pending.clear();
   instance = made;
   return made;
@@ -51,13 +54,17 @@ export function readSchema(relPath: string): Record<string, unknown> {
 export function precompiledValidator(relPath: string, schema: () => Record<string, unknown>): ValidateFunction | undefined {
   const v = PRECOMPILED?.get(relPath);
   if (!v) return undefined;
-  const s = schema();
+  if (!instance) pending.set(relPath, schema);
+  else register(instance, relPath, schema());
+  return v;
+}
+
+/** Adds the schema at `relPath` to `ajv` under its $id (else its path), unless it holds that id already. */
+function register(ajv: Ajv, relPath: string, s: Record<string, unknown>): void {
   const id = typeof s.$id === 'string' ? s.$id : relPath;
   // Not checked against the meta-schema again (that compiles it, the cost saved here): the build compiled it.
   const key = typeof s.$id === 'string' ? undefined : relPath;
-  if (!instance) pending.set(id, { schema: s, key });
-  else if (!instance.schemas[id] && !instance.refs[id]) instance.addSchema(s, key, undefined, false);
-  return v;
+  if (!ajv.schemas[id] && !ajv.refs[id]) ajv.addSchema(s, key, undefined, false);
 }
 
 /** A compiled validator for a schema file under `schemas/`, compiled once per process. */
