@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDING_ALPHA, isPatternStoreV2, prepareFeatures, preparedSimilarity, similarityV2, type HybridFingerprint, type PatternStore, type PatternStoreV2, type PreparedFeatures } from '../../runtime/patterns/index.ts';
+import { DEFAULT_EMBEDDING_ALPHA, isPatternStoreV2, prepareFeatureList, preparedSimilarity, similarityV2, type HybridFingerprint, type PatternStore, type PatternStoreV2, type PreparedFeatures } from '../../runtime/patterns/index.ts';
 import type { FingerprintSource } from './protocol-metrics.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 
@@ -33,11 +33,12 @@ export function accumulationErrors(store: PatternStore, records: readonly Worklo
 
 /**
  * The store's fingerprints for cluster tightness, compared with the workload-id partition switched off (spec §8.3).
- * Tightness scores every pair, so each fingerprint's label sets are built once, not once per pair.
+ * Tightness scores every pair, so each fingerprint's label sets are built once (as bits), not once per pair.
  */
 export function fingerprintSource(store: PatternStore): FingerprintSource<PreparedFeatures> {
+  const prepared = prepareFeatureList(store.fingerprints().map((f) => f.structural));
   return {
-    items: store.fingerprints().map((f) => ({ workload: f.structural.workload_id, value: prepareFeatures(f.structural) })),
+    items: prepared.map((p) => ({ workload: p.features.workload_id, value: p })),
     similarity: (a, b) => preparedSimilarity(a, b, { useWorkloadId: false }),
   };
 }

@@ -52,7 +52,8 @@ export type {
   StoredOutcome,
   UpdateScoreInput,
 } from './pattern-store.ts';
-export { prepareFeatures, preparedSimilarity, SIMILARITY_WEIGHTS, similarity, structuralSimilarity, type PreparedFeatures } from './similarity.ts';
+export { SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './similarity.ts';
+export { prepareFeatureList, preparedSimilarity, type PreparedFeatures } from './prepared-similarity.ts';
 export { openPatternStore, type PatternStoreOptions } from './sqlite-pattern-store.ts';
 export { openMemoryPatternStore, type MemoryPatternStoreOptions } from './memory-pattern-store.ts';
 export {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { prepareFeatures, preparedSimilarity, SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './index.ts';
-import { arbFeatures } from './test-support/arbitraries.ts';
+import { prepareFeatureList, preparedSimilarity, SIMILARITY_WEIGHTS, similarity, structuralSimilarity } from './index.ts';
+import { arbFeatures, arbWideFeatures } from './test-support/arbitraries.ts';
 import { features } from './test-support/feature-fixtures.ts';
 
 describe('similarity (pattern-store.md §5.3)', () => {
@@ -58,16 +58,21 @@ describe('similarity (pattern-store.md §5.3)', () => {
     expect(similarity(features(), features({ estimated_input_tokens_bucket: 3, has_images: true }))).toBeCloseTo(0.85, 12);
   });
 
-  it('scores prepared features exactly as similarity does (the same sets, built once)', () => {
+  it('scores every pair of a prepared list exactly as similarity does (the same counts, from bits built once)', () => {
     fc.assert(
-      fc.property(arbFeatures, arbFeatures, fc.boolean(), (a, b, useWorkloadId) => {
-        expect(preparedSimilarity(prepareFeatures(a), prepareFeatures(b), { useWorkloadId })).toBe(similarity(a, b, { useWorkloadId }));
+      fc.property(fc.array(fc.oneof(arbFeatures, arbWideFeatures), { maxLength: 8 }), fc.boolean(), (list, useWorkloadId) => {
+        const prepared = prepareFeatureList(list);
+        for (let i = 0; i < list.length; i++)
+          for (let j = 0; j < list.length; j++) expect(preparedSimilarity(prepared[i]!, prepared[j]!, { useWorkloadId })).toBe(similarity(list[i]!, list[j]!, { useWorkloadId }));
       }),
-      { seed: 28, numRuns: 2000 },
+      { seed: 28, numRuns: 400 },
     );
     // Repeated labels count once on both paths.
     const a = features({ intent_tags: ['debug', 'debug', 'test'], tool_names: ['read_file', 'read_file'] });
     const b = features({ intent_tags: ['debug'], tool_names: ['read_file', 'run_shell'] });
-    expect(preparedSimilarity(prepareFeatures(a), prepareFeatures(b))).toBe(similarity(a, b));
+    const [pa, pb] = prepareFeatureList([a, b]);
+    expect(preparedSimilarity(pa!, pb!)).toBe(similarity(a, b));
+    // Bits of another list mean other labels.
+    expect(() => preparedSimilarity(pa!, prepareFeatureList([b])[0]!)).toThrow(/different lists/);
   });
 });

@@ -25,14 +25,12 @@ export function jaccardFromCounts(intersection: number, sizeA: number, sizeB: nu
   return union === 0 ? 1 : intersection / union;
 }
 
-function jaccardOfSets(setA: ReadonlySet<string>, setB: ReadonlySet<string>): number {
+function jaccard(a: readonly string[], b: readonly string[]): number {
+  const setA = new Set(a);
+  const setB = new Set(b);
   let inter = 0;
   for (const x of setA) if (setB.has(x)) inter++;
   return jaccardFromCounts(inter, setA.size, setB.size);
-}
-
-function jaccard(a: readonly string[], b: readonly string[]): number {
-  return jaccardOfSets(new Set(a), new Set(b));
 }
 
 /**
@@ -81,37 +79,5 @@ export function similarity(a: StructuralFeatures, b: StructuralFeatures, opts: {
     a.estimated_input_tokens_bucket === b.estimated_input_tokens_bucket,
     a.has_images === b.has_images,
     blend ? a.workload_id === b.workload_id : null,
-  );
-}
-
-/** A fingerprint's label sets, built once to score it against many others (cluster tightness scores every pair). */
-export interface PreparedFeatures {
-  readonly features: StructuralFeatures;
-  readonly intent: ReadonlySet<string>;
-  readonly extensions: ReadonlySet<string>;
-  readonly tools: ReadonlySet<string>;
-  readonly buckets: ReadonlySet<string>;
-  readonly effects: ReadonlySet<string>;
-}
-
-/** `f` with its label sets built. */
-export function prepareFeatures(f: StructuralFeatures): PreparedFeatures {
-  return { features: f, intent: new Set(f.intent_tags), extensions: new Set(f.file_extensions), tools: new Set(f.tool_names), buckets: new Set(f.file_path_buckets), effects: new Set(f.side_effect_classes) };
-}
-
-/** `similarity(a.features, b.features, opts)`, the same arithmetic on the sets built once. */
-export function preparedSimilarity(a: PreparedFeatures, b: PreparedFeatures, opts: { useWorkloadId?: boolean } = {}): number {
-  const x = a.features;
-  const y = b.features;
-  const blend = (opts.useWorkloadId ?? true) && x.workload_id != null && y.workload_id != null;
-  return combineSimilarity(
-    jaccardOfSets(a.intent, b.intent),
-    jaccardOfSets(a.extensions, b.extensions),
-    jaccardOfSets(a.tools, b.tools),
-    jaccardOfSets(a.buckets, b.buckets),
-    jaccardOfSets(a.effects, b.effects),
-    x.estimated_input_tokens_bucket === y.estimated_input_tokens_bucket,
-    x.has_images === y.has_images,
-    blend ? x.workload_id === y.workload_id : null,
   );
 }
