@@ -356,6 +356,8 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     return [...counts.values()].sort((a, b) => sqlKeyOrder(a.policy, b.policy) || sqlKeyOrder(a.model, b.model));
   };
 
+  const savingsKept = new Map<string, SavingsResult>();
+
   return {
     prefetch(sessions) {
       if (!memo) return;
@@ -397,7 +399,13 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     },
 
     savings(selector, baselineModel) {
-      return computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector));
+      if (!(memo && 'sessions' in selector)) return computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector));
+      // A report asks some selections twice (a workload's reps for its row and for the oracle's arms): priced once.
+      const key = `${baselineModel}\u0000${[...new Set(selector.sessions)].sort().join('\u0000')}`;
+      let kept = savingsKept.get(key);
+      if (!kept) savingsKept.set(key, (kept = computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector))));
+      // A copy: no caller shares (and could change) another's result object; its Decimals never change.
+      return { ...kept };
     },
 
     routing(selector) {

@@ -22,9 +22,11 @@ const event = fc.oneof(
 /** Everything a report reads of a selection, in a form toEqual compares (Decimals as strings). */
 function readAll(a: Analytics, sessions: string[]) {
   const sel = { sessions };
-  const s = a.savings(sel, 'anthropic:claude-sonnet-4-6');
+  const money = (s: ReturnType<Analytics['savings']>) => ({ ...s, actual_repriced_usd: s.actual_repriced_usd.toString(), baseline_repriced_usd: s.baseline_repriced_usd.toString(), savings_usd: s.savings_usd.toString(), savings_pct: s.savings_pct?.toString() ?? null });
   return {
-    savings: { ...s, actual_repriced_usd: s.actual_repriced_usd.toString(), baseline_repriced_usd: s.baseline_repriced_usd.toString(), savings_usd: s.savings_usd.toString(), savings_pct: s.savings_pct?.toString() ?? null },
+    // Two baselines: the same sessions priced against each are two answers.
+    savings: money(a.savings(sel, 'anthropic:claude-sonnet-4-6')),
+    savingsHaiku: money(a.savings(sel, 'anthropic:claude-haiku-4-5')),
     counts: a.usageCounts(sel),
     cache: a.cacheEffectiveness(sel),
     decisions: a.routeDecisions(sel),
