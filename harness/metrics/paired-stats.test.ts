@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clusteredFigure, clusteredSeCr2, pairedDifference, pairedSavingsPct, unitCorrelation, unpairedDifference, type PairedUnit } from './paired-stats.ts';
-import { studentTCdf, studentTQuantile } from './student-t.ts';
+import { incompleteBeta, studentTCdf, studentTQuantile } from './student-t.ts';
 
 const unit = (cluster: string, a: number, b: number, den = 1): PairedUnit => ({ cluster, a: { num: a, den }, b: { num: b, den } });
 
@@ -12,6 +12,33 @@ describe('Student t', () => {
     expect(studentTQuantile(0.975, 30)).toBeCloseTo(2.0423, 3);
     expect(studentTQuantile(0.025, 6)).toBeCloseTo(-2.4469, 3);
     expect(studentTCdf(0, 4)).toBeCloseTo(0.5, 12);
+  });
+
+  it('gives, to the last bit, the CDF and quantile of the plain bisection over incompleteBeta (its beta constant made once per quantile)', () => {
+    const cdf = (t: number, df: number) => {
+      const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+      return t >= 0 ? 1 - tail : tail;
+    };
+    const quantile = (p: number, df: number): number => {
+      if (p < 0.5) return -quantile(1 - p, df);
+      let lo = 0;
+      let hi = 1;
+      while (cdf(hi, df) < p) hi *= 2;
+      for (let i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
+        const mid = (lo + hi) / 2;
+        if (cdf(mid, df) < p) lo = mid;
+        else hi = mid;
+      }
+      return (lo + hi) / 2;
+    };
+    const df = fc.oneof(fc.integer({ min: 1, max: 60 }), fc.double({ min: 0.5, max: 300, noNaN: true }));
+    fc.assert(
+      fc.property(fc.double({ min: 0.001, max: 0.999, noNaN: true }), df, fc.double({ min: -40, max: 40, noNaN: true }), (p, d, t) => {
+        expect(Object.is(studentTQuantile(p, d), quantile(p, d))).toBe(true);
+        expect(Object.is(studentTCdf(t, d), cdf(t, d))).toBe(true);
+      }),
+      { seed: 28, numRuns: 300 },
+    );
   });
 
   it('rejects a level outside (0,1) and df <= 0', () => {

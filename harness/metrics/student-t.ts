@@ -48,16 +48,30 @@ function betaFraction(x: number, a: number, b: number): number {
 
 /** The regularized incomplete beta function I_x(a, b), x in [0, 1]. */
 export function incompleteBeta(x: number, a: number, b: number): number {
+  return incompleteBetaWith(x, a, b, logGamma(a + b) - logGamma(a) - logGamma(b));
+}
+
+/** incompleteBeta with ln Γ(a+b) − ln Γ(a) − ln Γ(b) given: constant over a quantile's bisection, so made once there. */
+function incompleteBetaWith(x: number, a: number, b: number, logBetaInverse: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
+  const front = Math.exp(logBetaInverse + a * Math.log(x) + b * Math.log(1 - x));
   // The fraction converges fast on this side of the mean; use the symmetry I_x(a,b) = 1 − I_{1−x}(b,a) otherwise.
   return x < (a + 1) / (a + b + 2) ? (front * betaFraction(x, a, b)) / a : 1 - (front * betaFraction(1 - x, b, a)) / b;
 }
 
+/** ln Γ(df/2 + 1/2) − ln Γ(df/2) − ln Γ(1/2): studentTCdf's beta constant for `df`. */
+function tLogBetaInverse(df: number): number {
+  return logGamma(df / 2 + 0.5) - logGamma(df / 2) - logGamma(0.5);
+}
+
 /** P(T ≤ t) for Student's t with `df` degrees of freedom. */
 export function studentTCdf(t: number, df: number): number {
-  const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+  return tCdf(t, df, tLogBetaInverse(df));
+}
+
+function tCdf(t: number, df: number, logBetaInverse: number): number {
+  const tail = 0.5 * incompleteBetaWith(df / (df + t * t), df / 2, 0.5, logBetaInverse);
   return t >= 0 ? 1 - tail : tail;
 }
 
@@ -66,12 +80,13 @@ export function studentTQuantile(p: number, df: number): number {
   if (!(p > 0 && p < 1)) throw new RangeError(`quantile level must be in (0,1), got ${p}`);
   if (!(df > 0)) throw new RangeError(`degrees of freedom must be > 0, got ${df}`);
   if (p < 0.5) return -studentTQuantile(1 - p, df);
+  const c = tLogBetaInverse(df);
   let lo = 0;
   let hi = 1;
-  while (studentTCdf(hi, df) < p) hi *= 2;
+  while (tCdf(hi, df, c) < p) hi *= 2;
   for (let i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
     const mid = (lo + hi) / 2;
-    if (studentTCdf(mid, df) < p) lo = mid;
+    if (tCdf(mid, df, c) < p) lo = mid;
     else hi = mid;
   }
   return (lo + hi) / 2;
