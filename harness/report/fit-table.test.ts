@@ -63,6 +63,18 @@ describe('terminalWidth', () => {
   });
 });
 
+describe('maxLineWidth', () => {
+  it('counts code points, as [...line] does, surrogate pairs as one (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit: 'binary', maxLength: 12 }), { maxLength: 5 }), (lines) => {
+        expect(maxLineWidth(lines.join('\n'))).toBe(Math.max(0, ...lines.flatMap((l) => l.split('\n')).map((l) => [...l].length)));
+      }),
+      { seed: 28, numRuns: 500 },
+    );
+    expect(maxLineWidth('😀😀\nab')).toBe(2);
+  });
+});
+
 describe('plainTableWidth', () => {
   // Characters cli-table3 counts as one column, and some it does not (wide, emoji, combining, control, ANSI).
   const narrow = fc.constantFrom(...'abcXYZ019 #*-_./|%$±×—–…•“”éßĀžεαΔΩ−≥≤≈∞√∑\u00a0\n'.split(''));

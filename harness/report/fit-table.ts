@@ -44,9 +44,12 @@ function render(columns: readonly FitColumn[], rows: readonly string[][]): strin
   return t.toString();
 }
 
+/** Code points in `line` (what `[...line].length` counts), without the array when it holds no surrogate. */
+const codePoints = (line: string): number => (/[\uD800-\uDFFF]/.test(line) ? [...line].length : line.length);
+
 /** The widest line of a rendering, in characters. */
 export function maxLineWidth(text: string): number {
-  return text.split('\n').reduce((m, l) => Math.max(m, [...l].length), 0);
+  return text.split('\n').reduce((m, l) => Math.max(m, codePoints(l)), 0);
 }
 
 /**
@@ -55,17 +58,23 @@ export function maxLineWidth(text: string): number {
  * and border. Fitting tries one rendering per hidden column, which was most of analyze's table time.
  */
 export function plainTableWidth(columns: readonly FitColumn[], rows: readonly string[][]): number | null {
+  const widths = plainColumnWidths(columns, rows);
+  return widths === null ? null : widths.reduce((sum, w) => sum + w + 1, 1);
+}
+
+/** Each column's width with its padding when plainTableWidth applies (null otherwise). */
+function plainColumnWidths(columns: readonly FitColumn[], rows: readonly string[][]): number[] | null {
   if (columns.length === 0) return null;
   for (const t of [columns.map((c) => c.head), ...rows]) {
     if (t.length !== columns.length) return null;
     for (const cell of t) if (!isOneColumnText(cell)) return null;
   }
-  return columns.reduce((sum, c, i) => sum + natural(c, rows, i) + 1, 1);
+  return columns.map((c, i) => natural(c, rows, i));
 }
 
 function natural(col: FitColumn, rows: readonly string[][], i: number): number {
   const cells = [col.head, ...rows.map((r) => r[i] ?? '')];
-  return Math.max(...cells.flatMap((c) => c.split('\n').map((l) => [...l].length))) + PAD;
+  return Math.max(...cells.flatMap((c) => c.split('\n').map(codePoints))) + PAD;
 }
 
 /**
@@ -76,12 +85,13 @@ function natural(col: FitColumn, rows: readonly string[][], i: number): number {
 export function fitTable(columns: readonly FitColumn[], rows: readonly string[][], width: number | null): FittedTable {
   if (width === null) return { text: render(columns, rows), hidden: [] };
   // Any choice of a plain table's columns is plain: measure each column once, then add up the kept ones.
-  const plainWidths = plainTableWidth(columns, rows) === null ? null : columns.map((c, i) => natural(c, rows, i));
+  // A plain table's drawing is as wide as that sum (plainTableWidth), so only other tables are measured drawn.
+  const plainWidths = plainColumnWidths(columns, rows);
   const widthOf = (idx: readonly number[]) => (plainWidths ? idx.reduce((sum, i) => sum + plainWidths[i]! + 1, 1) : null);
   const predicted = widthOf(columns.map((_, i) => i));
   if (predicted === null || predicted <= width) {
     const full = render(columns, rows);
-    if (maxLineWidth(full) <= width) return { text: full, hidden: [] };
+    if ((predicted ?? maxLineWidth(full)) <= width) return { text: full, hidden: [] };
   }
 
   let keep = columns.map((_, i) => i);
@@ -109,7 +119,7 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   const cols = keep.map((i) => columns[i]!);
   const cells = rows.map((r) => keep.map((i) => r[i] ?? ''));
   const plain = render(cols, cells);
-  if (maxLineWidth(plain) <= width) return { text: plain, hidden };
+  if ((widthOf(keep) ?? maxLineWidth(plain)) <= width) return { text: plain, hidden };
 
   // Fold the name columns into what the others leave (at hyphens and spaces); if that is not enough, share the width out evenly.
   const naturals = keep.map((i) => natural(columns[i]!, rows, i));
