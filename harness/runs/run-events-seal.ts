@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import { PAYLOAD_TYPES, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
 import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
-import { hasRunEventTables, readSessionEvents, runEventsDigest, runEventsPass, runSessionIds } from './run-events.ts';
+import { hasRunEventTables, readRunEvents, runEventsDigest, runEventsPass, runSessionIds } from './run-events.ts';
 
 // A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
 // passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader hashes
@@ -60,6 +60,6 @@ export function assertRunValues(db: Database.Database, path: string, runId: stri
     // Checked before the rows are read: a payload SQLite's `->>` cannot parse is refused naming its row.
     if (verdict === 'checked') checkRunEvents(db, path, runId);
     const sessions = pass?.sessions ?? runSessionIds(db, runId);
-    return { verdict, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows: readSessionEvents(db, sessions, PAYLOAD_TYPES) } };
+    return { verdict, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows: readRunEvents(db, runId, PAYLOAD_TYPES) } };
   })();
 }

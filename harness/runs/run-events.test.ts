@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES } from '../../runtime/analytics/event-rows.ts';
 import { createEventsFixture } from '../../runtime/analytics/events-fixture.ts';
-import { readSessionEvents, RUN_EVENTS, RUN_SESSIONS_CTE, runEventsDigest, runEventsPass, runSessionIds } from './run-events.ts';
+import { readRunEvents, RUN_EVENTS, RUN_SESSIONS_CTE, runEventsDigest, runEventsPass, runSessionIds } from './run-events.ts';
 
 /**
  * The digest as the first sealed runs computed it: every seal in a DB today holds this, so a reader's digest of
@@ -88,6 +88,15 @@ describe("a run's events digest", () => {
 });
 
 describe("a run's rows of the payload types", () => {
+  it("are those of the run's sessions found by their bytes: an id that is not valid UTF-8 (no JavaScript string keeps it) still finds its rows", () => {
+    const db = runDb([]);
+    // A session id of the bytes 's', 0xff: listed by the run, and its one row of a payload type.
+    db.exec(`UPDATE workload_runs SET session_ids_json = CAST(x'5b227330222c2273ff225d' AS TEXT) WHERE run_id = 'r';
+      INSERT INTO events (session_id, id, type, payload_json) VALUES (CAST(x'73ff' AS TEXT), 'e1', 'llm.call_completed', '{"input_tokens":7}')`);
+    const rows = [...readRunEvents(db, 'r', PAYLOAD_TYPES).values()].flat();
+    expect(rows.map((r) => [r.id, r.input_tokens])).toEqual([['e1', 7]]);
+  });
+
   it('are the rows of those sessions and types, by session in id order, each field as the named SELECT of EVENT_ROW_COLUMNS reads it', () => {
     const f = createEventsFixture();
     f.llmCall({ session_id: 's1', model: 'm', input_tokens: 3, output_tokens: 4 });
@@ -96,7 +105,8 @@ describe("a run's rows of the payload types", () => {
     f.add({ type: 'cache.hit', session_id: 's1', payload: { tier: 'exact', avoided_cost_usd: '0.5', served_cost_usd: '0' } });
     f.add({ type: 'cache.miss', session_id: 's0', payload: { explored: true } });
     f.add({ type: 'cache.miss', session_id: 's2', payload: { explored: false } });
-    const rows = readSessionEvents(f.db, ['s0', 's1', 'absent'], PAYLOAD_TYPES);
+    f.db.exec(`CREATE TABLE workload_runs (run_id, session_ids_json); INSERT INTO workload_runs VALUES ('r', '["s0","s1","absent"]')`);
+    const rows = readRunEvents(f.db, 'r', PAYLOAD_TYPES);
     expect([...rows.keys()]).toEqual(['s0', 's1']);
     for (const [session, list] of rows) {
       expect(list.map((r) => r.id)).toEqual([...list.map((r) => r.id)].sort());

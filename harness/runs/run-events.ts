@@ -60,14 +60,14 @@ export function runEventsDigest(db: Database.Database, runId: string): string {
 }
 
 /**
- * The event rows of `sessions` of the given types, by session in id order. The sessions come as one JSON array
- * (no second walk of the session tree); `+type` keeps SQLite on the (session_id, id) index.
+ * The run's event rows of the given types, by session in id order. Its sessions are found in SQL again, not
+ * passed back from JavaScript: an id is matched by its bytes, which a JavaScript string need not keep.
  */
-export function readSessionEvents(db: Database.Database, sessions: readonly string[], types: readonly string[]): Map<string, EventRow[]> {
+export function readRunEvents(db: Database.Database, runId: string, types: readonly string[]): Map<string, EventRow[]> {
   const only = types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
-  const st = db.prepare(`SELECT ${EVENT_ROW_VALUES} FROM events WHERE session_id IN (SELECT value FROM json_each(?)) AND +type IN (${only}) ORDER BY session_id, id`).raw();
+  const st = db.prepare(`${RUN_SESSIONS_CTE} SELECT ${EVENT_ROW_VALUES} ${RUN_EVENTS} AND +type IN (${only}) ORDER BY session_id, id`).raw();
   const out = new Map<string, EventRow[]>();
-  for (const v of st.all(JSON.stringify(sessions)) as unknown[][]) {
+  for (const v of st.all(runId) as unknown[][]) {
     const row = eventRowOf(v);
     const list = out.get(row.session_id);
     if (list) list.push(row);
