@@ -149,8 +149,6 @@ export function openStructuralStore<T extends PatternTables>(
   /** Set when the file cannot be used (not SQLite, corrupt, newer schema, closed): reads empty, writes skipped. */
   let failure: string | null = null;
   let seenVersion = -1;
-  /** False while the file is open but the index was never loaded from it (see `connect`). */
-  let mirrored = false;
   /** The prompt_outcomes rows, mirrored like the index (the `learned` scoring's training data). */
   let promptRows: PromptOutcomeRow[] = [];
   const warned = new Set<string>();
@@ -194,37 +192,39 @@ export function openStructuralStore<T extends PatternTables>(
   }
 
   /**
-   * The open database, opening (and with `create`, creating) the file first; null when there is none.
-   * `mirror: false` is for reads of whole tables, which do not use the index: they open the file without
-   * loading it (a report reading the fingerprints loads no outcomes or prompt rows), and the next caller
-   * that does use it loads it first.
+   * False while the file is open for reads of its own rows only (fingerprints, outcomes, size): those do not need
+   * the index, so it is loaded at the file's first other use (analyze reads a store's fingerprints and nothing else).
    */
-  function connect(op: string, create: boolean, mirror = true): T | null {
+  let mirrored = false;
+
+  /** The open database, opening the file first; null when there is none. The index is left as it is. */
+  function openFile(op: string, create: boolean): T | null {
     if (failure !== null) {
       warnOnce(op, failure);
       return null;
     }
-    if (db) {
-      if (mirror && !mirrored) {
-        try {
-          reload(db);
-          mirrored = true;
-        } catch (err) {
-          storageFailed(op, err);
-          return null;
-        }
-      }
-      return db;
-    }
+    if (db) return db;
     if (!create && !backend.exists()) return null;
-    let opened: T | null = null;
     try {
-      opened = backend.open();
-      if (mirror) reload(opened);
-      mirrored = mirror;
-      db = opened;
+      db = backend.open();
+      mirrored = false;
     } catch (err) {
-      opened?.close();
+      storageFailed(op, err);
+    }
+    return db;
+  }
+
+  /** The open database, opening (and with `create`, creating) the file first and loading the index; null when there is none. */
+  function connect(op: string, create: boolean): T | null {
+    const d = openFile(op, create);
+    if (!d || mirrored) return d;
+    try {
+      reload(d);
+      mirrored = true;
+    } catch (err) {
+      // A file whose index cannot be loaded is not kept open: the next use opens it again.
+      d.close();
+      db = null;
       storageFailed(op, err);
     }
     return db;
@@ -411,10 +411,21 @@ export function openStructuralStore<T extends PatternTables>(
     return { ...scoreEvidence(ev, opts), elapsed_ms: nowMs() - t0 };
   }
 
-  /** Runs a read against the file, or answers `fallback` when there is none or it fails; `mirror: false` for reads of whole tables. */
-  function guardedRead<R>(op: string, fallback: R, fn: (d: T) => R, mirror = true): R {
+  /** Runs a read against the file, or answers `fallback` when there is none or it fails. */
+  function guardedRead<R>(op: string, fallback: R, fn: (d: T) => R): R {
     try {
-      const d = mirror ? readable(op) : connect(op, false, false);
+      const d = readable(op);
+      return d ? fn(d) : fallback;
+    } catch (err) {
+      storageFailed(op, err);
+      return fallback;
+    }
+  }
+
+  /** A read of the file's own rows, not of the index, or `fallback` when there is no file or it fails. */
+  function guardedFileRead<R>(op: string, fallback: R, fn: (d: T) => R): R {
+    try {
+      const d = openFile(op, false);
       return d ? fn(d) : fallback;
     } catch (err) {
       storageFailed(op, err);
@@ -447,10 +458,10 @@ export function openStructuralStore<T extends PatternTables>(
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
       return guardedRead('findKNearest', [], () => index.kNearest(normalizeFeatures(features), k, opts?.useWorkloadId ?? true));
     },
-    fingerprints: () => guardedRead('fingerprints', [], (d) => d.read(() => d.allFingerprints()).map(storedFingerprint), false),
-    outcomes: () => guardedRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome), false),
+    fingerprints: () => guardedFileRead('fingerprints', [], (d) => d.read(() => d.allFingerprints()).map(storedFingerprint)),
+    outcomes: () => guardedFileRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome)),
     size: () =>
-      guardedRead('size', { fingerprints: 0, outcomes: 0, oldest_updated_at_us: null }, (d) =>
+      guardedFileRead('size', { fingerprints: 0, outcomes: 0, oldest_updated_at_us: null }, (d) =>
         d.read(() => ({ ...tableCounts(d), oldest_updated_at_us: d.oldestUpdate() })),
       ),
     evict(opts = {}, ctx) {
