@@ -1,7 +1,8 @@
 // The report's schema check, from the sources and from dist/: a report that breaks its schema is refused, and
-// dist/'s validator, compiled with the V8 code the build made for it, judges reports as ajv's own compile does.
+// dist/'s validator, compiled with the V8 code the build made for it and needing no package, judges reports as
+// ajv's own compile does.
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -51,6 +52,8 @@ describe("dist/'s report validator with its build-time V8 code", () => {
     delete (bad.provenance as Record<string, unknown>).seed;
     const dir = tempDir('report-cache-');
     writeFileSync(join(dir, 'reports.json'), JSON.stringify([good, bad]));
+    // Loaded from a folder with no node_modules above it: the validator needs no package (its helpers are bundled in).
+    for (const f of [file!, `${file!}.v8`]) copyFileSync(join(out, 'validators', f), join(dir, f));
     // A fresh process, no flags, as bin/analyze.mjs runs: V8 must take the cache (it refuses one made by another V8 or other flags).
     const probe = join(dir, 'probe.mjs');
     writeFileSync(
@@ -58,7 +61,7 @@ describe("dist/'s report validator with its build-time V8 code", () => {
       [
         `import { readFileSync } from 'node:fs';`,
         `import { compileValidator } from ${JSON.stringify(join(REPO_ROOT, 'scripts', 'validator-code-cache.mjs'))};`,
-        `const path = ${JSON.stringify(join(out, 'validators', file!))};`,
+        `const path = ${JSON.stringify(join(dir, file!))};`,
         `const { script, validate } = compileValidator(path, readFileSync(path + '.v8'));`,
         `const verdicts = JSON.parse(readFileSync(process.argv[2], 'utf8')).map((r) => ({ ok: validate(r), errors: validate.errors ?? null }));`,
         `console.log(JSON.stringify({ rejected: script.cachedDataRejected, verdicts }));`,
