@@ -9,5 +9,8 @@ export const STAMP_FILE: string;
 /** True when `distDir` holds a finished build whose every input still has the size and mtime the build saw. */
 export function distIsFresh(distDir: URL, rootDir: URL): boolean;
 
-/** The CLI's `main`, from dist/ when it is fresh, else from harness/cli/main.ts through tsx. */
-export function loadMain(env?: Record<string, string | undefined>): Promise<{ main(argv: string[]): Promise<number> }>;
+/**
+ * The CLI's `main`, from dist/ when it is fresh, else from harness/cli/main.ts through tsx; for a process that
+ * runs one `command` only, from that command's CommonJS bundle dist/COMMAND.cjs when the build made one.
+ */
+export function loadMain(env?: Record<string, string | undefined>, command?: string | null): Promise<{ main(argv: string[]): Promise<number> }>;

@@ -17,6 +17,10 @@ const SOURCE_DIRS = ['harness', 'runtime', 'schemas'];
 const PRECOMPILED_MODULE = 'runtime/core/precompiled-validators.ts';
 /** The shared ajv instance's options (runtime/core/schemas.ts reads the same file). */
 const AJV_OPTIONS_FILE = 'runtime/core/ajv-options.json';
+/** The module whose dynamic imports load each command (a one-command bundle keeps only its own). */
+const COMMAND_CATALOG = 'harness/cli/command-catalog.ts';
+/** Commands that also get a one-command CommonJS bundle, dist/COMMAND.cjs (bin/launch.mjs loadMain). */
+const ONE_COMMAND_BUNDLES = ['analyze'];
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
@@ -44,15 +48,11 @@ async function buildDist(dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const validators = await standaloneValidators(dir);
-  const result = await build({
+  const common = {
     absWorkingDir: ROOT,
     entryPoints: { main: 'harness/cli/main.ts' },
     outdir: dir,
-    // Every output file sits directly in `dir`, so one relative path leads from any of them to the sources.
-    chunkNames: '[name]-[hash]',
     bundle: true,
-    splitting: true,
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     packages: 'external',
@@ -60,11 +60,21 @@ async function buildDist(dir) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
+  };
+  const result = await build({
+    ...common,
+    // Every output file sits directly in `dir`, so one relative path leads from any of them to the sources.
+    chunkNames: '[name]-[hash]',
+    splitting: true,
+    format: 'esm',
     plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
+  const bundles = [];
+  for (const command of ONE_COMMAND_BUNDLES) bundles.push(await oneCommandBundle(build, common, command, validators.code, dir));
   const inputs = {};
+  const built = [result, ...bundles].flatMap((r) => Object.keys(r.metafile.inputs)).filter((path) => !path.includes(':'));
   // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
-  for (const path of [...Object.keys(result.metafile.inputs), ...validators.inputs, 'scripts/build-dist.mjs']) {
+  for (const path of [...new Set(built), ...validators.inputs, 'scripts/build-dist.mjs']) {
     const seen = before.get(path) ?? statOf(path);
     if (!seen) throw new Error(`${path} appeared during the build`);
     inputs[path] = seen;
@@ -137,6 +147,44 @@ async function standaloneValidators(dir) {
     '};',
   ].join('\n');
   return { code, inputs: [...files, AJV_OPTIONS_FILE] };
+}
+
+/**
+ * `dist/COMMAND.cjs`: the CLI's main with that one command, everything it may load in one CommonJS file,
+ * for a process that runs nothing else (bin/analyze.mjs). bin/code-cache.mjs runs it with V8's code cache,
+ * which Node 20 offers for CommonJS only; one file also spares the ES module loader's cost per module (some
+ * forty on analyze's path). Packages stay outside, loaded where the code asks for them.
+ */
+function oneCommandBundle(build, common, command, validatorsCode, dir) {
+  return build({
+    ...common,
+    entryPoints: { [command]: 'harness/cli/main.ts' },
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    // The sources are ES modules: strict, and finding their files through import.meta.url (sourceUrls).
+    banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': '__importMetaUrl' },
+    plugins: [onlyCommand(command), precompiledValidators(validatorsCode), sourceUrls(dir)],
+  });
+}
+
+/**
+ * Leaves every command but `command` out of the command catalog's imports: their modules would be bundled
+ * for nothing, as this bundle's process never loads them. Loading one anyway fails loudly.
+ */
+function onlyCommand(command) {
+  return {
+    name: 'only-command',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.ts$/ }, (args) =>
+        relative(ROOT, args.importer).split(sep).join('/') === COMMAND_CATALOG && args.path !== `./commands/${command}.ts` ? { path: args.path, namespace: 'not-bundled' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'not-bundled' }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`dist/${command}.cjs holds the ${command} command only, not ${args.path}`)});`,
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /** Swaps the sources' empty table of precompiled validators for the standalone code. */
