@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.mjs';
 import { distIsFresh } from '../../bin/launch.mjs';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
+import { sharedRun } from '../support/shared-run.ts';
 
 const run = promisify(execFile);
 
@@ -26,7 +29,7 @@ async function node(file: string, args: string[], opts: { cwd: string; env?: Rec
 function miniCheckout(): { root: string; source: string } {
   const root = tempDir('bench-bin-');
   mkdirSync(join(root, 'bin'));
-  for (const f of ['bench.mjs', 'analyze.mjs', 'launch.mjs']) copyFileSync(join(REPO_ROOT, 'bin', f), join(root, 'bin', f));
+  for (const f of ['bench.mjs', 'analyze.mjs', 'launch.mjs', 'code-cache.mjs']) copyFileSync(join(REPO_ROOT, 'bin', f), join(root, 'bin', f));
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   mkdirSync(join(root, 'harness', 'cli'), { recursive: true });
@@ -53,6 +56,18 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
     expect((await node(bin, ['run'], { cwd: root })).stdout).toBe('edited run\n');
   });
 
+  it('start analyze from its one-command bundle dist/analyze.cjs when the build made one, with a code cache in dist/', async () => {
+    const { root } = miniCheckout();
+    writeFileSync(join(root, 'dist', 'analyze.cjs'), "exports.main = async (argv) => {\n  console.log(`bundle ${argv.join(' ')}`);\n  return 0;\n};\n");
+    const analyze = join(root, 'bin', 'analyze.mjs');
+    expect((await node(analyze, ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('bundle analyze --db-path x.db\n');
+    expect(readdirSync(join(root, 'dist'))).toContain(`analyze.cjs${CODE_CACHE_SUFFIX}`);
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
+    // bench analyze and every other command keep to dist/main.js.
+    expect((await node(join(root, 'bin', 'bench.mjs'), ['analyze'], { cwd: root })).stdout).toBe('dist analyze\n');
+    expect((await node(analyze, ['--help'], { cwd: root, env: { METIS_BENCH_NO_DIST: '1' } })).stdout).toBe('sources analyze --help\n');
+  });
+
   it('point the CLI at dist/ for its indexes only while dist/ runs, never at a folder inherited from a parent', async () => {
     const { root, source } = miniCheckout();
     const says = (where: string) => `export async function main() {\n  console.log(\`${where} \${process.env.METIS_BENCH_CACHE_DIR ?? '-'}\`);\n  return 0;\n}\n`;
@@ -70,9 +85,13 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
   const out = join(REPO_ROOT, 'test-output', `dist-${process.pid}-${Date.now()}`);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
+  let building: Promise<{ code: number; stderr: string }> | null = null;
+  /** The build into `out`, made by the first test that needs it. */
+  const built = () => (building ??= node(join(REPO_ROOT, 'scripts', 'build-dist.mjs'), ['--outdir', out], { cwd: REPO_ROOT }));
+
   it('prints what the sources print, and finds its data files beside the sources', async () => {
-    const built = await node(join(REPO_ROOT, 'scripts', 'build-dist.mjs'), ['--outdir', out], { cwd: REPO_ROOT });
-    expect(built.code, built.stderr).toBe(0);
+    const b = await built();
+    expect(b.code, b.stderr).toBe(0);
     const stamp = JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { inputs: Record<string, [number, number]> };
     // The schemas are compiled into dist/ (ajv standalone): an edited schema or ajv option makes it stale.
     expect(Object.keys(stamp.inputs)).toEqual(
@@ -107,5 +126,34 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
       expect(compiled.stdout.trimEnd(), args.join(' ')).toBe(sources.stdout.trimEnd());
       expect(compiled.stderr.trimEnd(), args.join(' ')).toBe(sources.stderr.trimEnd());
     }
+  });
+
+  it('runs analyze from its one-command bundle as the sources run it, with and without the code cache', async () => {
+    const b = await built();
+    expect(b.code, b.stderr).toBe(0);
+    // The bundle run as bin/launch.mjs runs it; the first start writes the cache, the second uses it.
+    const probe = join(out, 'probe-analyze.mjs');
+    writeFileSync(
+      probe,
+      `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'bin', 'code-cache.mjs')).href)};\n` +
+        "const s = runWithCodeCache(new URL('./analyze.cjs', import.meta.url).pathname);\nprocess.exitCode = await s.exports.main(process.argv.slice(2));\ns.saveCache();\nconsole.error(`cache: ${s.cache}`);\n",
+    );
+    const env = { PATH: process.env.PATH ?? '' };
+    const db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], env);
+    const json = join(tempDir('bench-dist-analyze-'), 'analyze.json');
+    const report = ['analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'];
+    const caches: string[] = [];
+    for (const args of [report, report, ['analyze', '--help'], ['analyze', '--db-path', join(out, 'no-such.db')], ['analyze', '--stream-report', json]]) {
+      const sources = await bench(args, { env });
+      const sourcesJson = args === report ? readFileSync(json, 'utf8') : null;
+      const compiled = await node(probe, args, { cwd: REPO_ROOT, env });
+      const stderr = compiled.stderr.trimEnd().split('\n');
+      caches.push(stderr.pop()!);
+      expect(compiled.code, args.join(' ')).toBe(sources.code);
+      expect(compiled.stdout.trimEnd(), args.join(' ')).toBe(sources.stdout.trimEnd());
+      expect(stderr.join('\n'), args.join(' ')).toBe(sources.stderr.trimEnd());
+      if (sourcesJson !== null) expect(readFileSync(json, 'utf8'), args.join(' ')).toBe(sourcesJson);
+    }
+    expect(caches).toEqual(['cache: none', 'cache: used', 'cache: used', 'cache: used', 'cache: used']);
   });
 });
