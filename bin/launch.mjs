@@ -64,8 +64,9 @@ export async function loadMain(env = process.env, command = null) {
 }
 
 /**
- * The `main` of the CommonJS bundle at `file`, which writes the bundle's code cache after its first run,
- * when the functions the command needed are compiled.
+ * The `main` of the CommonJS bundle at `file`, which writes the bundle's code cache after the first run that
+ * did the command's work, when the functions it needed are compiled: a run that printed help or stopped on a
+ * setup error (exit 2) compiled little, and would leave the next starts a cache of little.
  * @param {string} file
  * @returns {{ main(argv: string[]): Promise<number> }}
  */
@@ -74,7 +75,7 @@ function withCodeCache(file) {
   return {
     async main(argv) {
       const code = await script.exports.main(argv);
-      script.saveCache();
+      if (code !== 2 && !argv.includes('--help') && !argv.includes('-h')) script.saveCache();
       return code;
     },
   };
