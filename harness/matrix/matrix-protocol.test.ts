@@ -214,6 +214,27 @@ describe('online: the router learns only the outcome of the model it chose', () 
     }
   });
 
+  it('a shared run dropped at a draw after some tasks tells each decision to the progress meter once', async () => {
+    // A router that starts drawing at its 11th task: the shared run is dropped there and every weight runs
+    // apart from the first task; the decisions told before the drop are redone, not told again.
+    const rows = Array.from({ length: 30 }, (_, i): [string, number, number] => [`k${i % 3}`, 1, 1]);
+    const weights = [0, 0.3, 1];
+    const d = deps(matrix(rows), [], defaultRoutingConfig(), weights);
+    const routerFor = d.routerFor;
+    let prepared = 0;
+    d.routerFor = (store, def) => {
+      const r = routerFor(store, def);
+      return { ...r, prepare: (...a) => (prepared++, r.prepare!(...a)), draws: () => (prepared > 10 ? 1 : 0) };
+    };
+    const told: number[] = [];
+    d.onRouted = (n) => void told.push(n);
+    await runOnline(d, rows.map((_, t) => t), 'known');
+    expect(prepared).toBe(11);
+    expect(told.reduce((a, b) => a + b, 0)).toBe(weights.length * rows.length);
+    // Every decision of the runs apart still reached onRouted (where a Ctrl-C is heard), the redone ones as 0.
+    expect(told.filter((n) => n === 0)).toHaveLength(10 * weights.length);
+  });
+
   it('control: a store that knew both models\' outcomes would route to strong', async () => {
     const picks = await runInSample(deps(matrix(rows)), 'known');
     expect(picks[0]!.every((p) => p === STRONG)).toBe(true);

@@ -41,6 +41,7 @@ export interface MatrixProtocolDeps {
   /**
    * Called as routing decisions are made (`n` of them since the last call): the progress meter's count, and
    * where the run yields to the event loop so a Ctrl-C or SIGTERM is heard (it may reject to stop the run).
+   * `n` is 0 for a decision redone after it was counted (a shared online run dropped at a draw).
    */
   onRouted?(n: number): void | Promise<void>;
 }
@@ -189,7 +190,9 @@ export async function runNestedCrossFit(d: MatrixProtocolDeps, folds: readonly n
 export async function runOnline(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
   const picks = emptyPicks(d);
   const held: ({ outcomes: number; fingerprints: number } | null)[] = d.costWeights.map(() => null);
-  if (!(await onlineTogether(d, order, mode, d.costWeights.map((_, i) => i), picks, held, 0))) return runOnlineApart(d, order, mode);
+  const told = { routed: 0 };
+  // Dropped at a draw: the decisions onRouted already heard are not told again, so the meter never passes its total.
+  if (!(await onlineTogether(d, order, mode, d.costWeights.map((_, i) => i), picks, held, 0, told))) return runOnlineApart(d, order, mode, told.routed);
   // What each weight's store holds once every task has been learnt (the caps figure of the online setting).
   held.forEach((size, i) => d.onSeeded?.({ fold: i, outcomes: size!.outcomes, fingerprints: size!.fingerprints }));
   return picks;
@@ -204,7 +207,8 @@ export async function runOnline(d: MatrixProtocolDeps, order: readonly number[],
  * picks up to the split, as they did here), so each group's store always holds what its weights' own
  * stores would. A router that draws (exploration) would draw for every weight from one sequence, where each
  * weight's own router draws from its own: false then, and nothing of this run is kept.
- * `counted`: tasks before this index were counted by onRouted already (a replay's prefix).
+ * `counted`: tasks before this index were counted by onRouted already (a replay's prefix); `told.routed` sums
+ * the decisions onRouted has heard.
  */
 async function onlineTogether(
   d: MatrixProtocolDeps,
@@ -214,6 +218,7 @@ async function onlineTogether(
   picks: SweepPicks,
   held: ({ outcomes: number; fingerprints: number } | null)[],
   counted: number,
+  told: { routed: number },
 ): Promise<boolean> {
   return withStore(d, `online-${weights[0]}`, undefined, async (store, router) => {
     if (!router.prepare || !router.draws) return false;
@@ -231,13 +236,14 @@ async function onlineTogether(
       const m = chosen[0]!;
       for (const other of new Set(chosen)) {
         if (other === m) continue;
-        if (!(await onlineTogether(d, order, mode, active.filter((_, j) => chosen[j] === other), picks, held, Math.max(counted, x + 1)))) return false;
+        if (!(await onlineTogether(d, order, mode, active.filter((_, j) => chosen[j] === other), picks, held, Math.max(counted, x + 1), told))) return false;
       }
       const routed = active.length;
       active = active.filter((_, j) => chosen[j] === m);
       const learning = router.learn(task, mode, `online-learn:${active[0]}:${t}`, m, outcome(d, t, m));
       if (learning) await learning;
       if (x >= counted) {
+        told.routed += routed;
         const looking = d.onRouted?.(routed);
         if (looking) await looking;
       }
@@ -248,9 +254,13 @@ async function onlineTogether(
   });
 }
 
-/** Online with a store of its own per cost_weight: every task routed and learnt once per weight. */
-async function runOnlineApart(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode): Promise<SweepPicks> {
+/**
+ * Online with a store of its own per cost_weight: every task routed and learnt once per weight. The first
+ * `told` decisions were heard by onRouted already (a shared run dropped at a draw) and are not told again.
+ */
+async function runOnlineApart(d: MatrixProtocolDeps, order: readonly number[], mode: WorkspaceMode, told = 0): Promise<SweepPicks> {
   const picks = emptyPicks(d);
+  let untold = told;
   for (let i = 0; i < d.costWeights.length; i++) {
     // An online store starts empty: no training data to choose a fixed model from, so routerFor's default applies.
     await withStore(d, `online-${i}`, undefined, async (store, router) => {
@@ -263,7 +273,10 @@ async function runOnlineApart(d: MatrixProtocolDeps, order: readonly number[], m
         if (t % 1000 === 0) await d.drain?.();
         const learning = router.learn(task, mode, `online-learn:${i}:${t}`, m, outcome(d, t, m));
         if (learning) await learning;
-        const looking = d.onRouted?.(1);
+        // A decision told already is redone as 0: no count, still a place to hear a Ctrl-C.
+        const fresh = untold > 0 ? 0 : 1;
+        if (untold > 0) untold--;
+        const looking = d.onRouted?.(fresh);
         if (looking) await looking;
       }
       // What the store holds once every task has been learnt (the caps figure of the online setting).

@@ -66,4 +66,14 @@ describe('the matrix run shares what does not depend on the fold', () => {
     expect(onRouted(1)).toBeUndefined();
     expect(ticked).toBe(1001);
   });
+
+  it('decisions redone after a draw (told as 0) add nothing to the meter but still reach a look, where a Ctrl-C stops the run', async () => {
+    const ac = new AbortController();
+    let ticked = 0;
+    const onRouted = interruptible(ac.signal, (n) => (ticked += n));
+    for (let i = 0; i < 999; i++) expect(onRouted(0)).toBeUndefined();
+    ac.abort();
+    await expect(onRouted(0)).rejects.toThrow(/interrupted/);
+    expect(ticked).toBe(0);
+  });
 });

@@ -94,7 +94,8 @@ export function interruptible(signal: AbortSignal | undefined, tick: (n: number)
   // A promise only at a look: between looks the caller need not wait for a microtask per decision.
   return (n) => {
     tick(n);
-    since += n;
+    // A redone decision (n = 0) adds nothing to the meter but still counts toward the next look.
+    since += Math.max(n, 1);
     if (!signal || since < DECISIONS_PER_LOOK) return;
     since = 0;
     return new Promise<void>((r) => setImmediate(r)).then(() => {
