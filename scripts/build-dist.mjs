@@ -5,7 +5,7 @@
 // --if-possible: on a failed build, warn and exit 0 (bench then runs the sources through tsx), so an
 // install never fails on a source being edited.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STAMP_FILE } from '../bin/launch.mjs';
@@ -21,6 +21,12 @@ const AJV_OPTIONS_FILE = 'runtime/core/ajv-options.json';
 const COMMAND_CATALOG = 'harness/cli/command-catalog.ts';
 /** Commands that also get a one-command CommonJS bundle, dist/COMMAND.cjs (bin/launch.mjs loadMain). */
 const ONE_COMMAND_BUNDLES = ['analyze'];
+/**
+ * Packages compiled into a one-command bundle, so its code cache holds them too: pure JavaScript loaded on
+ * every start. The others stay outside: native (better-sqlite3 finds its binary from its own folder) or
+ * imported lazily by code a command seldom runs.
+ */
+const INLINED_PACKAGES = ['commander', 'decimal.js'];
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
@@ -164,8 +170,24 @@ function oneCommandBundle(build, common, command, validatorsCode, dir) {
     // The sources are ES modules: strict, and finding their files through import.meta.url (sourceUrls).
     banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': '__importMetaUrl' },
-    plugins: [onlyCommand(command), precompiledValidators(validatorsCode), sourceUrls(dir)],
+    packages: undefined,
+    plugins: [onlyCommand(command), packagesOutsideBut(INLINED_PACKAGES), precompiledValidators(validatorsCode), sourceUrls(dir)],
   });
+}
+
+/** Keeps every package out of the bundle, as `packages: 'external'` does, but the pure-JavaScript ones named. */
+function packagesOutsideBut(inlined) {
+  return {
+    name: 'packages-outside-but',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (isAbsolute(args.path) || args.path.startsWith('node:')) return undefined;
+        const parts = args.path.split('/');
+        const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+        return inlined.includes(name) ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
 }
 
 /**
