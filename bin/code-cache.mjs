@@ -26,13 +26,33 @@ export function canRunWithCodeCache() {
 
 /**
  * Runs the CommonJS file at `file` as `require(file)` would, compiled with the code cache at
- * `file + CODE_CACHE_SUFFIX` when one made from this very source is there.
+ * `file + CODE_CACHE_SUFFIX` when one made from this very source is there. The file may load other CommonJS
+ * files of its own (dist/validators/) the same way, through `__requireWithCodeCache(absolutePath)`, which
+ * its wrapper function receives beside `require`.
  * @param {string} file absolute path of the bundle
  * @returns {{ exports: any, cache: 'used' | 'none' | 'rejected', saveCache(): void }} the module's exports; what
- *   became of the cache (`rejected`: V8 refused it, as after a Node upgrade); `saveCache` writes the functions
- *   compiled so far as the cache, once, when none was used (call it after the work, so they are many)
+ *   became of its cache (`rejected`: V8 refused it, as after a Node upgrade); `saveCache` writes, once, the
+ *   cache of this file and of each file it loaded that had none usable, with the functions compiled so far
+ *   (call it after the work, so they are many)
  */
 export function runWithCodeCache(file) {
+  const scripts = new Map();
+  const requireWithCodeCache = (path) => (scripts.get(path) ?? compiled(path, scripts, requireWithCodeCache)).exports;
+  const main = compiled(file, scripts, requireWithCodeCache);
+  let saved = false;
+  return {
+    exports: main.exports,
+    cache: main.cache,
+    saveCache() {
+      if (saved) return;
+      saved = true;
+      for (const s of scripts.values()) if (s.cache !== 'used') s.save();
+    },
+  };
+}
+
+/** Compiles and runs one CommonJS file with its code cache, and records it in `scripts`. */
+function compiled(file, scripts, requireWithCodeCache) {
   const source = readFileSync(file, 'utf8');
   const digest = createHash('sha256').update(source).digest();
   const cachePath = file + CODE_CACHE_SUFFIX;
@@ -44,21 +64,19 @@ export function runWithCodeCache(file) {
     // No cache yet, or unreadable: compile from the source.
   }
   // The wrapper CommonJS gives a module, on the source's first line so stack traces keep their line numbers.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __requireWithCodeCache) {${source}\n})`, {
     filename: file,
     cachedData,
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file));
-  let saved = cache === 'used';
-  return {
-    exports: module.exports,
-    cache,
-    saveCache() {
-      if (saved) return;
-      saved = true;
+  const entry = {
+    module,
+    get exports() {
+      return module.exports;
+    },
+    cache: cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used',
+    save() {
       // Written whole under another name, then renamed: a concurrent start reads the old file or the new one.
       const tmp = `${cachePath}.${process.pid}.tmp`;
       try {
@@ -70,4 +88,8 @@ export function runWithCodeCache(file) {
       }
     },
   };
+  // Recorded before it runs, as require does, so a file that loads itself back gets its partial exports.
+  scripts.set(file, entry);
+  script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), requireWithCodeCache);
+  return entry;
 }

@@ -140,14 +140,16 @@ async function standaloneValidators(dir) {
   }
   const code = [
     "import { createRequire } from 'node:module';",
-    'const require = createRequire(import.meta.url);',
+    "import { fileURLToPath } from 'node:url';",
+    // In a one-command bundle run by bin/code-cache.mjs, each validator loads with its own code cache too.
+    "const load = typeof __requireWithCodeCache === 'function' ? __requireWithCodeCache : createRequire(import.meta.url);",
     `const files = new Map([${table.join(', ')}]);`,
     'const loaded = new Map();',
     'export const PRECOMPILED = {',
     '  get(relPath) {',
     '    const file = files.get(relPath);',
     '    if (file === undefined) return undefined;',
-    '    if (!loaded.has(relPath)) loaded.set(relPath, require(`./validators/${file}`));',
+    '    if (!loaded.has(relPath)) loaded.set(relPath, load(fileURLToPath(new URL(`./validators/${file}`, import.meta.url))));',
     '    return loaded.get(relPath);',
     '  },',
     '};',

@@ -34,6 +34,19 @@ describe('bin/code-cache.mjs', () => {
     expect(await b.start()).toEqual({ said: 'one', cache: 'used' });
   });
 
+  it('gives the files a bundle loads through __requireWithCodeCache a cache of their own', async () => {
+    const b = bundleDir('one');
+    const part = join(b.dir, 'part.cjs');
+    writeFileSync(part, 'exports.said = () => "part";\n');
+    writeFileSync(b.bundle, `exports.main = async () => __requireWithCodeCache(${JSON.stringify(part)}).said();\n`);
+    expect(await b.start()).toEqual({ said: 'part', cache: 'none' });
+    expect(existsSync(part + CODE_CACHE_SUFFIX)).toBe(true);
+    expect(await b.start()).toEqual({ said: 'part', cache: 'used' });
+    // Its own digest guards it as the bundle's guards the bundle.
+    writeFileSync(part, 'exports.said = () => "PART";\n');
+    expect(await b.start()).toEqual({ said: 'PART', cache: 'used' });
+  });
+
   it('never runs the old code after an edit of the same length (V8 checks only the length)', async () => {
     const b = bundleDir('one');
     await b.start();
