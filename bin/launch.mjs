@@ -14,22 +14,27 @@ export const STAMP_FILE = 'stamp.json';
 
 /**
  * True when `distDir` holds a finished build whose every input still has the size and mtime the build
- * saw. A missing or unreadable stamp, a missing input or any change means stale.
+ * saw; given `bundle` (a one-command bundle such as `analyze.cjs`), the inputs of that file only, when the
+ * stamp lists them. A missing or unreadable stamp, a missing input or any change means stale.
  * @param {URL} distDir the dist/ folder (a file: URL ending in '/')
  * @param {URL} rootDir the checkout the stamp's paths are relative to (a file: URL ending in '/')
+ * @param {string | null} bundle
  * @returns {boolean}
  */
-export function distIsFresh(distDir, rootDir) {
-  let inputs;
+export function distIsFresh(distDir, rootDir, bundle = null) {
+  let stamp;
   try {
-    inputs = JSON.parse(readFileSync(new URL(STAMP_FILE, distDir), 'utf8')).inputs;
+    stamp = JSON.parse(readFileSync(new URL(STAMP_FILE, distDir), 'utf8'));
   } catch {
     return false;
   }
+  const inputs = stamp?.inputs;
   if (!inputs || typeof inputs !== 'object') return false;
+  const paths = bundle === null ? Object.keys(inputs) : stamp.bundles?.[bundle];
+  if (!Array.isArray(paths)) return false;
   // Plain path strings and no exception per missing file: this runs on every start, for some 500 files.
   const root = fileURLToPath(rootDir);
-  for (const path in inputs) {
+  for (const path of paths) {
     const seen = inputs[path];
     const now = statSync(root + path, { throwIfNoEntry: false });
     if (now === undefined || !Array.isArray(seen) || now.size !== seen[0] || now.mtimeMs !== seen[1]) return false;
@@ -52,11 +57,17 @@ export async function loadMain(env = process.env, command = null) {
   // code, and deleted by a rebuild. Always set or cleared here, so a bench started by another bench never
   // inherits its parent's.
   delete env[CACHE_DIR_ENV];
-  if (env.METIS_BENCH_NO_DIST !== '1' && distIsFresh(dist, root)) {
-    env[CACHE_DIR_ENV] = fileURLToPath(dist);
-    const bundle = command === null ? null : fileURLToPath(new URL(`${command}.cjs`, dist));
-    if (bundle !== null && canRunWithCodeCache() && existsSync(bundle)) return withCodeCache(bundle);
-    return import(new URL('main.js', dist).href);
+  if (env.METIS_BENCH_NO_DIST !== '1') {
+    // A command's bundle needs only its own inputs unchanged (about half of them for analyze).
+    const bundle = command === null ? null : `${command}.cjs`;
+    if (bundle !== null && canRunWithCodeCache() && distIsFresh(dist, root, bundle) && existsSync(new URL(bundle, dist))) {
+      env[CACHE_DIR_ENV] = fileURLToPath(dist);
+      return withCodeCache(fileURLToPath(new URL(bundle, dist)));
+    }
+    if (distIsFresh(dist, root)) {
+      env[CACHE_DIR_ENV] = fileURLToPath(dist);
+      return import(new URL('main.js', dist).href);
+    }
   }
   const { register } = await import('tsx/esm/api');
   register();

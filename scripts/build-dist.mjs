@@ -75,17 +75,18 @@ async function buildDist(dir) {
     format: 'esm',
     plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
-  const bundles = [];
-  for (const command of ONE_COMMAND_BUNDLES) bundles.push(await oneCommandBundle(build, common, command, validators.code, dir));
-  const inputs = {};
-  const built = [result, ...bundles].flatMap((r) => Object.keys(r.metafile.inputs)).filter((path) => !path.includes(':'));
   // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
-  for (const path of [...new Set(built), ...validators.inputs, 'scripts/build-dist.mjs']) {
+  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs'];
+  const bundles = {};
+  for (const command of ONE_COMMAND_BUNDLES) bundles[`${command}.cjs`] = inputsOf(await oneCommandBundle(build, common, command, validators.code, dir));
+  const inputs = {};
+  for (const path of new Set([...inputsOf(result), ...Object.values(bundles).flat()])) {
     const seen = before.get(path) ?? statOf(path);
     if (!seen) throw new Error(`${path} appeared during the build`);
     inputs[path] = seen;
   }
-  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs }, null, 1)}\n`);
+  // `bundles`: the inputs of each one-command bundle, which bin/launch.mjs checks alone before running it.
+  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs, bundles }, null, 1)}\n`);
 }
 
 

@@ -57,8 +57,14 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
   });
 
   it('start analyze from its one-command bundle dist/analyze.cjs when the build made one, with a code cache in dist/', async () => {
-    const { root } = miniCheckout();
+    const { root, source } = miniCheckout();
     writeFileSync(join(root, 'dist', 'analyze.cjs'), "exports.main = async (argv) => {\n  console.log(`bundle ${argv.join(' ')}`);\n  return 0;\n};\n");
+    // A second source that main.js was built from and the bundle was not.
+    const other = join(root, 'harness', 'cli', 'other.ts');
+    writeFileSync(other, 'export const other = 1;\n');
+    const stat = (f: string) => [statSync(f).size, statSync(f).mtimeMs];
+    const inputs = { 'harness/cli/main.ts': stat(source), 'harness/cli/other.ts': stat(other) };
+    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
     const analyze = join(root, 'bin', 'analyze.mjs');
     // A help run compiles little: the cache is left to the first run that does the work.
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
@@ -68,6 +74,13 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
     // bench analyze and every other command keep to dist/main.js.
     expect((await node(join(root, 'bin', 'bench.mjs'), ['analyze'], { cwd: root })).stdout).toBe('dist analyze\n');
     expect((await node(analyze, ['--help'], { cwd: root, env: { METIS_BENCH_NO_DIST: '1' } })).stdout).toBe('sources analyze --help\n');
+    // The bundle is judged by its own inputs: an edit elsewhere leaves it running (main.js is stale then),
+    // an edit of one of them makes analyze run the sources.
+    writeFileSync(other, 'export const other = 2;\n');
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
+    expect((await node(join(root, 'bin', 'bench.mjs'), ['list'], { cwd: root })).stdout).toBe('sources list\n');
+    writeFileSync(source, "export async function main(argv: string[]): Promise<number> {\n  console.log(`edited ${argv.join(' ')}`);\n  return 0;\n}\n");
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('edited analyze --help\n');
   });
 
   it('point the CLI at dist/ for its indexes only while dist/ runs, never at a folder inherited from a parent', async () => {
@@ -100,6 +113,11 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
       expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs', 'schemas/workload.schema.json', 'schemas/events/turn.started.json', 'runtime/core/ajv-options.json']),
     );
     expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`))).toBe(true);
+    // The analyze bundle's own inputs: its command and the schemas, not the other commands.
+    const analyzeInputs = (JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { bundles: Record<string, string[]> }).bundles['analyze.cjs'];
+    expect(analyzeInputs).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/analyze.ts', 'scripts/build-dist.mjs', 'schemas/report.schema.json']));
+    expect(analyzeInputs).not.toContain('harness/cli/commands/run.ts');
+    expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`), 'analyze.cjs')).toBe(true);
     // One script runs the compiled main, as bin/ does with dist/main.js.
     const probe = join(out, 'probe.mjs');
     writeFileSync(probe, "const { main } = await import('./main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n");
