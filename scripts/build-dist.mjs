@@ -5,6 +5,7 @@
 // --if-possible: on a failed build, warn and exit 0 (bench then runs the sources through tsx), so an
 // install never fails on a source being edited.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -27,6 +28,16 @@ const ONE_COMMAND_BUNDLES = ['analyze'];
  * imported lazily by code a command seldom runs.
  */
 const INLINED_PACKAGES = ['commander', 'decimal.js'];
+/**
+ * better-sqlite3's lib/database.js finds its binary through `bindings`, which takes the package's folder from
+ * the caller's file (from a stack trace): inlined, that would be the bundle's. Its JavaScript (13 files, loaded
+ * on every analyze) is inlined only where that call is this exact line, which the build points at the
+ * package's folder (bindings' `module_root`, resolved at run time); otherwise the package stays outside.
+ */
+const SQLITE_LIB = 'better-sqlite3/lib/database.js';
+const SQLITE_BINDINGS_CALL = "require('bindings')('better_sqlite3.node')";
+const SQLITE_BINDINGS_ROOTED =
+  "((root) => require(require.resolve('bindings', { paths: [root] }))({ bindings: 'better_sqlite3.node', module_root: root }))(require('node:path').dirname(require.resolve('better-sqlite3/package.json')))";
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
@@ -174,8 +185,26 @@ function oneCommandBundle(build, common, command, validatorsCode, dir) {
     banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': '__importMetaUrl' },
     packages: undefined,
-    plugins: [onlyCommand(command), packagesOutsideBut(INLINED_PACKAGES), precompiledValidators(validatorsCode), sourceUrls(dir)],
+    plugins: [onlyCommand(command), ...inlinedPackages(), precompiledValidators(validatorsCode), sourceUrls(dir)],
   });
+}
+
+/** The plugins that keep packages outside a one-command bundle but INLINED_PACKAGES and, where it can, better-sqlite3. */
+function inlinedPackages() {
+  const lib = createRequire(join(ROOT, 'package.json')).resolve(SQLITE_LIB);
+  if (!readFileSync(lib, 'utf8').includes(SQLITE_BINDINGS_CALL)) return [packagesOutsideBut(INLINED_PACKAGES)];
+  const rooted = {
+    name: 'better-sqlite3-rooted',
+    setup(b) {
+      // Read at run time, from the package's own folder: the bundle's copy is found through it.
+      b.onResolve({ filter: /^better-sqlite3\/package\.json$/ }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, async (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(SQLITE_BINDINGS_CALL, SQLITE_BINDINGS_ROOTED),
+        loader: 'js',
+      }));
+    },
+  };
+  return [rooted, packagesOutsideBut([...INLINED_PACKAGES, 'better-sqlite3'])];
 }
 
 /** Keeps every package out of the bundle, as `packages: 'external'` does, but the pure-JavaScript ones named. */
