@@ -17,11 +17,12 @@ const DIGEST_BYTES = 32;
 
 /**
  * True when this Node lets a vm.Script's `import()` use the main loader (Node 20.12+): the bundles import some
- * packages lazily.
+ * packages lazily. False under --enable-source-maps, which Node applies to modules it loads, not to a vm.Script:
+ * stack traces then keep naming the sources.
  * @returns {boolean}
  */
 export function canRunWithCodeCache() {
-  return vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER !== undefined;
+  return vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER !== undefined && !process.sourceMapsEnabled;
 }
 
 /**

@@ -181,6 +181,7 @@ function oneCommandBundle(build, common, command, validatorsCode, dir) {
     entryPoints: { [command]: 'harness/cli/main.ts' },
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
+    minifyWhitespace: true,
     // The sources are ES modules: strict, and finding their files through import.meta.url (sourceUrls).
     banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': '__importMetaUrl' },

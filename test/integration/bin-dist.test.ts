@@ -74,6 +74,8 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
     // bench analyze and every other command keep to dist/main.js.
     expect((await node(join(root, 'bin', 'bench.mjs'), ['analyze'], { cwd: root })).stdout).toBe('dist analyze\n');
     expect((await node(analyze, ['--help'], { cwd: root, env: { METIS_BENCH_NO_DIST: '1' } })).stdout).toBe('sources analyze --help\n');
+    // Source maps apply to modules Node loads, not to a vm.Script: with them on, analyze takes dist/main.js.
+    expect((await node(analyze, ['--help'], { cwd: root, env: { NODE_OPTIONS: '--enable-source-maps' } })).stdout).toBe('dist analyze --help\n');
     // The bundle is judged by its own inputs: an edit elsewhere leaves it running (main.js is stale then),
     // an edit of one of them makes analyze run the sources.
     writeFileSync(other, 'export const other = 2;\n');
