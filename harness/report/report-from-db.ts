@@ -17,6 +17,9 @@ import { assertRunValues } from '../runs/run-events-seal.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { buildReport, type SectionOf } from './build-report.ts';
 
+/** How much of a trace DB a reader maps into memory (bytes). */
+const TRACE_DB_MMAP_BYTES = 2 ** 31;
+
 /**
  * Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError.
  * `values: 'per-run'` leaves the value check to the reader of one run (reportFromDb checks the run it reports).
@@ -26,6 +29,9 @@ export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'p
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
+    // Pages read through a memory map, not a read() call each: a report reads some 10k rows scattered over
+    // a large DB. SQLite caps the size at its compile-time limit (2 GB); past it, pages are read as before.
+    db.pragma(`mmap_size = ${TRACE_DB_MMAP_BYTES}`);
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {
     // Corrupt pages can reach the schema table itself (a DB with more tables): still "damaged", with what to do.

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import { formatAjvErrors } from '../../runtime/core/schemas.ts';
-import { eventCatalog, type EventCatalog } from '../../runtime/events/index.ts';
+import { eventCatalog, eventCatalogDigest, type EventCatalog } from '../../runtime/events/index.ts';
 import { SetupError } from '../errors.ts';
 import { RUN_EVENTS, RUN_SESSIONS_CTE } from './run-events.ts';
 
@@ -68,9 +68,12 @@ const RUN_EVENTS_SQL = `${RUN_SESSIONS_CTE} SELECT type, payload_json, id ${RUN_
  */
 const EVENT_CHECKS_VERSION = 1;
 
-/** Names the checks a run's events pass (these checks, this catalog's schemas): recorded with the run's seal. */
+/**
+ * Names the checks a run's events pass (these checks, this catalog's schemas): recorded with the run's seal. From
+ * the catalog's files alone: a reader whose seal matches never loads the catalog.
+ */
 export function eventChecksStamp(): string {
-  const catalog = eventCatalog();
+  const catalog = eventCatalogDigest();
   return `event-checks/${EVENT_CHECKS_VERSION} catalog/${catalog.version} sha256:${catalog.digest}`;
 }
 

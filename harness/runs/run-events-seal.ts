@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
-import { PAYLOAD_TYPES, rowsBySession, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
+import { PAYLOAD_TYPES, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
 import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
-import { hasRunEventTables, readRunEvents, runEventsDigest, runSessionIds } from './run-events.ts';
+import { hasRunEventTables, readRunEvents, runEventsDigest, runEventsPass, runSessionIds } from './run-events.ts';
 
 // A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
 // passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader hashes
@@ -48,11 +48,18 @@ export interface RunValues {
  * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written: its event
  * payloads are schema-checked unless the run's seal vouches for exactly these rows under these checks; the
  * harness's own rows (a few hundred) are always checked. Returns the run's rows of the types analytics parses.
+ * One read transaction: the rows digested (or checked) are the rows handed on.
  */
 export function assertRunValues(db: Database.Database, path: string, runId: string): RunValues {
-  checkRunRows(db, path, runId);
-  const seal = readEventsSeal(db, runId);
-  const verdict: RunValuesVerdict = seal !== null && seal.checked_with === eventChecksStamp() && seal.digest === runEventsDigest(db, runId) ? 'sealed' : 'checked';
-  if (verdict === 'checked') checkRunEvents(db, path, runId);
-  return { verdict, events: { sessions: new Set(runSessionIds(db, runId)), types: new Set(PAYLOAD_TYPES), rows: rowsBySession(readRunEvents(db, runId, PAYLOAD_TYPES)) } };
+  return db.transaction((): RunValues => {
+    checkRunRows(db, path, runId);
+    const seal = readEventsSeal(db, runId);
+    // The digest is worth its pass only when a seal made under these checks can match it.
+    const pass = seal !== null && seal.checked_with === eventChecksStamp() ? runEventsPass(db, runId) : null;
+    const verdict: RunValuesVerdict = pass !== null && pass.digest === seal!.digest ? 'sealed' : 'checked';
+    // Checked before the rows are read: a payload SQLite's `->>` cannot parse is refused naming its row.
+    if (verdict === 'checked') checkRunEvents(db, path, runId);
+    const sessions = pass?.sessions ?? runSessionIds(db, runId);
+    return { verdict, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows: readRunEvents(db, runId, PAYLOAD_TYPES) } };
+  })();
 }

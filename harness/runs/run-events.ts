@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { EVENT_ROW_COLUMNS, type EventRow } from '../../runtime/analytics/event-rows.ts';
+import { EVENT_ROW_VALUES, eventRowOf, type EventRow } from '../../runtime/analytics/event-rows.ts';
 
 /**
  * The sessions of one run: those its reps list and their sub-sessions (delegated workers). A run's events are
@@ -15,16 +15,19 @@ WITH RECURSIVE run_sessions(id) AS (
 /** Ordered by (session_id, id), which the index gives without a sort, so the order never depends on the plan. */
 export const RUN_EVENTS = 'FROM events WHERE session_id IN (SELECT id FROM run_sessions)';
 
-/** A column as `storage class:byte length:value`; a NULL is 'null::' (never dropped, as a NULL inside `||` would drop its row). */
-const field = (column: string) => `typeof(${column}) || ':' || ifnull(octet_length(${column}), '') || ':' || ifnull(${column}, '')`;
+/**
+ * One event row's part of the digest: its session, id, type and payload, each as `storage class:byte length:value`
+ * (a NULL is 'null::', never dropped). concat() is one call where `||` made a new string per operand; it skips a
+ * NULL as ifnull(x, '') did, so the bytes, and every digest sealed before, are the same.
+ */
+const ROW_BYTES = `concat(${['session_id', 'id', 'type', 'payload_json'].map((c) => `typeof(${c}), ':', octet_length(${c}), ':', ${c}`).join(', ')})`;
 
 /**
- * One blob of every event row of the run, in order: each row's session, id, type and payload, each with its
- * storage class and length in bytes, so no two row lists share an encoding. Built in SQLite, so hashing a run
- * does not turn 10k payloads into JavaScript strings (that was most of reading them).
+ * One pass over every event row of the run, in order: the run's session ids as a JSON array and the digest's blob
+ * (every row's ROW_BYTES, built in SQLite so 10k payloads never become JavaScript strings; NULL without events).
  */
-const RUN_EVENTS_BLOB_SQL = `${RUN_SESSIONS_CTE}
-SELECT CAST(group_concat(${['session_id', 'id', 'type', 'payload_json'].map(field).join(' || ')}, '') AS BLOB)
+const RUN_PASS_SQL = `${RUN_SESSIONS_CTE}
+SELECT (SELECT json_group_array(id) FROM run_sessions), CAST(group_concat(${ROW_BYTES}, '') AS BLOB)
 FROM (SELECT session_id, id, type, payload_json ${RUN_EVENTS} ORDER BY session_id, id)`;
 
 /** True when the DB has the tables a run's events are found through. */
@@ -38,16 +41,37 @@ export function runSessionIds(db: Database.Database, runId: string): string[] {
   return db.prepare(`${RUN_SESSIONS_CTE} SELECT id FROM run_sessions`).pluck().all(runId) as string[];
 }
 
-/** The run's event rows (of `types` only, when given), by session in id order. */
-export function readRunEvents(db: Database.Database, runId: string, types?: readonly string[]): EventRow[] {
-  const only = types ? ` AND +type IN (${types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ')})` : '';
-  return db.prepare(`${RUN_SESSIONS_CTE} SELECT ${EVENT_ROW_COLUMNS} ${RUN_EVENTS}${only} ORDER BY session_id, id`).all(runId) as EventRow[];
+/** A run's sessions and the digest of its event rows, from one pass over them. */
+export interface RunEventsPass {
+  sessions: string[];
+  /** SHA-256 (hex) over every event row of the run (ROW_BYTES in (session_id, id) order): what its seal records. */
+  digest: string;
 }
 
-/** SHA-256 (hex) over every event row of the run (RUN_EVENTS_BLOB_SQL): what its seal records of the rows checked. */
+/** The run's sessions and the digest of every event row it holds, in one pass over its rows. */
+export function runEventsPass(db: Database.Database, runId: string): RunEventsPass {
+  const [sessions, blob] = db.prepare(RUN_PASS_SQL).raw().get(runId) as [string, Buffer | null];
+  return { sessions: JSON.parse(sessions) as string[], digest: createHash('sha256').update(blob ?? Buffer.alloc(0)).digest('hex') };
+}
+
+/** SHA-256 (hex) over every event row of the run: what its seal records of the rows checked. */
 export function runEventsDigest(db: Database.Database, runId: string): string {
-  const blob = db.prepare(RUN_EVENTS_BLOB_SQL).pluck().get(runId) as Buffer | null;
-  return createHash('sha256')
-    .update(blob ?? Buffer.alloc(0))
-    .digest('hex');
+  return runEventsPass(db, runId).digest;
+}
+
+/**
+ * The run's event rows of the given types, by session in id order. Its sessions are found in SQL again, not
+ * passed back from JavaScript: an id is matched by its bytes, which a JavaScript string need not keep.
+ */
+export function readRunEvents(db: Database.Database, runId: string, types: readonly string[]): Map<string, EventRow[]> {
+  const only = types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
+  const st = db.prepare(`${RUN_SESSIONS_CTE} SELECT ${EVENT_ROW_VALUES} ${RUN_EVENTS} AND +type IN (${only}) ORDER BY session_id, id`).raw();
+  const out = new Map<string, EventRow[]>();
+  for (const v of st.all(runId) as unknown[][]) {
+    const row = eventRowOf(v);
+    const list = out.get(row.session_id);
+    if (list) list.push(row);
+    else out.set(row.session_id, [row]);
+  }
+  return out;
 }

@@ -8,7 +8,10 @@ import { USAGE_EXPR } from './indexes.ts';
 /** A payload field as `->>` gives it: text and numbers as they are, anything absent or null as NULL. */
 type Field = string | number | null;
 
-/** One row of the `events` table as analytics reads it (PRE_READ_COLUMNS). */
+/**
+ * One row of the `events` table as analytics reads it (EVENT_ROW_COLUMNS). Each payload field is read from the
+ * rows of the type that carries it and is null on the others: analytics reads a field only on its own type.
+ */
 export interface EventRow {
   readonly id: string;
   readonly session_id: string;
@@ -34,27 +37,60 @@ export interface EventRow {
   readonly served_cost_usd: Field;
 }
 
-/** The columns of an EventRow, as a SELECT list over `events`. */
-export const EVENT_ROW_COLUMNS = [
-  'id',
-  'session_id',
-  'turn_id',
-  'type',
-  'payload_json',
-  `${USAGE_EXPR.model} AS model`,
-  `${USAGE_EXPR.input_tokens} AS input_tokens`,
-  `${USAGE_EXPR.output_tokens} AS output_tokens`,
-  `${USAGE_EXPR.cached_input_tokens} AS cached_input_tokens`,
-  `${USAGE_EXPR.cache_creation_input_tokens} AS cache_creation_input_tokens`,
-  "payload_json ->> '$.cost_usd' AS cost_usd",
-  "payload_json ->> '$.cache_tier' AS cache_tier",
-  "payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy",
-  "payload_json ->> '$.chosen_model' AS chosen_model",
-  "payload_json ->> '$.explored' = 1 AS explored",
-  "payload_json ->> '$.tier' AS tier",
-  "payload_json ->> '$.avoided_cost_usd' AS avoided_cost_usd",
-  "payload_json ->> '$.served_cost_usd' AS served_cost_usd",
-].join(', ');
+/** A payload field of `type`'s rows, NULL on the others: a row pays only for the `->>` of its own type's fields. */
+const ofType = (type: string, expr: string) => `CASE type WHEN '${type}' THEN ${expr} END`;
+
+/** Each EventRow column and its expression over `events`, in the row's order. */
+const COLUMNS: readonly (readonly [keyof EventRow, string])[] = [
+  ['id', 'id'],
+  ['session_id', 'session_id'],
+  ['turn_id', 'turn_id'],
+  ['type', 'type'],
+  ['payload_json', 'payload_json'],
+  ['model', ofType('llm.call_completed', USAGE_EXPR.model)],
+  ['input_tokens', ofType('llm.call_completed', USAGE_EXPR.input_tokens)],
+  ['output_tokens', ofType('llm.call_completed', USAGE_EXPR.output_tokens)],
+  ['cached_input_tokens', ofType('llm.call_completed', USAGE_EXPR.cached_input_tokens)],
+  ['cache_creation_input_tokens', ofType('llm.call_completed', USAGE_EXPR.cache_creation_input_tokens)],
+  ['cost_usd', ofType('llm.call_completed', "payload_json ->> '$.cost_usd'")],
+  ['cache_tier', ofType('llm.call_completed', "payload_json ->> '$.cache_tier'")],
+  ['policy', ofType('route.decided', "payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy')")],
+  ['chosen_model', ofType('route.decided', "payload_json ->> '$.chosen_model'")],
+  ['explored', ofType('cache.miss', "payload_json ->> '$.explored' = 1")],
+  ['tier', ofType('cache.hit', "payload_json ->> '$.tier'")],
+  ['avoided_cost_usd', ofType('cache.hit', "payload_json ->> '$.avoided_cost_usd'")],
+  ['served_cost_usd', ofType('cache.hit', "payload_json ->> '$.served_cost_usd'")],
+];
+
+/** The columns of an EventRow, as a SELECT list over `events` (each named as its field). */
+export const EVENT_ROW_COLUMNS = COLUMNS.map(([name, expr]) => (name === expr ? name : `${expr} AS ${name}`)).join(', ');
+
+/** The same columns unnamed, for a statement read in raw mode and turned into rows by eventRowOf. */
+export const EVENT_ROW_VALUES = COLUMNS.map(([, expr]) => expr).join(', ');
+
+/** An EventRow from the values of EVENT_ROW_VALUES, in that order (a raw row costs less to read than a named one). */
+export function eventRowOf(v: readonly unknown[]): EventRow {
+  return {
+    id: v[0] as string,
+    session_id: v[1] as string,
+    turn_id: v[2] as string | null,
+    type: v[3] as string,
+    payload_json: v[4] as string,
+    model: v[5] as Field,
+    input_tokens: v[6] as Field,
+    output_tokens: v[7] as Field,
+    cached_input_tokens: v[8] as Field,
+    cache_creation_input_tokens: v[9] as Field,
+    cost_usd: v[10] as Field,
+    cache_tier: v[11] as Field,
+    policy: v[12] as Field,
+    chosen_model: v[13] as Field,
+    explored: v[14] as Field,
+    tier: v[15] as Field,
+    avoided_cost_usd: v[16] as Field,
+    served_cost_usd: v[17] as Field,
+  };
+}
 
 /** Pre-read rows by session, each session's in id order. */
 export type SessionEventRows = ReadonlyMap<string, readonly EventRow[]>;

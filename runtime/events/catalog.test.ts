@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.ts';
 import { createMemoryLogger } from '../core/logger.ts';
-import { createEventBus, EventCatalogError, EventValidationError, EVENTS_SCHEMA_DIR, eventCatalog, loadEventCatalog } from './index.ts';
+import { createEventBus, EventCatalogError, EventValidationError, EVENTS_SCHEMA_DIR, eventCatalog, eventCatalogDigest, loadEventCatalog } from './index.ts';
 
 /** Spec §6 floors and typical actors for the types the project emits (event-bus-and-trace-catalog.md). */
 const SPEC: Record<string, [string, string]> = {
@@ -131,6 +131,28 @@ describe('adding a type = a schema file + a catalog line', () => {
     expect(e.sensitivity).toBe('aggregatable');
     expect(() => bus.emit({ session_id: 's', type: 'feedback.explicit', actor: 'user', payload: { rating: 'meh' } })).toThrow(EventValidationError);
     await bus.drain();
+  });
+
+  it("eventCatalogDigest gives the loaded catalog's version and digest from the files alone, and follows every edit the digest covers", () => {
+    const d = copyCatalog();
+    const loaded = (dir: string) => {
+      const c = loadEventCatalog(dir);
+      return { version: c.version, digest: c.digest };
+    };
+    expect(eventCatalogDigest(EVENTS_SCHEMA_DIR)).toEqual(loaded(EVENTS_SCHEMA_DIR));
+    expect(eventCatalogDigest(d)).toEqual(loaded(EVENTS_SCHEMA_DIR));
+    const seen = new Set([eventCatalogDigest(d).digest]);
+    // A payload schema edited, then catalog.json: each gives another digest, the same one loading gives.
+    writeFileSync(join(d, 'tool.failed.json'), `${readFileSync(join(d, 'tool.failed.json'), 'utf8')} `);
+    expect(eventCatalogDigest(d)).toEqual(loaded(d));
+    seen.add(eventCatalogDigest(d).digest);
+    writeFileSync(join(d, 'catalog.json'), `${readFileSync(join(d, 'catalog.json'), 'utf8')} `);
+    expect(eventCatalogDigest(d)).toEqual(loaded(d));
+    seen.add(eventCatalogDigest(d).digest);
+    expect(seen.size).toBe(3);
+    // Files the catalog cannot load with: loading's error, not a digest.
+    rmSync(join(d, 'tool.failed.json'));
+    expect(() => eventCatalogDigest(d)).toThrow(join(d, 'tool.failed.json'));
   });
 
   it('a catalog line without its schema file is refused, naming the file', () => {

@@ -22,14 +22,21 @@ export interface EventCatalog {
   has(type: string): boolean;
 }
 
+/** The catalog's digest as it starts: catalog.json's text, length first. */
+const catalogDigestOf = (catalogText: string): Hash => createHash('sha256').update(`${catalogText.length}:`).update(catalogText);
+
+/** Adds a payload schema's text to the digest, under the file's name, not its path: another checkout gives the same digest. */
+function digestSchema(digest: Hash, file: string, text: string): void {
+  const name = basename(file);
+  digest.update(`${name.length}:${text.length}:${name}`).update(text);
+}
+
 /** Reads and parses a payload schema, adding its text to the catalog's digest. */
 function readPayloadSchema(file: string, digest: Hash): Record<string, unknown> {
   if (!existsSync(file)) throw new EventCatalogError(file, 'payload schema file is missing');
   try {
     const text = readFileSync(file, 'utf8');
-    // The file's name, not its path: the same schemas in another checkout give the same digest.
-    const name = basename(file);
-    digest.update(`${name.length}:${text.length}:${name}`).update(text);
+    digestSchema(digest, file, text);
     return JSON.parse(text) as Record<string, unknown>;
   } catch (err) {
     throw new EventCatalogError(file, `not valid JSON: ${(err as Error).message}`);
@@ -59,10 +66,10 @@ function compilePayloadSchema(file: string, schema: Record<string, unknown>): Va
 export function loadEventCatalog(dir: string = EVENTS_SCHEMA_DIR): EventCatalog {
   const file = join(dir, 'catalog.json');
   let data: unknown;
-  const digest = createHash('sha256');
+  let digest: Hash;
   try {
     const text = readFileSync(file, 'utf8');
-    digest.update(`${text.length}:`).update(text);
+    digest = catalogDigestOf(text);
     data = JSON.parse(text);
   } catch (err) {
     throw new EventCatalogError(file, `cannot read catalog: ${(err as Error).message}`);
@@ -101,6 +108,29 @@ let defaultCatalog: EventCatalog | undefined;
 export function eventCatalog(): EventCatalog {
   defaultCatalog ??= loadEventCatalog();
   return defaultCatalog;
+}
+
+/**
+ * The version and digest the catalog in `dir` loads with (EventCatalog's), from the files' text alone: nothing is
+ * validated, parsed beyond catalog.json's list or compiled, so a reader that only compares a stamp (analyze of a
+ * sealed run) does not load the catalog. Files that cannot be read or parsed give the error loading the catalog gives.
+ */
+export function eventCatalogDigest(dir: string = EVENTS_SCHEMA_DIR): { version: number; digest: string } {
+  if (defaultCatalog && dir === EVENTS_SCHEMA_DIR) return { version: defaultCatalog.version, digest: defaultCatalog.digest };
+  try {
+    const text = readFileSync(join(dir, 'catalog.json'), 'utf8');
+    const data = JSON.parse(text) as { version: number; types: { type: string }[] };
+    const digest = catalogDigestOf(text);
+    for (const { type } of data.types) {
+      const file = join(dir, `${type}.json`);
+      digestSchema(digest, file, readFileSync(file, 'utf8'));
+    }
+    if (Number.isInteger(data.version)) return { version: data.version, digest: digest.digest('hex') };
+  } catch {
+    // Told apart by loading it below.
+  }
+  const catalog = dir === EVENTS_SCHEMA_DIR ? eventCatalog() : loadEventCatalog(dir);
+  return { version: catalog.version, digest: catalog.digest };
 }
 
 /** True for a type in the project's catalog; subscribers use it to skip types from a newer catalog. */

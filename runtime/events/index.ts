@@ -6,7 +6,7 @@ export type { Actor, BusEvent, EventBus, EventDraft, EventFilter, EventHandler, 
 // Payload interfaces generated from schemas/events/ (scripts/gen-event-types.ts).
 export type * from '../../schemas/types/events.ts';
 export { createEventBus, type EventBusOptions } from './bus.ts';
-export { eventCatalog, isKnownEventType, loadEventCatalog, EVENTS_SCHEMA_DIR, type EventCatalog } from './catalog.ts';
+export { eventCatalog, eventCatalogDigest, isKnownEventType, loadEventCatalog, EVENTS_SCHEMA_DIR, type EventCatalog } from './catalog.ts';
 export { EventBusOverflowError, EventCatalogError, EventValidationError } from './errors.ts';
 export { matchesFilter } from './filter.ts';
 

@@ -9,6 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.ts';
 import { createMemoryLogger } from '../core/logger.ts';
 import { normalizeFeatures, openPatternStore, PATTERN_SCHEMA_VERSION, structuralSignature, type PatternStore, type UpdateScoreInput } from './index.ts';
+import { openPatternDb, type PatternDb } from './pattern-db.ts';
+import { openStructuralStore } from './sqlite-pattern-store.ts';
 import { features, HAIKU, SONNET } from './test-support/feature-fixtures.ts';
 import { CTX, DAY_US, makeStore, payloadsOf, recordTurn, tempDir, type StoreFixture } from './test-support/store-fixtures.ts';
 
@@ -327,6 +329,34 @@ describe('two stores on one file', () => {
         [HAIKU, 11, (5 + 0.7) / 11],
       ]);
     }
+  });
+
+  it("a store that only reads the file's rows (fingerprints, outcomes, size) never loads its index; its first K-NN read loads it once, as a store that loaded it at open", () => {
+    const fx = fixture();
+    for (let i = 0; i < 4; i++) recordTurn(fx.store, i % 2 ? PY : features({ intent_tags: ['test'] }), { model: i % 2 ? HAIKU : SONNET, turn: `t${i}` });
+    let loads = 0;
+    // The file's tables, counting the reads only an index load makes (its prompt rows).
+    const counted = (d: PatternDb): PatternDb =>
+      new Proxy(d, {
+        get(t, k: keyof PatternDb) {
+          if (k === 'readPromptOutcomes') loads += 1;
+          const v = t[k];
+          return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(t) : v;
+        },
+      });
+    const { store } = openStructuralStore({ path: fx.path, exists: () => true, open: () => counted(openPatternDb(fx.path, 5_000)), embeddingCache: () => { throw new Error('not v2'); } }, { logger: createMemoryLogger(), clock: fx.clock }, null);
+    expect(store.fingerprints()).toEqual(fx.store.fingerprints());
+    expect(store.outcomes()).toEqual(fx.store.outcomes());
+    expect(store.size()).toEqual(fx.store.size());
+    expect(loads).toBe(0);
+    expect(store.findKNearest(PY, 3)).toEqual(fx.store.findKNearest(PY, 3));
+    expect(store.recommend(PY, NO_GATES).alternatives).toEqual(fx.store.recommend(PY, NO_GATES).alternatives);
+    expect(loads).toBe(1);
+    // Its writes then land in an index that holds the file, as they would have.
+    recordTurn(store, PY, { model: SONNET, turn: 'after' });
+    expect(loads).toBe(1);
+    expect(store.findKNearest(PY, 3)).toEqual(fx.reopen().findKNearest(PY, 3));
+    store.close();
   });
 
   it('two processes recording at once lose no write', async () => {

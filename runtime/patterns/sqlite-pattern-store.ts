@@ -191,21 +191,40 @@ export function openStructuralStore<T extends PatternTables>(
     });
   }
 
-  /** The open database, opening (and with `create`, creating) the file first; null when there is none. */
-  function connect(op: string, create: boolean): T | null {
+  /**
+   * False while the file is open for reads of its own rows only (fingerprints, outcomes, size): those do not need
+   * the index, so it is loaded at the file's first other use (analyze reads a store's fingerprints and nothing else).
+   */
+  let mirrored = false;
+
+  /** The open database, opening the file first; null when there is none. The index is left as it is. */
+  function openFile(op: string, create: boolean): T | null {
     if (failure !== null) {
       warnOnce(op, failure);
       return null;
     }
     if (db) return db;
     if (!create && !backend.exists()) return null;
-    let opened: T | null = null;
     try {
-      opened = backend.open();
-      reload(opened);
-      db = opened;
+      db = backend.open();
+      mirrored = false;
     } catch (err) {
-      opened?.close();
+      storageFailed(op, err);
+    }
+    return db;
+  }
+
+  /** The open database, opening (and with `create`, creating) the file first and loading the index; null when there is none. */
+  function connect(op: string, create: boolean): T | null {
+    const d = openFile(op, create);
+    if (!d || mirrored) return d;
+    try {
+      reload(d);
+      mirrored = true;
+    } catch (err) {
+      // A file whose index cannot be loaded is not kept open: the next use opens it again.
+      d.close();
+      db = null;
       storageFailed(op, err);
     }
     return db;
@@ -403,6 +422,17 @@ export function openStructuralStore<T extends PatternTables>(
     }
   }
 
+  /** A read of the file's own rows, not of the index, or `fallback` when there is no file or it fails. */
+  function guardedFileRead<R>(op: string, fallback: R, fn: (d: T) => R): R {
+    try {
+      const d = openFile(op, false);
+      return d ? fn(d) : fallback;
+    } catch (err) {
+      storageFailed(op, err);
+      return fallback;
+    }
+  }
+
   const hybrid: HybridIndex = {
     embeddingCache(limits) {
       const d = connect('open', true);
@@ -428,10 +458,10 @@ export function openStructuralStore<T extends PatternTables>(
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
       return guardedRead('findKNearest', [], () => index.kNearest(normalizeFeatures(features), k, opts?.useWorkloadId ?? true));
     },
-    fingerprints: () => guardedRead('fingerprints', [], (d) => d.read(() => d.allFingerprints()).map(storedFingerprint)),
-    outcomes: () => guardedRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome)),
+    fingerprints: () => guardedFileRead('fingerprints', [], (d) => d.read(() => d.allFingerprints()).map(storedFingerprint)),
+    outcomes: () => guardedFileRead('outcomes', [], (d) => d.read(() => d.allOutcomes()).map(storedOutcome)),
     size: () =>
-      guardedRead('size', { fingerprints: 0, outcomes: 0, oldest_updated_at_us: null }, (d) =>
+      guardedFileRead('size', { fingerprints: 0, outcomes: 0, oldest_updated_at_us: null }, (d) =>
         d.read(() => ({ ...tableCounts(d), oldest_updated_at_us: d.oldestUpdate() })),
       ),
     evict(opts = {}, ctx) {
