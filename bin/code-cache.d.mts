@@ -3,7 +3,7 @@
 /** Suffix of the code cache file beside a bundle. */
 export const CODE_CACHE_SUFFIX: string;
 
-/** True when this Node lets a vm.Script's `import()` use the main loader (Node 20.12+) and source maps are off. */
+/** False under --enable-source-maps (Node maps the modules it loads, not a vm.Script). */
 export function canRunWithCodeCache(): boolean;
 
 /** Runs the CommonJS file at `file` as `require(file)` would, with the code cache beside it when made from this source. */

@@ -16,13 +16,12 @@ export const CODE_CACHE_SUFFIX = '.v8cache';
 const DIGEST_BYTES = 32;
 
 /**
- * True when this Node lets a vm.Script's `import()` use the main loader (Node 20.12+): the bundles import some
- * packages lazily. False under --enable-source-maps, which Node applies to modules it loads, not to a vm.Script:
- * stack traces then keep naming the sources.
+ * False under --enable-source-maps, which Node applies to the modules it loads, not to a vm.Script: stack traces
+ * then keep naming the sources.
  * @returns {boolean}
  */
 export function canRunWithCodeCache() {
-  return vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER !== undefined && !process.sourceMapsEnabled;
+  return !process.sourceMapsEnabled;
 }
 
 /**
@@ -65,11 +64,9 @@ function compiled(file, scripts, requireWithCodeCache) {
     // No cache yet, or unreadable: compile from the source.
   }
   // The wrapper CommonJS gives a module, on the source's first line so stack traces keep their line numbers.
-  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __requireWithCodeCache) {${source}\n})`, {
-    filename: file,
-    cachedData,
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
-  });
+  // No import() in the file: Node 20 lets a vm.Script's import() reach its loader only through an experimental
+  // option (the build turns a bundle's import() into require).
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname, __requireWithCodeCache) {${source}\n})`, { filename: file, cachedData });
   const module = { exports: {} };
   const entry = {
     module,

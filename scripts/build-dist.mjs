@@ -182,6 +182,9 @@ function oneCommandBundle(build, common, command, validatorsCode, dir) {
     format: 'cjs',
     outExtension: { '.js': '.cjs' },
     minifyWhitespace: true,
+    // A package imported lazily (an embedder's SDK) is required instead: a vm.Script's import() needs an
+    // experimental loader hook in Node 20 that warns on use. Every package this bundle reaches has a CommonJS entry.
+    supported: { 'dynamic-import': false },
     // The sources are ES modules: strict, and finding their files through import.meta.url (sourceUrls).
     banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': '__importMetaUrl' },

@@ -119,6 +119,8 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
     const analyzeInputs = (JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { bundles: Record<string, string[]> }).bundles['analyze.cjs'];
     expect(analyzeInputs).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/analyze.ts', 'scripts/build-dist.mjs', 'schemas/report.schema.json']));
     expect(analyzeInputs).not.toContain('harness/cli/commands/run.ts');
+    // A vm.Script's import() would need Node 20's experimental loader option (which warns): the bundle has none.
+    expect(readFileSync(join(out, 'analyze.cjs'), 'utf8')).not.toMatch(/(?<![\w$.])import\(/);
     expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`), 'analyze.cjs')).toBe(true);
     // One script runs the compiled main, as bin/ does with dist/main.js.
     const probe = join(out, 'probe.mjs');
