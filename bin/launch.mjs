@@ -4,7 +4,6 @@
 // stale code. METIS_BENCH_NO_DIST=1 always takes the sources.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { canRunWithCodeCache, runWithCodeCache } from './code-cache.mjs';
 
 /** The folder the CLI may keep derived indexes in (harness/cli/list/list-index.ts reads it). */
 export const CACHE_DIR_ENV = 'METIS_BENCH_CACHE_DIR';
@@ -58,11 +57,13 @@ export async function loadMain(env = process.env, command = null) {
   // inherits its parent's.
   delete env[CACHE_DIR_ENV];
   if (env.METIS_BENCH_NO_DIST !== '1') {
+    // Loaded here only: `bench` needs neither it nor the crypto and vm modules it loads.
+    const codeCache = command === null ? null : await import('./code-cache.mjs');
+    const bundle = `${command}.cjs`;
     // A command's bundle needs only its own inputs unchanged (about half of them for analyze).
-    const bundle = command === null ? null : `${command}.cjs`;
-    if (bundle !== null && canRunWithCodeCache() && distIsFresh(dist, root, bundle) && existsSync(new URL(bundle, dist))) {
+    if (codeCache !== null && codeCache.canRunWithCodeCache() && distIsFresh(dist, root, bundle) && existsSync(new URL(bundle, dist))) {
       env[CACHE_DIR_ENV] = fileURLToPath(dist);
-      return withCodeCache(fileURLToPath(new URL(bundle, dist)));
+      return withCodeCache(codeCache.runWithCodeCache(fileURLToPath(new URL(bundle, dist))));
     }
     if (distIsFresh(dist, root)) {
       env[CACHE_DIR_ENV] = fileURLToPath(dist);
@@ -75,14 +76,13 @@ export async function loadMain(env = process.env, command = null) {
 }
 
 /**
- * The `main` of the CommonJS bundle at `file`, which writes the bundle's code cache after the first run that
- * did the command's work, when the functions it needed are compiled: a run that printed help or stopped on a
- * setup error (exit 2) compiled little, and would leave the next starts a cache of little.
- * @param {string} file
+ * The `main` of a CommonJS bundle run with its code cache (bin/code-cache.mjs), which writes the cache after
+ * the first run that did the command's work, when the functions it needed are compiled: a run that printed
+ * help or stopped on a setup error (exit 2) compiled little, and would leave the next starts a cache of little.
+ * @param {{ exports: any, saveCache(): void }} script
  * @returns {{ main(argv: string[]): Promise<number> }}
  */
-function withCodeCache(file) {
-  const script = runWithCodeCache(file);
+function withCodeCache(script) {
   return {
     async main(argv) {
       const code = await script.exports.main(argv);
