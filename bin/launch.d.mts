@@ -6,8 +6,14 @@ export const CACHE_DIR_ENV: string;
 /** Name of the file in dist/ that records which source files (size, mtime) the build read. */
 export const STAMP_FILE: string;
 
-/** True when `distDir` holds a finished build whose every input still has the size and mtime the build saw. */
-export function distIsFresh(distDir: URL, rootDir: URL): boolean;
+/**
+ * True when `distDir` holds a finished build whose every input still has the size and mtime the build saw;
+ * given `bundle` (`analyze.cjs`), the inputs of that one-command bundle only.
+ */
+export function distIsFresh(distDir: URL, rootDir: URL, bundle?: string | null): boolean;
 
-/** The CLI's `main`, from dist/ when it is fresh, else from harness/cli/main.ts through tsx. */
-export function loadMain(env?: Record<string, string | undefined>): Promise<{ main(argv: string[]): Promise<number> }>;
+/**
+ * The CLI's `main`, from dist/ when it is fresh, else from harness/cli/main.ts through tsx; for a process that
+ * runs one `command` only, from that command's CommonJS bundle dist/COMMAND.cjs when the build made one.
+ */
+export function loadMain(env?: Record<string, string | undefined>, command?: string | null): Promise<{ main(argv: string[]): Promise<number> }>;

@@ -5,7 +5,8 @@
 // --if-possible: on a failed build, warn and exit 0 (bench then runs the sources through tsx), so an
 // install never fails on a source being edited.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { createRequire } from 'node:module';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STAMP_FILE } from '../bin/launch.mjs';
@@ -18,6 +19,26 @@ const SOURCE_DIRS = ['harness', 'runtime', 'schemas'];
 const PRECOMPILED_MODULE = 'runtime/core/precompiled-validators.ts';
 /** The shared ajv instance's options (runtime/core/schemas.ts reads the same file). */
 const AJV_OPTIONS_FILE = 'runtime/core/ajv-options.json';
+/** The module whose dynamic imports load each command (a one-command bundle keeps only its own). */
+const COMMAND_CATALOG = 'harness/cli/command-catalog.ts';
+/** Commands that also get a one-command CommonJS bundle, dist/COMMAND.cjs (bin/launch.mjs loadMain). */
+const ONE_COMMAND_BUNDLES = ['analyze'];
+/**
+ * Packages compiled into a one-command bundle, so its code cache holds them too: pure JavaScript loaded on
+ * every start. The others stay outside: native (better-sqlite3 finds its binary from its own folder) or
+ * imported lazily by code a command seldom runs.
+ */
+const INLINED_PACKAGES = ['commander', 'decimal.js'];
+/**
+ * better-sqlite3's lib/database.js finds its binary through `bindings`, which takes the package's folder from
+ * the caller's file (from a stack trace): inlined, that would be the bundle's. Its JavaScript (13 files, loaded
+ * on every analyze) is inlined only where that call is this exact line, which the build points at the
+ * package's folder (bindings' `module_root`, resolved at run time); otherwise the package stays outside.
+ */
+const SQLITE_LIB = 'better-sqlite3/lib/database.js';
+const SQLITE_BINDINGS_CALL = "require('bindings')('better_sqlite3.node')";
+const SQLITE_BINDINGS_ROOTED =
+  "((root) => require(require.resolve('bindings', { paths: [root] }))({ bindings: 'better_sqlite3.node', module_root: root }))(require('node:path').dirname(require.resolve('better-sqlite3/package.json')))";
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
@@ -45,15 +66,11 @@ async function buildDist(dir) {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const validators = await standaloneValidators(dir);
-  const result = await build({
+  const common = {
     absWorkingDir: ROOT,
     entryPoints: { main: 'harness/cli/main.ts' },
     outdir: dir,
-    // Every output file sits directly in `dir`, so one relative path leads from any of them to the sources.
-    chunkNames: '[name]-[hash]',
     bundle: true,
-    splitting: true,
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     packages: 'external',
@@ -61,16 +78,27 @@ async function buildDist(dir) {
     sourcemap: 'linked',
     metafile: true,
     logLevel: 'warning',
+  };
+  const result = await build({
+    ...common,
+    // Every output file sits directly in `dir`, so one relative path leads from any of them to the sources.
+    chunkNames: '[name]-[hash]',
+    splitting: true,
+    format: 'esm',
     plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
-  const inputs = {};
   // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
-  for (const path of [...Object.keys(result.metafile.inputs), ...validators.inputs, 'scripts/build-dist.mjs']) {
+  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs'];
+  const bundles = {};
+  for (const command of ONE_COMMAND_BUNDLES) bundles[`${command}.cjs`] = inputsOf(await oneCommandBundle(build, common, command, validators.code, dir));
+  const inputs = {};
+  for (const path of new Set([...inputsOf(result), ...Object.values(bundles).flat()])) {
     const seen = before.get(path) ?? statOf(path);
     if (!seen) throw new Error(`${path} appeared during the build`);
     inputs[path] = seen;
   }
-  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs }, null, 1)}\n`);
+  // `bundles`: the inputs of each one-command bundle, which bin/launch.mjs checks alone before running it.
+  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs, bundles }, null, 1)}\n`);
 }
 
 
@@ -136,9 +164,13 @@ async function standaloneValidators(dir) {
     `import { compileValidator } from ${JSON.stringify(join(ROOT, 'scripts', 'validator-code-cache.mjs'))};`,
     `const files = new Map([${table.join(', ')}]);`,
     'const loaded = new Map();',
-    '/** The validator file, compiled with the V8 code the build made for it (V8 compiles afresh when it refuses that code). */',
-    'function load(file) {',
-    '  const path = fileURLToPath(new URL(`./validators/${file}`, import.meta.url));',
+    '/**',
+    ' * The validator file at `path`: in a one-command bundle run by bin/code-cache.mjs, through its loader (the code',
+    ' * cache it keeps per file); elsewhere compiled with the V8 code the build made for it (V8 compiles afresh when',
+    ' * it refuses that code).',
+    ' */',
+    'function load(path) {',
+    "  if (typeof __requireWithCodeCache === 'function') return __requireWithCodeCache(path);",
     '  let cache;',
     '  try {',
     '    cache = readFileSync(`${path}.v8`);',
@@ -151,12 +183,88 @@ async function standaloneValidators(dir) {
     '  get(relPath) {',
     '    const file = files.get(relPath);',
     '    if (file === undefined) return undefined;',
-    '    if (!loaded.has(relPath)) loaded.set(relPath, load(file));',
+    '    if (!loaded.has(relPath)) loaded.set(relPath, load(fileURLToPath(new URL(`./validators/${file}`, import.meta.url))));',
     '    return loaded.get(relPath);',
     '  },',
     '};',
   ].join('\n');
   return { code, inputs: [...files, AJV_OPTIONS_FILE, 'scripts/validator-code-cache.mjs'] };
+}
+
+/**
+ * `dist/COMMAND.cjs`: the CLI's main with that one command, everything it may load in one CommonJS file,
+ * for a process that runs nothing else (bin/analyze.mjs). bin/code-cache.mjs runs it with V8's code cache,
+ * which Node 20 offers for CommonJS only; one file also spares the ES module loader's cost per module (some
+ * forty on analyze's path). Packages stay outside, loaded where the code asks for them.
+ */
+function oneCommandBundle(build, common, command, validatorsCode, dir) {
+  return build({
+    ...common,
+    entryPoints: { [command]: 'harness/cli/main.ts' },
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    minifyWhitespace: true,
+    // A package imported lazily (an embedder's SDK) is required instead: a vm.Script's import() needs an
+    // experimental loader hook in Node 20 that warns on use. Every package this bundle reaches has a CommonJS entry.
+    supported: { 'dynamic-import': false },
+    // The sources are ES modules: strict, and finding their files through import.meta.url (sourceUrls).
+    banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+    define: { 'import.meta.url': '__importMetaUrl' },
+    packages: undefined,
+    plugins: [onlyCommand(command), ...inlinedPackages(), precompiledValidators(validatorsCode), sourceUrls(dir)],
+  });
+}
+
+/** The plugins that keep packages outside a one-command bundle but INLINED_PACKAGES and, where it can, better-sqlite3. */
+function inlinedPackages() {
+  const lib = createRequire(join(ROOT, 'package.json')).resolve(SQLITE_LIB);
+  if (!readFileSync(lib, 'utf8').includes(SQLITE_BINDINGS_CALL)) return [packagesOutsideBut(INLINED_PACKAGES)];
+  const rooted = {
+    name: 'better-sqlite3-rooted',
+    setup(b) {
+      // Read at run time, from the package's own folder: the bundle's copy is found through it.
+      b.onResolve({ filter: /^better-sqlite3\/package\.json$/ }, (args) => ({ path: args.path, external: true }));
+      b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, async (args) => ({
+        contents: readFileSync(args.path, 'utf8').replace(SQLITE_BINDINGS_CALL, SQLITE_BINDINGS_ROOTED),
+        loader: 'js',
+      }));
+    },
+  };
+  return [rooted, packagesOutsideBut([...INLINED_PACKAGES, 'better-sqlite3'])];
+}
+
+/** Keeps every package out of the bundle, as `packages: 'external'` does, but the pure-JavaScript ones named. */
+function packagesOutsideBut(inlined) {
+  return {
+    name: 'packages-outside-but',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (isAbsolute(args.path) || args.path.startsWith('node:')) return undefined;
+        const parts = args.path.split('/');
+        const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+        return inlined.includes(name) ? undefined : { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/**
+ * Leaves every command but `command` out of the command catalog's imports: their modules would be bundled
+ * for nothing, as this bundle's process never loads them. Loading one anyway fails loudly.
+ */
+function onlyCommand(command) {
+  return {
+    name: 'only-command',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/commands\/[a-z-]+\.ts$/ }, (args) =>
+        relative(ROOT, args.importer).split(sep).join('/') === COMMAND_CATALOG && args.path !== `./commands/${command}.ts` ? { path: args.path, namespace: 'not-bundled' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'not-bundled' }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(`dist/${command}.cjs holds the ${command} command only, not ${args.path}`)});`,
+        loader: 'js',
+      }));
+    },
+  };
 }
 
 /** Swaps the sources' empty table of precompiled validators for the standalone code. */

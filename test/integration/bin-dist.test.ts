@@ -1,10 +1,13 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.mjs';
 import { distIsFresh } from '../../bin/launch.mjs';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
+import { sharedRun } from '../support/shared-run.ts';
 
 const run = promisify(execFile);
 
@@ -26,7 +29,7 @@ async function node(file: string, args: string[], opts: { cwd: string; env?: Rec
 function miniCheckout(): { root: string; source: string } {
   const root = tempDir('bench-bin-');
   mkdirSync(join(root, 'bin'));
-  for (const f of ['bench.mjs', 'analyze.mjs', 'launch.mjs']) copyFileSync(join(REPO_ROOT, 'bin', f), join(root, 'bin', f));
+  for (const f of ['bench.mjs', 'analyze.mjs', 'launch.mjs', 'code-cache.mjs']) copyFileSync(join(REPO_ROOT, 'bin', f), join(root, 'bin', f));
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   mkdirSync(join(root, 'harness', 'cli'), { recursive: true });
@@ -53,6 +56,35 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
     expect((await node(bin, ['run'], { cwd: root })).stdout).toBe('edited run\n');
   });
 
+  it('start analyze from its one-command bundle dist/analyze.cjs when the build made one, with a code cache in dist/', async () => {
+    const { root, source } = miniCheckout();
+    writeFileSync(join(root, 'dist', 'analyze.cjs'), "exports.main = async (argv) => {\n  console.log(`bundle ${argv.join(' ')}`);\n  return 0;\n};\n");
+    // A second source that main.js was built from and the bundle was not.
+    const other = join(root, 'harness', 'cli', 'other.ts');
+    writeFileSync(other, 'export const other = 1;\n');
+    const stat = (f: string) => [statSync(f).size, statSync(f).mtimeMs];
+    const inputs = { 'harness/cli/main.ts': stat(source), 'harness/cli/other.ts': stat(other) };
+    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
+    const analyze = join(root, 'bin', 'analyze.mjs');
+    // A help run compiles little: the cache is left to the first run that does the work.
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
+    expect(readdirSync(join(root, 'dist'))).not.toContain(`analyze.cjs${CODE_CACHE_SUFFIX}`);
+    expect((await node(analyze, ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('bundle analyze --db-path x.db\n');
+    expect(readdirSync(join(root, 'dist'))).toContain(`analyze.cjs${CODE_CACHE_SUFFIX}`);
+    // bench analyze and every other command keep to dist/main.js.
+    expect((await node(join(root, 'bin', 'bench.mjs'), ['analyze'], { cwd: root })).stdout).toBe('dist analyze\n');
+    expect((await node(analyze, ['--help'], { cwd: root, env: { METIS_BENCH_NO_DIST: '1' } })).stdout).toBe('sources analyze --help\n');
+    // Source maps apply to modules Node loads, not to a vm.Script: with them on, analyze takes dist/main.js.
+    expect((await node(analyze, ['--help'], { cwd: root, env: { NODE_OPTIONS: '--enable-source-maps' } })).stdout).toBe('dist analyze --help\n');
+    // The bundle is judged by its own inputs: an edit elsewhere leaves it running (main.js is stale then),
+    // an edit of one of them makes analyze run the sources.
+    writeFileSync(other, 'export const other = 2;\n');
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
+    expect((await node(join(root, 'bin', 'bench.mjs'), ['list'], { cwd: root })).stdout).toBe('sources list\n');
+    writeFileSync(source, "export async function main(argv: string[]): Promise<number> {\n  console.log(`edited ${argv.join(' ')}`);\n  return 0;\n}\n");
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('edited analyze --help\n');
+  });
+
   it('point the CLI at dist/ for its indexes only while dist/ runs, never at a folder inherited from a parent', async () => {
     const { root, source } = miniCheckout();
     const says = (where: string) => `export async function main() {\n  console.log(\`${where} \${process.env.METIS_BENCH_CACHE_DIR ?? '-'}\`);\n  return 0;\n}\n`;
@@ -70,15 +102,26 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
   const out = join(REPO_ROOT, 'test-output', `dist-${process.pid}-${Date.now()}`);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
+  let building: Promise<{ code: number; stderr: string }> | null = null;
+  /** The build into `out`, made by the first test that needs it. */
+  const built = () => (building ??= node(join(REPO_ROOT, 'scripts', 'build-dist.mjs'), ['--outdir', out], { cwd: REPO_ROOT }));
+
   it('prints what the sources print, and finds its data files beside the sources', async () => {
-    const built = await node(join(REPO_ROOT, 'scripts', 'build-dist.mjs'), ['--outdir', out], { cwd: REPO_ROOT });
-    expect(built.code, built.stderr).toBe(0);
+    const b = await built();
+    expect(b.code, b.stderr).toBe(0);
     const stamp = JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { inputs: Record<string, [number, number]> };
     // The schemas are compiled into dist/ (ajv standalone): an edited schema or ajv option makes it stale.
     expect(Object.keys(stamp.inputs)).toEqual(
       expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs', 'schemas/workload.schema.json', 'schemas/events/turn.started.json', 'runtime/core/ajv-options.json']),
     );
     expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`))).toBe(true);
+    // The analyze bundle's own inputs: its command and the schemas, not the other commands.
+    const analyzeInputs = (JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { bundles: Record<string, string[]> }).bundles['analyze.cjs'];
+    expect(analyzeInputs).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/analyze.ts', 'scripts/build-dist.mjs', 'schemas/report.schema.json']));
+    expect(analyzeInputs).not.toContain('harness/cli/commands/run.ts');
+    // A vm.Script's import() would need Node 20's experimental loader option (which warns): the bundle has none.
+    expect(readFileSync(join(out, 'analyze.cjs'), 'utf8')).not.toMatch(/(?<![\w$.])import\(/);
+    expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`), 'analyze.cjs')).toBe(true);
     // One script runs the compiled main, as bin/ does with dist/main.js.
     const probe = join(out, 'probe.mjs');
     writeFileSync(probe, "const { main } = await import('./main.js');\nprocess.exitCode = await main(process.argv.slice(2));\n");
@@ -107,5 +150,34 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
       expect(compiled.stdout.trimEnd(), args.join(' ')).toBe(sources.stdout.trimEnd());
       expect(compiled.stderr.trimEnd(), args.join(' ')).toBe(sources.stderr.trimEnd());
     }
+  });
+
+  it('runs analyze from its one-command bundle as the sources run it, with and without the code cache', async () => {
+    const b = await built();
+    expect(b.code, b.stderr).toBe(0);
+    // The bundle run as bin/launch.mjs runs it; the first start writes the cache, the second uses it.
+    const probe = join(out, 'probe-analyze.mjs');
+    writeFileSync(
+      probe,
+      `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'bin', 'code-cache.mjs')).href)};\n` +
+        "const s = runWithCodeCache(new URL('./analyze.cjs', import.meta.url).pathname);\nprocess.exitCode = await s.exports.main(process.argv.slice(2));\ns.saveCache();\nconsole.error(`cache: ${s.cache}`);\n",
+    );
+    const env = { PATH: process.env.PATH ?? '' };
+    const db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], env);
+    const json = join(tempDir('bench-dist-analyze-'), 'analyze.json');
+    const report = ['analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'];
+    const caches: string[] = [];
+    for (const args of [report, report, ['analyze', '--help'], ['analyze', '--db-path', join(out, 'no-such.db')], ['analyze', '--stream-report', json]]) {
+      const sources = await bench(args, { env });
+      const sourcesJson = args === report ? readFileSync(json, 'utf8') : null;
+      const compiled = await node(probe, args, { cwd: REPO_ROOT, env });
+      const stderr = compiled.stderr.trimEnd().split('\n');
+      caches.push(stderr.pop()!);
+      expect(compiled.code, args.join(' ')).toBe(sources.code);
+      expect(compiled.stdout.trimEnd(), args.join(' ')).toBe(sources.stdout.trimEnd());
+      expect(stderr.join('\n'), args.join(' ')).toBe(sources.stderr.trimEnd());
+      if (sourcesJson !== null) expect(readFileSync(json, 'utf8'), args.join(' ')).toBe(sourcesJson);
+    }
+    expect(caches).toEqual(['cache: none', 'cache: used', 'cache: used', 'cache: used', 'cache: used']);
   });
 });
