@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Compiled JavaScript from dist/ when it is fresh, else the TypeScript sources through tsx (launch.mjs).
-import { loadMain } from './launch.mjs';
+import { exitWhenIdle, loadMain } from './launch.mjs';
 
 const { main } = await loadMain();
-process.exitCode = await main(process.argv.slice(2));
+exitWhenIdle(await main(process.argv.slice(2)));

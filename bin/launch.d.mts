@@ -17,3 +17,9 @@ export function distIsFresh(distDir: URL, rootDir: URL, bundle?: string | null):
  * runs one `command` only, from that command's CommonJS bundle dist/COMMAND.cjs when the build made one.
  */
 export function loadMain(env?: Record<string, string | undefined>, command?: string | null): Promise<{ main(argv: string[]): Promise<number> }>;
+
+/**
+ * Ends the process with `code` at once when nothing is left to do (nothing unwritten on stdout or stderr, no
+ * 'beforeExit' listener, nothing but the standard streams keeping the loop alive); else sets process.exitCode.
+ */
+export function exitWhenIdle(code: number): void;
