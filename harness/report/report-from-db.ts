@@ -25,6 +25,11 @@ const TRACE_DB_MMAP_BYTES = 2 ** 31;
  * `values: 'per-run'` leaves the value check to the reader of one run (reportFromDb checks the run it reports).
  */
 export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'per-run' } = {}): Database.Database {
+  return assertTraceDb(openSqliteReadOnly(path), path, options);
+}
+
+/** An existing SQLite file opened read-only as a trace DB is read (memory-mapped); a SetupError naming it when it is none. */
+export function openSqliteReadOnly(path: string): Database.Database {
   if (!existsSync(path)) throw new SetupError(`${path}: no such trace DB`);
   let db: Database.Database;
   try {
@@ -38,6 +43,11 @@ export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'p
     if (String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CORRUPT')) throw new SetupError(damagedTraceDbError(path, e)!.message);
     throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
   }
+  return db;
+}
+
+/** `db` (from openSqliteReadOnly) when it is a trace DB that can be read, as openTraceDbReadOnly checks it; else closed and a SetupError. */
+export function assertTraceDb(db: Database.Database, path: string, options: { values?: 'all' | 'per-run' } = {}): Database.Database {
   try {
     // Another schema version or corrupt pages: a message naming the file and what to do, not a SqliteError stack.
     assertReadableTraceDb(db, path);
