@@ -32,12 +32,17 @@ export function isMatrixRunDb(path: string): boolean {
   let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matrix_run'").get() !== undefined;
+    return holdsMatrixRun(db);
   } catch {
     return false;
   } finally {
     db?.close();
   }
+}
+
+/** True when the open SQLite DB `db` holds a matrix run (for a caller that reads the DB either way). */
+export function holdsMatrixRun(db: Database.Database): boolean {
+  return hasTable(db, 'matrix_run');
 }
 
 /** Writes a finished run to a new DB at `path` (refuses an existing file, as bench run does). */

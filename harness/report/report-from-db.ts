@@ -10,7 +10,7 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../../runtime/trace/index.ts';
 import { reportFingerprintSources } from './pattern-checks.ts';
-import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
+import { choosePatternStore, openRunPatternStore, type PatternStoreChoice, type V1StoreChoice } from '../runs/run-pattern-store.ts';
 import { assertTraceValues } from '../runs/check-run-values.ts';
 import { hasRunEventTables } from '../runs/run-events.ts';
 import { assertRunValues } from '../runs/run-events-seal.ts';
@@ -25,6 +25,11 @@ const TRACE_DB_MMAP_BYTES = 2 ** 31;
  * `values: 'per-run'` leaves the value check to the reader of one run (reportFromDb checks the run it reports).
  */
 export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'per-run' } = {}): Database.Database {
+  return assertTraceDb(openSqliteReadOnly(path), path, options);
+}
+
+/** An existing SQLite file opened read-only as a trace DB is read (memory-mapped); a SetupError naming it when it is none. */
+export function openSqliteReadOnly(path: string): Database.Database {
   if (!existsSync(path)) throw new SetupError(`${path}: no such trace DB`);
   let db: Database.Database;
   try {
@@ -38,6 +43,11 @@ export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'p
     if (String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CORRUPT')) throw new SetupError(damagedTraceDbError(path, e)!.message);
     throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
   }
+  return db;
+}
+
+/** `db` (from openSqliteReadOnly) when it is a trace DB that can be read, as openTraceDbReadOnly checks it; else closed and a SetupError. */
+export function assertTraceDb(db: Database.Database, path: string, options: { values?: 'all' | 'per-run' } = {}): Database.Database {
   try {
     // Another schema version or corrupt pages: a message naming the file and what to do, not a SqliteError stack.
     assertReadableTraceDb(db, path);
@@ -83,18 +93,20 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
   if (!events) assertTraceValues(db, path, { run: runId });
   const provenance = runs.provenance(runId);
   const patternsPath = options.patternsDbPath ?? provenance?.patterns_db_path ?? null;
-  const choice = {
-    ...choosePatternStore(defaultRoutingConfig(), {}),
-    fingerprint_version: provenance?.fingerprint_version ?? 'v1',
-    embedding_provider: provenance?.embedding_provider ?? null,
-    embedding_alpha: provenance?.embedding_alpha ?? null,
-  };
+  const fingerprintVersion = provenance?.fingerprint_version ?? 'v1';
+  const embeddingAlpha = provenance?.embedding_alpha ?? null;
+  // Only a v2 store has an embedding cache, sized by the routing schema's defaults: a v1 store's report does not
+  // load and run that validator (2.5-4 ms of a cold analyze).
+  const choice = (): PatternStoreChoice | V1StoreChoice =>
+    fingerprintVersion === 'v1'
+      ? { fingerprint_version: 'v1' }
+      : { ...choosePatternStore(defaultRoutingConfig(), {}), fingerprint_version: fingerprintVersion, embedding_provider: provenance?.embedding_provider ?? null, embedding_alpha: embeddingAlpha };
   const patterns =
     patternsPath && existsSync(patternsPath)
-      ? openRunPatternStore(patternsPath, choice, { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
+      ? openRunPatternStore(patternsPath, choice(), { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
       : null;
   try {
-    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, choice.embedding_alpha) : {}) });
+    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, embeddingAlpha) : {}) });
     // What analyze writes, bench report must accept: a report its own schema rejects is never handed out.
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new SetupError(`${path}: the report rebuilt from run ${runId} breaks schemas/report.schema.json (${formatAjvErrors(validate.errors).slice(0, 3).join('; ')}); nothing was written`);

@@ -22,6 +22,11 @@ export interface PatternStoreChoice {
   cache_max_age_days: number;
 }
 
+/** A v1 store's choice: its fingerprints are structural, so it has no embedder and no embedding cache to size. */
+export interface V1StoreChoice {
+  fingerprint_version: 'v1';
+}
+
 /** The offline default embedder: no key, no network, no weights. */
 export const DEFAULT_EMBEDDING_PROVIDER = 'local:hashing-384';
 
@@ -57,7 +62,7 @@ export interface OpenRunStoreDeps {
 }
 
 /** Opens the run's pattern store as chosen; a provider that cannot be built is a setup error naming the fix. */
-export function openRunPatternStore(path: string, choice: PatternStoreChoice, deps: OpenRunStoreDeps): PatternStore | PatternStoreV2 {
+export function openRunPatternStore(path: string, choice: PatternStoreChoice | V1StoreChoice, deps: OpenRunStoreDeps): PatternStore | PatternStoreV2 {
   const base = { logger: deps.logger, clock: deps.clock, bus: deps.bus ?? null };
   if (choice.fingerprint_version === 'v1') return openPatternStore(path, base);
   const id = choice.embedding_provider ?? DEFAULT_EMBEDDING_PROVIDER;

@@ -31,19 +31,34 @@ export const analyzeCommandSpec: CommandSpec = {
     }
     if (!o.dbPath) throw new SetupError('analyze: --db-path <trace DB> is required (or --stream-report <file> for a cache stream run)');
     const path = resolve(io.cwd, o.dbPath);
-    const { isMatrixRunDb } = await import('../../matrix/matrix-run-db.ts');
-    if (isMatrixRunDb(path)) {
+    const [{ holdsMatrixRun }, { assertTraceDb, openSqliteReadOnly, openTraceDbReadOnly, reportFromDb }] = await Promise.all([import('../../matrix/matrix-run-db.ts'), import('../../report/report-from-db.ts')]);
+    // One connection tells a matrix DB from a trace DB and then reads the trace DB (opening a second was ~1 ms of
+    // a cold analyze). A file it cannot open is left to openTraceDbReadOnly below, which says why, after --json's check.
+    let opened: Database | null = null;
+    try {
+      opened = openSqliteReadOnly(path);
+    } catch (e) {
+      if (!(e instanceof SetupError)) throw e;
+    }
+    if (opened && holdsMatrixRun(opened)) {
+      opened.close();
       const [{ analyzeMatrixDb, modelNames }, { renderMatrixText }] = await Promise.all([import('../../matrix/read-matrix-report.ts'), import('../../matrix/render-matrix.ts')]);
       const report = analyzeMatrixDb(path, o.run);
       if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
       io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path, width: tableWidth(o, io), names: modelNames(report) }));
       return 0;
     }
-    const jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
+    let jsonPath: string | null;
+    try {
+      jsonPath = o.json ? freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force }) : null;
+    } catch (e) {
+      opened?.close();
+      throw e;
+    }
     // The protocols' report sections only: their run code (runner, sandbox, tools) is never loaded here.
-    const [{ openTraceDbReadOnly, reportFromDb }, { renderReportTable }, { sectionFor }] = await Promise.all([import('../../report/report-from-db.ts'), import('../../report/render-table.ts'), import('../../protocols/report-section.ts')]);
+    const [{ renderReportTable }, { sectionFor }] = await Promise.all([import('../../report/render-table.ts'), import('../../protocols/report-section.ts')]);
     // reportFromDb checks the values of the run it reports; the DB's other runs (a hundred nights) are not read.
-    const db = openTraceDbReadOnly(path, { values: 'per-run' });
+    const db = opened ? assertTraceDb(opened, path, { values: 'per-run' }) : openTraceDbReadOnly(path, { values: 'per-run' });
     try {
       const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env, sectionOf: sectionFor });
       if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

@@ -1,0 +1,47 @@
+// `analyze --db-path` tells a matrix DB from a trace DB and reads the trace DB on one SQLite connection: a second
+// open of the same file was ~1 ms of a cold analyze.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { bench, tempDir } from '../support/cli.ts';
+import { sharedRun } from '../support/shared-run.ts';
+
+const opened = vi.hoisted(() => [] as unknown[]);
+vi.mock('better-sqlite3', async (importOriginal) => {
+  const m = await importOriginal<{ default: new (...args: unknown[]) => object }>();
+  // Every connection made, by the file it names.
+  const Counting = new Proxy(m.default, {
+    construct(target, args: unknown[]) {
+      opened.push(args[0]);
+      return Reflect.construct(target, args) as object;
+    },
+  });
+  return { ...m, default: Counting };
+});
+
+describe('analyze opens the trace DB once', () => {
+  let db: string;
+  beforeAll(async () => {
+    db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], { PATH: process.env.PATH });
+  }, 300_000);
+
+  it('for the check of its kind and the report', async () => {
+    opened.length = 0;
+    const json = join(tempDir('analyze-one-'), 'report.json');
+    const r = await bench(['analyze', '--skip-execute', '--db-path', db, '--json', json]);
+    expect(r.stderr).toBe('');
+    expect(existsSync(json)).toBe(true);
+    expect(opened.filter((p) => p === db)).toHaveLength(1);
+  });
+
+  it('and still checks --json before saying why a file is no trace DB', async () => {
+    const dir = tempDir('analyze-one-');
+    const json = join(dir, 'exists.json');
+    writeFileSync(json, '{}');
+    const missing = await bench(['analyze', '--skip-execute', '--db-path', join(dir, 'none.db'), '--json', json]);
+    expect(missing.stderr).toMatch(/--json names a file that already exists/);
+    writeFileSync(join(dir, 'text.db'), 'not sqlite');
+    const text = await bench(['analyze', '--skip-execute', '--db-path', join(dir, 'text.db')]);
+    expect(text.stderr).toMatch(/not a SQLite trace DB/);
+  });
+});
