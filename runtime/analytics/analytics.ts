@@ -358,6 +358,14 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
   const savingsKept = new Map<string, SavingsResult>();
 
+  /** A selector's rows in id order: from a session memo when the selector names sessions, else from `sql`. */
+  const inIdOrder = (selector: EventSelector, bySession: (sessions: readonly string[]) => Row[][], sql: () => Row[]): Row[] =>
+    memo && 'sessions' in selector
+      ? bySession(selector.sessions)
+          .flat()
+          .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
+      : sql();
+
   return {
     prefetch(sessions) {
       if (!memo) return;
@@ -368,12 +376,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
     routeDecisions(selector) {
       const f = selectorFilter(selector, ['route.decided']);
-      const rows =
-        memo && 'sessions' in selector
-          ? sessionDecisions(selector.sessions)
-              .flat()
-              .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
-          : all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params);
+      const rows = inIdOrder(selector, sessionDecisions, () => all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params));
       // Parsed per call, so no two callers share (and could change) one decision object.
       return rows.map((r) => ({
         session_id: String(r.session_id),
@@ -384,12 +387,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
     routeChoices(selector) {
       const f = selectorFilter(selector, ['route.decided']);
-      const rows =
-        memo && 'sessions' in selector
-          ? sessionChoices(selector.sessions)
-              .flat()
-              .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
-          : all(choiceSql('', f, ' ORDER BY id'), f.params);
+      const rows = inIdOrder(selector, sessionChoices, () => all(choiceSql('', f, ' ORDER BY id'), f.params));
       return rows.map((r) => ({
         session_id: String(r.session_id),
         turn_id: r.turn_id === null ? null : String(r.turn_id),
