@@ -222,6 +222,20 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     cached_input_tokens: int(r.cached_input_tokens),
     cache_creation_input_tokens: int(r.cache_creation_input_tokens),
   });
+  /** A per-session memo of one type's rows: from the pre-read rows when they hold that type, else one query over the sessions. */
+  const rowsMemo = (type: string, sqlOf: (f: SqlFilter) => string, ofRows: (rows: readonly EventRow[]) => Row[]) =>
+    createSessionMemo(
+      fromRows(
+        [type],
+        (ids) => {
+          const f = selectorFilter({ sessions: ids }, [type]);
+          return bySession(all(sqlOf(f), f.params));
+        },
+        ofRows,
+      ),
+      (): Row[] => [],
+    );
+
   const sessionGroups = createSessionMemo(
     fromRows(
       ['llm.call_completed'],
@@ -249,17 +263,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   const servedSql = (head: string, f: SqlFilter, hint: string) =>
     `SELECT ${head}payload_json ->> '$.cost_usd' AS cost FROM events${hint}
         WHERE ${f.sql} AND ${USAGE_EXPR.input_tokens} = 0 AND ${USAGE_EXPR.output_tokens} = 0 AND payload_json ->> '$.cache_tier' IS NOT NULL`;
-  const sessionServed = createSessionMemo(
-    fromRows(
-      ['llm.call_completed'],
-      (ids) => {
-        const f = selectorFilter({ sessions: ids }, ['llm.call_completed']);
-        return bySession(all(servedSql('session_id, ', f, ''), f.params));
-      },
-      (rows): Row[] => servedCostsOf(rows),
-    ),
-    (): Row[] => [],
-  );
+  const sessionServed = rowsMemo('llm.call_completed', (f) => servedSql('session_id, ', f, ''), servedCostsOf);
   const servedCost = (selector: EventSelector): Decimal => {
     const f = selectorFilter(selector, ['llm.call_completed']);
     const rows = memo && 'sessions' in selector ? sessionServed(selector.sessions).flat() : all(servedSql('', f, indexHint(selector, f)), f.params);
@@ -312,31 +316,13 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     return new Map(rows.map((r) => [String(r.type), int(r.n)]));
   };
 
-  const sessionDecisions = createSessionMemo(
-    fromRows(
-      ['route.decided'],
-      (ids) => {
-        const f = selectorFilter({ sessions: ids }, ['route.decided']);
-        return bySession(all(`SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, f.params));
-      },
-      (rows): Row[] => decisionRowsOf(rows),
-    ),
-    (): Row[] => [],
-  );
+  const sessionDecisions = rowsMemo('route.decided', (f) => `SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, decisionRowsOf);
   /** The routing query's winning-policy and chosen-model expressions (what the pre-read rows hold). */
   const choiceSql = (head: string, f: SqlFilter, order: string) =>
     `SELECT ${head}session_id, turn_id, payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy,
             payload_json ->> '$.chosen_model' AS chosen_model FROM events WHERE ${f.sql}${order}`;
-  const sessionChoices = createSessionMemo(
-    fromRows(
-      ['route.decided'],
-      (ids) => {
-        const f = selectorFilter({ sessions: ids }, ['route.decided']);
-        return bySession(all(choiceSql('id, ', f, ''), f.params));
-      },
-      (rows): Row[] => rows.filter((r) => r.type === 'route.decided').map((r) => ({ id: r.id, session_id: r.session_id, turn_id: r.turn_id, policy: r.policy, chosen_model: r.chosen_model })),
-    ),
-    (): Row[] => [],
+  const sessionChoices = rowsMemo('route.decided', (f) => choiceSql('id, ', f, ''), (rows) =>
+    rows.filter((r) => r.type === 'route.decided').map((r) => ({ id: r.id, session_id: r.session_id, turn_id: r.turn_id, policy: r.policy, chosen_model: r.chosen_model })),
   );
 
   // Answered from the pre-read rows only (heldRows), so they need no query of their own.
