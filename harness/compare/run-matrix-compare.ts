@@ -2,7 +2,7 @@
 // each arm runs the matrix protocol (same tasks, pool, cost weights, folds and seed) into its own DB and
 // JSON under the compare folder, then the two are compared task by task and the tightness of the matrix's
 // clusters is measured under v1 and v2 fingerprints.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { Arm, MatrixCompareArtifact } from '../../schemas/types/matrix-compare.ts';
@@ -18,6 +18,7 @@ import { loadOutcomeMatrix } from '../matrix/outcome-matrix.ts';
 import { outcomeTable } from '../matrix/outcome-table.ts';
 import { runMatrix } from '../protocols/matrix-run-protocol.ts';
 import { matrixRouting, protocolDeps, type MatrixRunOptions } from '../matrix/run-matrix.ts';
+import { writeJsonFile } from '../io/write-json-file.ts';
 
 /** One arm: its label (file names in the compare folder) and how its pattern store and routing are chosen. */
 export interface MatrixArmSpec {
@@ -109,6 +110,6 @@ export async function runMatrixCompare(
   if (!validate(artifact)) throw new Error(`matrix compare artifact does not match its schema: ${formatAjvErrors(validate.errors).join('; ')}`);
   const jsonPath = o.jsonPath ? resolve(io.cwd, o.jsonPath) : join(o.dir, 'compare.json');
   mkdirSync(dirname(jsonPath), { recursive: true });
-  writeFileSync(jsonPath, `${JSON.stringify(artifact, null, 2)}\n`);
+  writeJsonFile(jsonPath, artifact);
   return { artifact, jsonPath, text: renderMatrixCompare(artifact, jsonPath) };
 }

@@ -1,7 +1,7 @@
 // The matrix protocol (`bench run --workload <matrix>`): one pass per setting (in sample, unseen
 // tasks, new workspace, online), one job each that routes every task through the runtime's router;
 // the report is built from the settings' picks. The math lives in harness/matrix/.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
 import { newId } from '../../runtime/core/ids.ts';
@@ -21,6 +21,7 @@ import { runProtocol } from './drive-protocol.ts';
 import type { ProgressMode } from '../runner/progress.ts';
 import { createMeter } from '../runner/progress-meter.ts';
 import type { Protocol, ProtocolTypes, RunHost } from './run-protocol.ts';
+import { writeJsonFile } from '../io/write-json-file.ts';
 
 /** What every setting job of a matrix run shares. */
 export interface MatrixContext {
@@ -201,7 +202,7 @@ export function matrixRunHost(o: MatrixRunOptions, io: MatrixRunIO): RunHost<Mat
           writeMatrixRun(dbPath, data);
           const report = protocol.reportSection(data);
           mkdirSync(dirname(jsonPath), { recursive: true });
-          writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+          writeJsonFile(jsonPath, report);
           return { report, dbPath, jsonPath };
         },
         close: closeEmbedder,

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { removeTree } from '../../runtime/sandbox/index.ts';
 import { dirname, resolve } from 'node:path';
 import { createSystemClock, isoFromUs } from '../../runtime/core/clock.ts';
@@ -47,6 +47,7 @@ import { withRunCache } from '../cache-bench/cached-reps.ts';
 import { createOtlpStream } from '../export/otlp/otlp-stream.ts';
 import { PACKAGE_VERSION } from '../export/package-version.ts';
 import { defaultResourceLimits } from '../../runtime/sandbox/resource-limits.ts';
+import { writeJsonFile } from '../io/write-json-file.ts';
 
 /** Default DB path: reports/.runs/bench-<UTC timestamp>.db under the working directory. */
 export function defaultDbPath(cwd: string, nowUs: number): string {
@@ -378,7 +379,7 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
         sealRun(store.database, runId, clock.nowUs(), { key: sealKeyFrom(io.env), patternsPath: patternsDbPath });
         if (!validate(report)) throw new Error(`internal error: report does not match schemas/report.schema.json: ${formatAjvErrors(validate.errors).join('; ')}`);
         mkdirSync(dirname(jsonPath), { recursive: true });
-        writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+        writeJsonFile(jsonPath, report);
         return { report, dbPath, jsonPath };
       },
       close: async () => {

@@ -1,9 +1,9 @@
-import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { CommandSpec } from '../command.ts';
 import { addForceOption, addWidthOptions, freshOutputPath, tableWidth } from '../parse-args.ts';
 import { SetupError } from '../../errors.ts';
+import { writeJsonFile } from '../../io/write-json-file.ts';
 
 // The library is imported where each path needs it, so `analyze --help` does not load SQLite, the
 // report builder or the matrix protocol, and a stream report does not load the trace store.
@@ -44,7 +44,7 @@ export const analyzeCommandSpec: CommandSpec = {
       opened.close();
       const [{ analyzeMatrixDb, modelNames }, { renderMatrixText }] = await Promise.all([import('../../matrix/read-matrix-report.ts'), import('../../matrix/render-matrix.ts')]);
       const report = analyzeMatrixDb(path, o.run);
-      if (o.json) writeFileSync(resolve(io.cwd, o.json), `${JSON.stringify(report, null, 2)}\n`);
+      if (o.json) writeJsonFile(resolve(io.cwd, o.json), report);
       io.out(renderMatrixText(report, { json: o.json ? resolve(io.cwd, o.json) : null, db: path, width: tableWidth(o, io), names: modelNames(report) }));
       return 0;
     }
@@ -61,7 +61,7 @@ export const analyzeCommandSpec: CommandSpec = {
     const db = opened ? assertTraceDb(opened, path, { values: 'per-run' }) : openTraceDbReadOnly(path, { values: 'per-run' });
     try {
       const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env, sectionOf: sectionFor });
-      if (jsonPath) writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+      if (jsonPath) writeJsonFile(jsonPath, report);
       io.out(renderReportTable(report, { json: jsonPath, width: tableWidth(o, io) }));
       if (report.status === 'interrupted') io.err(await interruptedSummary(path, report.provenance.run_id, db));
       return report.exit_code;

@@ -1,4 +1,3 @@
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SIM_BANNER } from '../../report/build-report.ts';
@@ -14,6 +13,7 @@ import type { CommandSpec } from '../command.ts';
 import { addForceOption, collect, freshOutputPath, intArg } from '../parse-args.ts';
 import { fold } from './list.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
+import { writeJsonFile } from '../../io/write-json-file.ts';
 
 const f3 = (x: number | null) => (x === null ? 'n/a' : x.toFixed(3));
 /** A difference of two solved rates, in points (issue 23: never a bare fraction or a percent). */
@@ -111,7 +111,7 @@ export const signalCommandSpec: CommandSpec = {
     const results = names.map((n) => signalVerdict(result.report, n, Boolean(all.find((w) => w.spec.name === n)?.spec.evaluate?.check)));
     const jsonPath = o.json ? resolve(io.cwd, o.json) : result.dbPath.replace(/\.db$/, '') + '.signal.json';
     const body = results.length === 1 ? results[0] : { results };
-    writeFileSync(jsonPath, `${JSON.stringify({ ...body, report_path: result.jsonPath, db_path: result.dbPath }, null, 2)}\n`);
+    writeJsonFile(jsonPath, { ...body, report_path: result.jsonPath, db_path: result.dbPath });
 
     const width = terminalWidth({
       width: o.width ?? null,
