@@ -1,13 +1,16 @@
 import type Database from 'better-sqlite3';
 import { PAYLOAD_TYPES, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
 import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
-import { hasRunEventTables, readRunEvents, runEventsDigest, runEventsPass, runSessionIds } from './run-events.ts';
+import { eventsDigestVersionOf, runEventsDigest, runEventsPass } from './events-digest.ts';
+import { hasRunEventTables, readRunEvents, runSessionIds } from './run-events.ts';
 
 // A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
 // passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader hashes
-// the rows (in SQLite) and skips the schema checks only when both match; any changed, added or removed row,
-// another catalog or other checks, and it checks every payload as before. The digest is tamper-evidence against
-// an edit, not against someone who recomputes it: like the seal without METIS_SEAL_KEY (docs/threat-model.md).
+// the rows (in SQLite) with the digest's version the seal names and skips the schema checks only when both match;
+// any changed, added or removed row, another catalog or other checks, or a digest format it does not know, and it
+// checks every payload as before. New seals are written with the current version; older seals keep verifying.
+// The digest is tamper-evidence against an edit, not against someone who recomputes it: like the seal without
+// METIS_SEAL_KEY (docs/threat-model.md).
 
 /** What a run's seal records of its events: the digest of the rows checked and the checks they passed. */
 export interface EventsSeal {
@@ -54,8 +57,9 @@ export function assertRunValues(db: Database.Database, path: string, runId: stri
   return db.transaction((): RunValues => {
     checkRunRows(db, path, runId);
     const seal = readEventsSeal(db, runId);
-    // The digest is worth its pass only when a seal made under these checks can match it.
-    const pass = seal !== null && seal.checked_with === eventChecksStamp() ? runEventsPass(db, runId) : null;
+    // The digest is worth its pass only when a seal made under these checks, in a format known here, can match it.
+    const version = seal !== null && seal.checked_with === eventChecksStamp() ? eventsDigestVersionOf(seal.digest) : null;
+    const pass = version !== null ? runEventsPass(db, runId, version) : null;
     const verdict: RunValuesVerdict = pass !== null && pass.digest === seal!.digest ? 'sealed' : 'checked';
     // Checked before the rows are read: a payload SQLite's `->>` cannot parse is refused naming its row.
     if (verdict === 'checked') checkRunEvents(db, path, runId);

@@ -7,7 +7,7 @@ import type { BenchReport } from '../../schemas/types/report.ts';
 import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
 import { BadTraceValueError } from '../../harness/runs/check-run-values.ts';
 import { assertRunValues, readEventsSeal } from '../../harness/runs/run-events-seal.ts';
-import { runEventsDigest } from '../../harness/runs/run-events.ts';
+import { runEventsDigest } from '../../harness/runs/events-digest.ts';
 import { bench, tempDir } from '../support/cli.ts';
 
 // Issue 22 item 6: values SQLite accepts but no run writes are refused by every reader, naming DB, table, row, field.
