@@ -207,6 +207,7 @@ describe('a valid DB with values no run writes', () => {
       const db = new Database(good, { readonly: true });
       const seal = readEventsSeal(db, runOf(db));
       expect(seal?.digest).toBe(runEventsDigest(db, runOf(db)));
+      expect(seal?.digest).toMatch(/^v2:[0-9a-f]{64}$/);
       expect(seal?.checked_with).toMatch(/^event-checks\/\d+ catalog\/\d+ sha256:[0-9a-f]{64}$/);
       db.close();
       expect(verdict(good)).toBe('sealed');
@@ -230,6 +231,21 @@ describe('a valid DB with values no run writes', () => {
           SELECT NULL, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, json_set(payload_json, '$.input_tokens', -5000) FROM events WHERE id = '${id}'`,
       );
       expect(() => verdict(added.path)).toThrow(/table events, row null, field payload_json: a llm\.call_completed payload that breaks its schema/);
+    });
+
+    it("a seal an older bench wrote (a version 1 digest) still vouches for its rows; a row changed under either version's seal is checked", () => {
+      const db = new Database(good, { readonly: true });
+      const v1 = runEventsDigest(db, runOf(db), 1);
+      db.close();
+      const sealV1 = `UPDATE bench_run_seal SET events_digest = '${v1}';`;
+      expect(verdict(tampered('sealed-v1', firstRep, () => sealV1).path)).toBe('sealed');
+      const bump = (id: string) => `UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', json_extract(payload_json, '$.input_tokens') + 1) WHERE id = '${id}'`;
+      expect(verdict(tampered('sealed-v1-edited', firstCall, (id) => `${sealV1} ${bump(id)}`).path)).toBe('checked');
+      expect(verdict(tampered('sealed-v2-edited', firstCall, bump).path)).toBe('checked');
+      const bad = tampered('sealed-v1-bad', firstCall, (id) => `${sealV1} UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', -5000) WHERE id = '${id}'`);
+      expect(() => verdict(bad.path)).toThrow(`${bad.path}: table events, row ${bad.id}, field payload_json`);
+      // A digest in a format this bench does not know (a later bench's) vouches for nothing here.
+      expect(verdict(tampered('sealed-v3', firstRep, () => "UPDATE bench_run_seal SET events_digest = 'v3:' || substr(events_digest, 4)").path)).toBe('checked');
     });
 
     it('a seal made under other checks or another catalog, or none (an older bench), means every payload is checked', () => {
