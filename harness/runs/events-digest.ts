@@ -33,18 +33,21 @@ const V1_ROW = `concat(${['session_id', 'id', 'type', 'payload_json'].map((c) =>
  */
 const V2_ROW = `concat(${['id', 'type', 'payload_json'].map((c) => field(c, '')).join(', ')})`;
 
-/** A session's rows as one expression over `events`, in id order; `columns` are the ones `row` reads. */
-const sessionRows = (row: string, columns: string) => `(SELECT group_concat(${row}, '') FROM (SELECT ${columns} FROM events WHERE session_id = s.id ORDER BY id))`;
+/** SQL string literals of `types`, for an IN list (empty: no type). */
+const typeList = (types: readonly string[]) => types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
 
 /**
- * One row per session of the run (sub-sessions included), in id order: its id and its chunk of the digest's
- * string (NULL for a session without rows, version 1). The sessions' order is the rows' (session_id, id) order,
- * which the index gives without a sort: the chunks one after another are the string the whole run hashes.
+ * One row per session of the run (sub-sessions included), in id order: its id, then one blob: the rowids of its
+ * rows of `types` as a JSON array in id order, a NUL, and its chunk of the digest's string. The sessions' order is
+ * the rows' (session_id, id) order, which the index gives without a sort: the chunks one after another are the
+ * string the whole run hashes. The rowids come from the same rows, so a reader can fetch the rows it sums by
+ * rowid instead of walking the run's 10k rows again to find its 2k (a JSON array of integers holds no NUL).
  */
-const CHUNKS_SQL: Record<EventsDigestVersion, string> = {
-  1: `${RUN_SESSIONS_CTE} SELECT s.id, CAST(${sessionRows(V1_ROW, 'session_id, id, type, payload_json')} AS BLOB) FROM (SELECT id FROM run_sessions ORDER BY id) s`,
-  2: `${RUN_SESSIONS_CTE} SELECT s.id, CAST(concat(${field('s.id', '')}, ${sessionRows(V2_ROW, 'id, type, payload_json')}, '.') AS BLOB) FROM (SELECT id FROM run_sessions ORDER BY id) s`,
-};
+function chunksSql(version: EventsDigestVersion, types: readonly string[]): string {
+  const [columns, chunk] = version === 1 ? ['session_id, id, type, payload_json', `group_concat(${V1_ROW}, '')`] : ['id, type, payload_json', `${field('s.id', '')}, group_concat(${V2_ROW}, ''), '.'`];
+  const session = `SELECT CAST(concat(json_group_array(rowid) FILTER (WHERE type IN (${typeList(types)})), char(0), ${chunk}) AS BLOB) FROM (SELECT rowid, ${columns} FROM events WHERE session_id = s.id ORDER BY id)`;
+  return `${RUN_SESSIONS_CTE} SELECT s.id, (${session}) FROM (SELECT id FROM run_sessions ORDER BY id) s`;
+}
 
 /** The digest text as a seal records it: version 1 is the bare hex, later versions are prefixed with their name. */
 function digestText(version: EventsDigestVersion, hex: string): string {
@@ -58,9 +61,17 @@ export function eventsDigestVersionOf(digest: string): EventsDigestVersion | nul
   return null;
 }
 
-/** The run's sessions and its digest's string, one chunk per session (null: a version 1 session without rows). */
-export function* eventsDigestChunks(db: Database.Database, runId: string, version: EventsDigestVersion): Generator<[session: string, chunk: Buffer | null]> {
-  yield* db.prepare(CHUNKS_SQL[version]).raw().iterate(runId) as IterableIterator<[string, Buffer | null]>;
+/** Each session of the run in id order: its id, the rowids of its rows of `types` (a JSON array) and its chunk of the digest's string. */
+function* sessionChunks(db: Database.Database, runId: string, version: EventsDigestVersion, types: readonly string[]): Generator<[session: string, rowids: string, chunk: Buffer]> {
+  for (const [session, blob] of db.prepare(chunksSql(version, types)).raw().iterate(runId) as IterableIterator<[string, Buffer]>) {
+    const nul = blob.indexOf(0);
+    yield [session, blob.toString('latin1', 0, nul), blob.subarray(nul + 1)];
+  }
+}
+
+/** The run's sessions in id order, each with its chunk of the digest's string: the chunks one after another are what `version` hashes. */
+export function* eventsDigestChunks(db: Database.Database, runId: string, version: EventsDigestVersion): Generator<[session: string, chunk: Buffer]> {
+  for (const [session, , chunk] of sessionChunks(db, runId, version, [])) yield [session, chunk];
 }
 
 /** A run's sessions and the digest of its event rows, from one pass over them. */
@@ -68,17 +79,24 @@ export interface RunEventsPass {
   sessions: string[];
   /** The digest text of `version` over every event row of the run: what its seal records. */
   digest: string;
+  /** The rowids of the run's rows of the types asked for, by session in id order, as a JSON array (readEventRows reads them). */
+  rowids: string;
 }
 
-/** The run's sessions (sub-sessions included) and the digest of every event row it holds, in one pass over its rows. */
-export function runEventsPass(db: Database.Database, runId: string, version: EventsDigestVersion = EVENTS_DIGEST_VERSION): RunEventsPass {
+/**
+ * The run's sessions (sub-sessions included), the digest of every event row it holds and the rowids of its rows of
+ * `types`, in one pass over its rows.
+ */
+export function runEventsPass(db: Database.Database, runId: string, version: EventsDigestVersion = EVENTS_DIGEST_VERSION, types: readonly string[] = []): RunEventsPass {
   const hash = createHash('sha256');
   const sessions: string[] = [];
-  for (const [session, chunk] of eventsDigestChunks(db, runId, version)) {
+  const rowids: string[] = [];
+  for (const [session, ids, chunk] of sessionChunks(db, runId, version, types)) {
     sessions.push(session);
-    if (chunk !== null) hash.update(chunk);
+    if (ids !== '[]') rowids.push(ids.slice(1, -1));
+    hash.update(chunk);
   }
-  return { sessions, digest: digestText(version, hash.digest('hex')) };
+  return { sessions, digest: digestText(version, hash.digest('hex')), rowids: `[${rowids.join(',')}]` };
 }
 
 /** The digest text of `version` over every event row of the run: what its seal records of the rows checked. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES } from '../../runtime/analytics/event-rows.ts';
 import { createEventsFixture } from '../../runtime/analytics/events-fixture.ts';
-import { readRunEvents } from './run-events.ts';
+import fc from 'fast-check';
+import { runEventsPass } from './events-digest.ts';
+import { readEventRows, readRunEvents } from './run-events.ts';
 import { runDb } from './test-support/run-events-db.ts';
 
 describe("a run's rows of the payload types", () => {
@@ -14,7 +16,8 @@ describe("a run's rows of the payload types", () => {
     expect(rows.map((r) => [r.id, r.input_tokens])).toEqual([['e1', 7]]);
   });
 
-  it('are the rows of those sessions and types, by session in id order, each field as the named SELECT of EVENT_ROW_COLUMNS reads it', () => {
+  /** A run `r` of sessions s0 and s1 with a row of each payload type, a row of another type and one of an unlisted session. */
+  function fixtureRun() {
     const f = createEventsFixture();
     f.llmCall({ session_id: 's1', model: 'm', input_tokens: 3, output_tokens: 4 });
     f.add({ type: 'turn.started', session_id: 's1', payload: {} });
@@ -23,6 +26,11 @@ describe("a run's rows of the payload types", () => {
     f.add({ type: 'cache.miss', session_id: 's0', payload: { explored: true } });
     f.add({ type: 'cache.miss', session_id: 's2', payload: { explored: false } });
     f.db.exec(`CREATE TABLE workload_runs (run_id, session_ids_json); INSERT INTO workload_runs VALUES ('r', '["s0","s1","absent"]')`);
+    return f;
+  }
+
+  it('are the rows of those sessions and types, by session in id order, each field as the named SELECT of EVENT_ROW_COLUMNS reads it', () => {
+    const f = fixtureRun();
     const rows = readRunEvents(f.db, 'r', PAYLOAD_TYPES);
     expect([...rows.keys()]).toEqual(['s0', 's1']);
     for (const [session, list] of rows) {
@@ -37,5 +45,27 @@ describe("a run's rows of the payload types", () => {
     expect(flat.find((r) => r.type === 'llm.call_completed')).toMatchObject({ model: 'm', input_tokens: 3, output_tokens: 4, policy: null });
     expect(flat.find((r) => r.type === 'cache.miss')).toMatchObject({ explored: 1 });
     expect(flat.find((r) => r.type === 'cache.hit')).toMatchObject({ tier: 'exact', avoided_cost_usd: '0.5', served_cost_usd: '0' });
+  });
+
+  it('are the rows the digest pass found on its way, read by rowid, under either digest version', () => {
+    const f = fixtureRun();
+    for (const version of [1, 2] as const) {
+      const pass = runEventsPass(f.db, 'r', version, PAYLOAD_TYPES);
+      expect([...readEventRows(f.db, pass.rowids)]).toEqual([...readRunEvents(f.db, 'r', PAYLOAD_TYPES)]);
+    }
+    expect(readEventRows(f.db, runEventsPass(f.db, 'r', 2, []).rowids).size).toBe(0);
+  });
+
+  it('read by the rowids the digest pass gathers, are the rows readRunEvents finds: same rows, same sessions, same order (property)', () => {
+    const payloads = ['{}', '{"model":"m","input_tokens":3,"cost_usd":"0.1"}', '{"winner_index":0,"chain":[{"policy":"p"}],"chosen_model":"m"}', '{"tier":"exact","explored":true}'];
+    const event = fc.record({ session: fc.constantFrom('s0', 's1', 's2', 'x'), type: fc.constantFrom(...PAYLOAD_TYPES, 'turn.started', 'tool.called'), payload: fc.constantFrom(...payloads) });
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.nat(999), { maxLength: 30 }), fc.array(event, { minLength: 30, maxLength: 30 }), fc.constantFrom(1 as const, 2 as const), (ids, events, version) => {
+        const db = runDb(ids.map((n, k) => ({ session: events[k]!.session, id: `e${n}`, type: events[k]!.type, payload: events[k]!.payload })));
+        const pass = runEventsPass(db, 'r', version, PAYLOAD_TYPES);
+        expect([...readEventRows(db, pass.rowids)]).toEqual([...readRunEvents(db, 'r', PAYLOAD_TYPES)]);
+      }),
+      { seed: 2034, numRuns: 200 },
+    );
   });
 });

@@ -25,19 +25,32 @@ export function runSessionIds(db: Database.Database, runId: string): string[] {
   return db.prepare(`${RUN_SESSIONS_CTE} SELECT id FROM run_sessions`).pluck().all(runId) as string[];
 }
 
-/**
- * The run's event rows of the given types, by session in id order. Its sessions are found in SQL again, not
- * passed back from JavaScript: an id is matched by its bytes, which a JavaScript string need not keep.
- */
-export function readRunEvents(db: Database.Database, runId: string, types: readonly string[]): Map<string, EventRow[]> {
-  const only = types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
-  const st = db.prepare(`${RUN_SESSIONS_CTE} SELECT ${EVENT_ROW_VALUES} ${RUN_EVENTS} AND +type IN (${only}) ORDER BY session_id, id`).raw();
+/** Rows of EVENT_ROW_VALUES, ordered by (session_id, id), as EventRows by session in that order. */
+function bySession(values: readonly unknown[][]): Map<string, EventRow[]> {
   const out = new Map<string, EventRow[]>();
-  for (const v of st.all(runId) as unknown[][]) {
+  for (const v of values) {
     const row = eventRowOf(v);
     const list = out.get(row.session_id);
     if (list) list.push(row);
     else out.set(row.session_id, [row]);
   }
   return out;
+}
+
+/**
+ * The run's event rows of the given types, by session in id order. Its sessions are found in SQL again, not
+ * passed back from JavaScript: an id is matched by its bytes, which a JavaScript string need not keep.
+ */
+export function readRunEvents(db: Database.Database, runId: string, types: readonly string[]): Map<string, EventRow[]> {
+  const only = types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
+  return bySession(db.prepare(`${RUN_SESSIONS_CTE} SELECT ${EVENT_ROW_VALUES} ${RUN_EVENTS} AND +type IN (${only}) ORDER BY session_id, id`).raw().all(runId) as unknown[][]);
+}
+
+/**
+ * The event rows of `rowids` (a JSON array, as runEventsPass gathers them in (session_id, id) order), by session in
+ * that order: a seek per row, where readRunEvents walks every row of the run to find those of its types.
+ */
+export function readEventRows(db: Database.Database, rowids: string): Map<string, EventRow[]> {
+  // CROSS JOIN keeps the array as the outer loop, so the rows come in its order.
+  return bySession(db.prepare(`SELECT ${EVENT_ROW_VALUES} FROM (SELECT value AS rid FROM json_each(?)) CROSS JOIN events ON events.rowid = rid`).raw().all(rowids) as unknown[][]);
 }
