@@ -30,6 +30,12 @@ const ONE_COMMAND_BUNDLES = ['analyze'];
  */
 const INLINED_PACKAGES = ['commander', 'decimal.js'];
 /**
+ * Node builtins that code compiled into a one-command bundle requires when it loads but uses on rare paths
+ * only: each is required at its first use instead (lazyBuiltins). commander requires child_process (and with it
+ * net, dgram and the streams) for executable subcommands, which the CLI has none of.
+ */
+const LAZY_BUILTINS = ['child_process'];
+/**
  * better-sqlite3's lib/database.js finds its binary through `bindings`, which takes the package's folder from
  * the caller's file (from a stack trace): inlined, that would be the bundle's. Its JavaScript (13 files, loaded
  * on every analyze) is inlined only where that call is this exact line, which the build points at the
@@ -211,7 +217,7 @@ function oneCommandBundle(build, common, command, validatorsCode, dir) {
     banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': '__importMetaUrl' },
     packages: undefined,
-    plugins: [onlyCommand(command), ...inlinedPackages(), precompiledValidators(validatorsCode), sourceUrls(dir)],
+    plugins: [lazyBuiltins(LAZY_BUILTINS), onlyCommand(command), ...inlinedPackages(), precompiledValidators(validatorsCode), sourceUrls(dir)],
   });
 }
 
@@ -231,6 +237,29 @@ function inlinedPackages() {
     },
   };
   return [rooted, packagesOutsideBut([...INLINED_PACKAGES, 'better-sqlite3'])];
+}
+
+/**
+ * Turns `require('node:NAME')` (or `NAME`) of each builtin named into a module of getters, one per export of the
+ * builtin, that requires the builtin at the first one read: loading the bundle loads none of them.
+ */
+function lazyBuiltins(names) {
+  const requireBuiltin = createRequire(import.meta.url);
+  const NAMESPACE = 'lazy-builtin';
+  return {
+    name: 'lazy-builtins',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(node:)?(${names.join('|')})$`) }, (args) =>
+        // The shim's own require of the builtin stays a plain require.
+        args.namespace === NAMESPACE ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: NAMESPACE },
+      );
+      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
+        const id = JSON.stringify(`node:${args.path}`);
+        const getters = Object.keys(requireBuiltin(`node:${args.path}`)).map((k) => `  get ${JSON.stringify(k)}() {\n    return load()[${JSON.stringify(k)}];\n  },`);
+        return { contents: ['let loaded;', `const load = () => (loaded ??= require(${id}));`, 'module.exports = {', ...getters, '};'].join('\n'), loader: 'js' };
+      });
+    },
+  };
 }
 
 /** Keeps every package out of the bundle, as `packages: 'external'` does, but the pure-JavaScript ones named. */
