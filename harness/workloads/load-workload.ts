@@ -73,6 +73,23 @@ export function discoverWorkloads(root: string): Workload[] {
   return workloadDirs(root).map(loadWorkload);
 }
 
+/**
+ * A lookup of agent workloads under `root` by name: the one `discoverWorkloads(root)` would give that name,
+ * loaded and validated, or null when it gives none. Reads `root`'s listing once and, per name asked, that
+ * workload's directory only; a broken workload that is never asked for is never read.
+ */
+export function workloadFinder(root: string): (name: string) => Workload | null {
+  const abs = resolve(root);
+  if (!isDir(abs)) throw new SetupError(`${abs}: workloads directory not found (pass --workloads-dir)`);
+  // Names as the directory spells them: a name is found only as discoverWorkloads would list it (never a path).
+  const entries = new Set(readdirSync(abs));
+  return (name) => {
+    if (!entries.has(name)) return null;
+    const dir = join(abs, name);
+    return existsSync(join(dir, 'workload.yaml')) && workloadKind(dir) === 'agent' ? loadWorkload(dir) : null;
+  };
+}
+
 /** How `selectWorkloads` picks; `notes` receives what the user should know about the selection (a name given twice). */
 export interface SelectWorkloadsOptions {
   names: string[];

@@ -195,7 +195,7 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
     const env = { PATH: process.env.PATH ?? '' };
     const db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], env);
     const dir = tempDir('bench-dist-builtins-');
-    const [list, json, stdout, stderr] = ['builtins.json', 'analyze.json', 'stdout.txt', 'stderr.txt'].map((f) => join(dir, f));
+    const [list, json, stdout, stderr] = [join(dir, 'builtins.json'), join(dir, 'analyze.json'), join(dir, 'stdout.txt'), join(dir, 'stderr.txt')];
     const [o, e] = [openSync(stdout, 'w'), openSync(stderr, 'w')];
     const r = spawnSync(process.execPath, [probe, list, 'analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'], { cwd: REPO_ROOT, env, stdio: ['ignore', o, e] });
     closeSync(o);
