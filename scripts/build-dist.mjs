@@ -4,12 +4,13 @@
 //   node scripts/build-dist.mjs [--outdir DIR] [--if-possible]
 // --if-possible: on a failed build, warn and exit 0 (bench then runs the sources through tsx), so an
 // install never fails on a source being edited.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STAMP_FILE } from '../bin/launch.cjs';
+import { sqliteBinaryCall } from './sqlite-binary-call.mjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -39,7 +40,7 @@ const LAZY_BUILTINS = ['child_process'];
  * better-sqlite3's lib/database.js finds its binary through `bindings`, which takes the package's folder from
  * the caller's file (from a stack trace): inlined, that would be the bundle's. Its JavaScript (13 files, loaded
  * on every analyze) is inlined only where that call is this exact line, which the build replaces by a search of
- * its own (sqliteBinaryCall); otherwise the package stays outside.
+ * its own (scripts/sqlite-binary-call.mjs); otherwise the package stays outside.
  */
 const SQLITE_LIB = 'better-sqlite3/lib/database.js';
 const SQLITE_BINDINGS_CALL = "require('bindings')('better_sqlite3.node')";
@@ -95,7 +96,7 @@ async function buildDist(dir) {
     plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
   // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
-  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs'];
+  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs', 'scripts/sqlite-binary-call.mjs'];
   const bundles = {};
   for (const command of ONE_COMMAND_BUNDLES) bundles[`${command}.cjs`] = inputsOf(await oneCommandBundle(build, common, command, validators.code, dir));
   const inputs = {};
@@ -232,7 +233,7 @@ function inlinedPackages() {
       // Read at run time, from the package's own folder: the bundle's copy is found through it.
       b.onResolve({ filter: /^better-sqlite3\/package\.json$/ }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, async (args) => ({
-        contents: readFileSync(args.path, 'utf8').replace(SQLITE_BINDINGS_CALL, sqliteBinaryCall(dirname(dirname(args.path)))),
+        contents: readFileSync(args.path, 'utf8').replace(SQLITE_BINDINGS_CALL, sqliteBinaryCall(dirname(dirname(args.path)), SQLITE_BINARY, SQLITE_ROOT)),
         loader: 'js',
       }));
     },
@@ -261,41 +262,6 @@ function lazyBuiltins(names) {
       });
     },
   };
-}
-
-/**
- * The code that loads better-sqlite3's binary in a bundle, for the package in `root` as the build finds it.
- * bindings, called with the package's folder as `module_root`, tries a list of places in order and loads the
- * first binary there; loading bindings and its helper, and the exceptions of the places that miss, cost about
- * 1.4 ms of every analyze. So the build asks bindings for its list and keeps the places up to the one that
- * holds the binary now: the bundle loads the first of them that exists, as bindings would, and calls bindings
- * itself when none does. A place named after the Node version or platform keeps the plain bindings call.
- */
-function sqliteBinaryCall(root) {
-  const bindings = createRequire(join(root, 'package.json'))('bindings');
-  const viaBindings = `((root) => require(require.resolve('bindings', { paths: [root] }))({ bindings: ${JSON.stringify(SQLITE_BINARY)}, module_root: root }))(${SQLITE_ROOT})`;
-  // bindings lists every place it tried when it finds nothing: ask it for a name that is nowhere.
-  const absent = 'metis-bench-no-such-binary.node';
-  let tries = [];
-  try {
-    bindings({ bindings: absent, module_root: root, path: true });
-  } catch (e) {
-    tries = Array.isArray(e?.tries) ? e.tries : [];
-  }
-  const places = [];
-  for (const tried of tries) {
-    if (basename(tried) !== absent) return viaBindings;
-    const place = relative(root, join(dirname(tried), SQLITE_BINARY));
-    if (place.startsWith('..') || isAbsolute(place)) return viaBindings;
-    const specific = [process.versions.node, process.versions.modules, process.platform, process.arch];
-    if (place.split(sep).some((part) => specific.some((s) => part.includes(s)))) return viaBindings;
-    places.push(place.split(sep).join('/'));
-    if (existsSync(join(root, place))) {
-      const found = JSON.stringify(places);
-      return `((root) => { for (const place of ${found}) { const file = require('node:path').join(root, place); if (require('node:fs').existsSync(file)) { const b = require(file); b.path = file; return b; } } return ${viaBindings.replace(SQLITE_ROOT, 'root')}; })(${SQLITE_ROOT})`;
-    }
-  }
-  return viaBindings;
 }
 
 /** Keeps every package out of the bundle, as `packages: 'external'` does, but the pure-JavaScript ones named. */
