@@ -10,6 +10,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STAMP_FILE } from '../bin/launch.cjs';
+import { lazyBuiltins } from './lazy-builtins.mjs';
 import { sqliteBinaryCall } from './sqlite-binary-call.mjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
 
@@ -32,7 +33,7 @@ const ONE_COMMAND_BUNDLES = ['analyze'];
 const INLINED_PACKAGES = ['commander', 'decimal.js'];
 /**
  * Node builtins that code compiled into a one-command bundle requires when it loads but uses on rare paths
- * only: each is required at its first use instead (lazyBuiltins). commander requires child_process (and with it
+ * only: each is required at its first use instead (scripts/lazy-builtins.mjs). commander requires child_process (and with it
  * net, dgram and the streams) for executable subcommands, which the CLI has none of.
  */
 const LAZY_BUILTINS = ['child_process'];
@@ -96,7 +97,7 @@ async function buildDist(dir) {
     plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
   // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
-  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs', 'scripts/sqlite-binary-call.mjs'];
+  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs', 'scripts/lazy-builtins.mjs', 'scripts/sqlite-binary-call.mjs'];
   const bundles = {};
   for (const command of ONE_COMMAND_BUNDLES) bundles[`${command}.cjs`] = inputsOf(await oneCommandBundle(build, common, command, validators.code, dir));
   const inputs = {};
@@ -239,29 +240,6 @@ function inlinedPackages() {
     },
   };
   return [rooted, packagesOutsideBut([...INLINED_PACKAGES, 'better-sqlite3'])];
-}
-
-/**
- * Turns `require('node:NAME')` (or `NAME`) of each builtin named into a module of getters, one per export of the
- * builtin, that requires the builtin at the first one read: loading the bundle loads none of them.
- */
-function lazyBuiltins(names) {
-  const requireBuiltin = createRequire(import.meta.url);
-  const NAMESPACE = 'lazy-builtin';
-  return {
-    name: 'lazy-builtins',
-    setup(b) {
-      b.onResolve({ filter: new RegExp(`^(node:)?(${names.join('|')})$`) }, (args) =>
-        // The shim's own require of the builtin stays a plain require.
-        args.namespace === NAMESPACE ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: NAMESPACE },
-      );
-      b.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => {
-        const id = JSON.stringify(`node:${args.path}`);
-        const getters = Object.keys(requireBuiltin(`node:${args.path}`)).map((k) => `  get ${JSON.stringify(k)}() {\n    return load()[${JSON.stringify(k)}];\n  },`);
-        return { contents: ['let loaded;', `const load = () => (loaded ??= require(${id}));`, 'module.exports = {', ...getters, '};'].join('\n'), loader: 'js' };
-      });
-    },
-  };
 }
 
 /** Keeps every package out of the bundle, as `packages: 'external'` does, but the pure-JavaScript ones named. */
