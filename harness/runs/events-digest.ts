@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { RUN_SESSIONS_CTE } from './run-events.ts';
+import { RUN_EVENTS, RUN_SESSIONS_CTE, runSessionIds } from './run-events.ts';
 
 // The digest a run's seal records of its event rows (bench_run_seal.events_digest), in two versions. Each is
 // SHA-256 over one byte string that SQLite builds from the rows and that decodes back into exactly those rows
 // (every value's storage class, byte length and bytes), so any changed, added, removed or moved row changes it.
-// The string is built and handed over one session at a time: a buffer of a session's rows is reused by SQLite,
-// where one buffer of the whole run (4 MB for a nightly run) was fresh memory twice, once in SQLite and once in
-// Node, each page of it a page fault (about 2.5 us here, 2,900 of them in a cold analyze's digest).
+// The string is built and handed over one session at a time (GROUP BY session_id): a buffer of a session's rows is
+// reused by SQLite, where one buffer of the whole run (4 MB for a nightly run) was fresh memory twice, once in
+// SQLite and once in Node, each page of it a page fault (about 2.5 us here, 2,900 of them in a cold digest).
+// Rows reach the aggregates in (session_id, id) order because the (session_id, id) index serves both the
+// `session_id IN (...)` search and the GROUP BY (a test pins that plan); were a later SQLite to plan it otherwise,
+// a digest would not match its seal and the run would be checked in full, never the reverse.
 
 /** A digest version: 1 as the first sealed runs hold it (a bare hex digest), 2 as seals are written now ('v2:' hex). */
 export type EventsDigestVersion = 1 | 2;
@@ -25,11 +28,11 @@ const field = (c: string, sep: string) => `typeof(${c}), ${sep}octet_length(${c}
 const V1_ROW = `concat(${['session_id', 'id', 'type', 'payload_json'].map((c) => field(c, "':', ")).join(', ')})`;
 
 /**
- * Version 2, one session: its id, then each of its rows in id order as id, type and payload, each as
- * `storage class, byte length ':' value`, then '.'. Cheaper than version 1 (no session id per row, three
- * separators fewer per row: 19.3 against 21.1 ms in a cold process on a nightly run) and as unambiguous: a storage
- * class is one of five lowercase words, none the start of another, followed by digits or ':'; the length says
- * where the value ends; a row starts with a lowercase letter, so the '.' that ends a session cannot be a row.
+ * Version 2, one session of the run with rows: its id, then each of its rows in id order as id, type and payload,
+ * each as `storage class, byte length ':' value`, then '.'. Cheaper than version 1 (no session id per row, three
+ * separators fewer: 19.3 against 21.2 ms in a cold process on a nightly run) and as unambiguous: a storage class is
+ * one of five lowercase words, none the start of another, followed by digits or ':'; the length says where the
+ * value ends; a row starts with a lowercase letter, so the '.' that ends a session cannot be a row.
  */
 const V2_ROW = `concat(${['id', 'type', 'payload_json'].map((c) => field(c, '')).join(', ')})`;
 
@@ -37,16 +40,14 @@ const V2_ROW = `concat(${['id', 'type', 'payload_json'].map((c) => field(c, ''))
 const typeList = (types: readonly string[]) => types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
 
 /**
- * One row per session of the run (sub-sessions included), in id order: its id, then one blob: the rowids of its
- * rows of `types` as a JSON array in id order, a NUL, and its chunk of the digest's string. The sessions' order is
- * the rows' (session_id, id) order, which the index gives without a sort: the chunks one after another are the
- * string the whole run hashes. The rowids come from the same rows, so a reader can fetch the rows it sums by
- * rowid instead of walking the run's 10k rows again to find its 2k (a JSON array of integers holds no NUL).
+ * One row per session of the run with rows (sub-sessions included), in session order: the rowids of its rows of
+ * `types` (a JSON array, in id order) and its chunk of the digest's string. The chunks one after another are the
+ * string the run hashes. The rowids come from the same rows in the same pass, nearly free (about 0.5 ms of a
+ * nightly run), so a reader can fetch the rows it sums by rowid instead of walking the run's 10k rows again.
  */
-function chunksSql(version: EventsDigestVersion, types: readonly string[]): string {
-  const [columns, chunk] = version === 1 ? ['session_id, id, type, payload_json', `group_concat(${V1_ROW}, '')`] : ['id, type, payload_json', `${field('s.id', '')}, group_concat(${V2_ROW}, ''), '.'`];
-  const session = `SELECT CAST(concat(json_group_array(rowid) FILTER (WHERE type IN (${typeList(types)})), char(0), ${chunk}) AS BLOB) FROM (SELECT rowid, ${columns} FROM events WHERE session_id = s.id ORDER BY id)`;
-  return `${RUN_SESSIONS_CTE} SELECT s.id, (${session}) FROM (SELECT id FROM run_sessions ORDER BY id) s`;
+export function eventsPassSql(version: EventsDigestVersion, types: readonly string[]): string {
+  const chunk = version === 1 ? `group_concat(${V1_ROW}, '')` : `concat(${field('session_id', '')}, group_concat(${V2_ROW}, ''), '.')`;
+  return `${RUN_SESSIONS_CTE} SELECT json_group_array(rowid) FILTER (WHERE type IN (${typeList(types)})), CAST(${chunk} AS BLOB) ${RUN_EVENTS} GROUP BY session_id`;
 }
 
 /** The digest text as a seal records it: version 1 is the bare hex, later versions are prefixed with their name. */
@@ -61,17 +62,9 @@ export function eventsDigestVersionOf(digest: string): EventsDigestVersion | nul
   return null;
 }
 
-/** Each session of the run in id order: its id, the rowids of its rows of `types` (a JSON array) and its chunk of the digest's string. */
-function* sessionChunks(db: Database.Database, runId: string, version: EventsDigestVersion, types: readonly string[]): Generator<[session: string, rowids: string, chunk: Buffer]> {
-  for (const [session, blob] of db.prepare(chunksSql(version, types)).raw().iterate(runId) as IterableIterator<[string, Buffer]>) {
-    const nul = blob.indexOf(0);
-    yield [session, blob.toString('latin1', 0, nul), blob.subarray(nul + 1)];
-  }
-}
-
-/** The run's sessions in id order, each with its chunk of the digest's string: the chunks one after another are what `version` hashes. */
-export function* eventsDigestChunks(db: Database.Database, runId: string, version: EventsDigestVersion): Generator<[session: string, chunk: Buffer]> {
-  for (const [session, , chunk] of sessionChunks(db, runId, version, [])) yield [session, chunk];
+/** The run's digest string, one chunk per session with rows, in order: the chunks one after another are what `version` hashes. */
+export function* eventsDigestChunks(db: Database.Database, runId: string, version: EventsDigestVersion): Generator<Buffer> {
+  for (const [, chunk] of db.prepare(eventsPassSql(version, [])).raw().iterate(runId) as IterableIterator<[string, Buffer]>) yield chunk;
 }
 
 /** A run's sessions and the digest of its event rows, from one pass over them. */
@@ -89,14 +82,12 @@ export interface RunEventsPass {
  */
 export function runEventsPass(db: Database.Database, runId: string, version: EventsDigestVersion = EVENTS_DIGEST_VERSION, types: readonly string[] = []): RunEventsPass {
   const hash = createHash('sha256');
-  const sessions: string[] = [];
   const rowids: string[] = [];
-  for (const [session, ids, chunk] of sessionChunks(db, runId, version, types)) {
-    sessions.push(session);
+  for (const [ids, chunk] of db.prepare(eventsPassSql(version, types)).raw().iterate(runId) as IterableIterator<[string, Buffer]>) {
     if (ids !== '[]') rowids.push(ids.slice(1, -1));
     hash.update(chunk);
   }
-  return { sessions, digest: digestText(version, hash.digest('hex')), rowids: `[${rowids.join(',')}]` };
+  return { sessions: runSessionIds(db, runId), digest: digestText(version, hash.digest('hex')), rowids: `[${rowids.join(',')}]` };
 }
 
 /** The digest text of `version` over every event row of the run: what its seal records of the rows checked. */

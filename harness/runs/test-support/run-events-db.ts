@@ -24,13 +24,15 @@ export const runEventRow: fc.Arbitrary<RunEventRow> = fc.record({ session: fc.co
 
 /**
  * A run `r` of three sessions (s2 a sub-session of s1) holding `rows`, beside a run `other` with one row, over
- * tables without column affinity, so every storage class stays as given.
+ * tables without column affinity, so every storage class stays as given; events indexed by (session_id, id) as a
+ * trace DB's are, so a run's rows are read in that order.
  */
 export function runDb(rows: readonly RunEventRow[]): Database.Database {
   const db = new Database(':memory:');
   db.exec(`CREATE TABLE workload_runs (run_id, session_ids_json);
     CREATE TABLE sessions (id, parent_session_id);
     CREATE TABLE events (session_id, id, turn_id, type, payload_json);
+    CREATE INDEX events_session_id ON events(session_id, id);
     INSERT INTO workload_runs VALUES ('r', '["s0","s1"]'), ('other', '["x"]');
     INSERT INTO sessions VALUES ('s0', NULL), ('s1', NULL), ('s2', 's1'), ('x', NULL);
     INSERT INTO events VALUES ('x', 'e0', NULL, 'llm.call_completed', '{}');`);
