@@ -20,8 +20,13 @@ export default tseslint.config(
     },
   },
   {
-    files: ['bin/**/*.mjs', 'scripts/**/*.mjs'],
+    files: ['bin/**/*.mjs', 'bin/**/*.cjs', 'scripts/**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
+  },
+  {
+    files: ['bin/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', exports: 'writable', module: 'writable', __dirname: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     // bench view's page script runs in the browser.

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles the CLI into dist/ for a fast start (bin/launch.mjs runs it while it is fresh).
+// Compiles the CLI into dist/ for a fast start (bin/launch.cjs runs it while it is fresh).
 // `npm install` runs it as `prepare`; `npm run build` after editing sources makes the start fast again.
 //   node scripts/build-dist.mjs [--outdir DIR] [--if-possible]
 // --if-possible: on a failed build, warn and exit 0 (bench then runs the sources through tsx), so an
@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { STAMP_FILE } from '../bin/launch.mjs';
+import { STAMP_FILE } from '../bin/launch.cjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -21,7 +21,7 @@ const PRECOMPILED_MODULE = 'runtime/core/precompiled-validators.ts';
 const AJV_OPTIONS_FILE = 'runtime/core/ajv-options.json';
 /** The module whose dynamic imports load each command (a one-command bundle keeps only its own). */
 const COMMAND_CATALOG = 'harness/cli/command-catalog.ts';
-/** Commands that also get a one-command CommonJS bundle, dist/COMMAND.cjs (bin/launch.mjs loadMain). */
+/** Commands that also get a one-command CommonJS bundle, dist/COMMAND.cjs (bin/launch.cjs loadMain). */
 const ONE_COMMAND_BUNDLES = ['analyze'];
 /**
  * Packages compiled into a one-command bundle, so its code cache holds them too: pure JavaScript loaded on
@@ -97,7 +97,7 @@ async function buildDist(dir) {
     if (!seen) throw new Error(`${path} appeared during the build`);
     inputs[path] = seen;
   }
-  // `bundles`: the inputs of each one-command bundle, which bin/launch.mjs checks alone before running it.
+  // `bundles`: the inputs of each one-command bundle, which bin/launch.cjs checks alone before running it.
   writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs, bundles }, null, 1)}\n`);
 }
 
@@ -165,7 +165,7 @@ async function standaloneValidators(dir) {
     `const files = new Map([${table.join(', ')}]);`,
     'const loaded = new Map();',
     '/**',
-    ' * The validator file at `path`: in a one-command bundle run by bin/code-cache.mjs, through its loader (the code',
+    ' * The validator file at `path`: in a one-command bundle run by bin/code-cache.cjs, through its loader (the code',
     ' * cache it keeps per file); elsewhere compiled with the V8 code the build made for it (V8 compiles afresh when',
     ' * it refuses that code).',
     ' */',
@@ -193,7 +193,7 @@ async function standaloneValidators(dir) {
 
 /**
  * `dist/COMMAND.cjs`: the CLI's main with that one command, everything it may load in one CommonJS file,
- * for a process that runs nothing else (bin/analyze.mjs). bin/code-cache.mjs runs it with V8's code cache,
+ * for a process that runs nothing else (bin/analyze.cjs). bin/code-cache.cjs runs it with V8's code cache,
  * which Node 20 offers for CommonJS only; one file also spares the ES module loader's cost per module (some
  * forty on analyze's path). Packages stay outside, loaded where the code asks for them.
  */

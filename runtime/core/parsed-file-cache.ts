@@ -1,7 +1,7 @@
 // Parsed data files kept as JSON beside the compiled CLI: a workload.yaml, sim.yaml or models.json (or a workload's kind) that has not changed
 // (same size and mtime) is read back with JSON.parse instead of parsed as YAML and validated again, which
 // was a fifth of `analyze` (every workload's sim script, for the true oracle). The folder is the one
-// bin/launch.mjs names in METIS_BENCH_CACHE_DIR while dist/ is fresh, so the code and schemas that made an
+// bin/launch.cjs names in METIS_BENCH_CACHE_DIR while dist/ is fresh, so the code and schemas that made an
 // entry are the ones reading it, and a rebuild deletes them; without it every file is parsed as before.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { distIsFresh } from '../../bin/launch.mjs';
+import { distIsFresh } from '../../bin/launch.cjs';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 /** bench --help at most this many times node -e 0; bench list at most this many ms (idle 2-core machine). */
@@ -23,7 +23,7 @@ interface Probe {
 }
 
 const bench = join(REPO, 'bin', 'bench.mjs');
-const analyze = join(REPO, 'bin', 'analyze.mjs');
+const analyze = join(REPO, 'bin', 'analyze.cjs');
 const sources = { METIS_BENCH_NO_DIST: '1' };
 const PROBES: Probe[] = [
   { name: 'node -e 0', args: ['-e', '0'] },

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.mjs';
-import { distIsFresh } from '../../bin/launch.mjs';
+import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.cjs';
+import { distIsFresh } from '../../bin/launch.cjs';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 import { sharedRun } from '../support/shared-run.ts';
 
@@ -29,7 +29,7 @@ async function node(file: string, args: string[], opts: { cwd: string; env?: Rec
 function miniCheckout(): { root: string; source: string } {
   const root = tempDir('bench-bin-');
   mkdirSync(join(root, 'bin'));
-  for (const f of ['bench.mjs', 'analyze.mjs', 'launch.mjs', 'code-cache.mjs']) copyFileSync(join(REPO_ROOT, 'bin', f), join(root, 'bin', f));
+  for (const f of ['bench.mjs', 'analyze.cjs', 'launch.cjs', 'code-cache.cjs']) copyFileSync(join(REPO_ROOT, 'bin', f), join(root, 'bin', f));
   symlinkSync(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'));
   writeFileSync(join(root, 'package.json'), '{ "type": "module" }\n');
   mkdirSync(join(root, 'harness', 'cli'), { recursive: true });
@@ -42,18 +42,37 @@ function miniCheckout(): { root: string; source: string } {
   return { root, source };
 }
 
-describe('bin/bench.mjs and bin/analyze.mjs', () => {
+describe('bin/bench.mjs and bin/analyze.cjs', () => {
   it('run dist/ while it matches the sources, and the sources through tsx once it is stale, missing or turned off', async () => {
     const { root, source } = miniCheckout();
     const bin = join(root, 'bin', 'bench.mjs');
     expect((await node(bin, ['list'], { cwd: root })).stdout).toBe('dist list\n');
-    expect((await node(join(root, 'bin', 'analyze.mjs'), ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('dist analyze --db-path x.db\n');
+    expect((await node(join(root, 'bin', 'analyze.cjs'), ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('dist analyze --db-path x.db\n');
     expect((await node(bin, ['list'], { cwd: root, env: { METIS_BENCH_NO_DIST: '1' } })).stdout).toBe('sources list\n');
     // An edit after the build: the launcher must not run the old compiled code.
     writeFileSync(source, "export async function main(argv: string[]): Promise<number> {\n  console.log(`edited ${argv.join(' ')}`);\n  return 0;\n}\n");
     expect((await node(bin, ['list'], { cwd: root })).stdout).toBe('edited list\n');
     rmSync(join(root, 'dist', 'stamp.json'));
     expect((await node(bin, ['run'], { cwd: root })).stdout).toBe('edited run\n');
+  });
+
+  it('start analyze without the ES module loader, and end it with exit 1 and the stack when its main throws', async () => {
+    const { root, source } = miniCheckout();
+    // The bundle says whether the process set up Node's ES module loader (about 5 ms of a start) before it ran.
+    writeFileSync(
+      join(root, 'dist', 'analyze.cjs'),
+      "exports.main = async (argv) => {\n  if (argv.includes('--throw')) throw new Error('main failed');\n  console.log(`esm loader: ${process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')}`);\n  return 0;\n};\n",
+    );
+    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs: { 'harness/cli/main.ts': [statSync(source).size, statSync(source).mtimeMs] }, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
+    const analyze = join(root, 'bin', 'analyze.cjs');
+    expect((await node(analyze, ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('esm loader: false\n');
+    // The same bundle run from an ES module entry does load it: the check above can fail.
+    const esmEntry = join(root, 'bin', 'probe.mjs');
+    writeFileSync(esmEntry, "import { createRequire } from 'node:module';\nconst r = createRequire(import.meta.url);\nconsole.log(`esm loader: ${process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')}`);\nvoid r;\n");
+    expect((await node(esmEntry, [], { cwd: root })).stdout).toBe('esm loader: true\n');
+    const failed = await node(analyze, ['--throw'], { cwd: root });
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('Error: main failed');
   });
 
   it('start analyze from its one-command bundle dist/analyze.cjs when the build made one, with a code cache in dist/', async () => {
@@ -65,7 +84,7 @@ describe('bin/bench.mjs and bin/analyze.mjs', () => {
     const stat = (f: string) => [statSync(f).size, statSync(f).mtimeMs];
     const inputs = { 'harness/cli/main.ts': stat(source), 'harness/cli/other.ts': stat(other) };
     writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
-    const analyze = join(root, 'bin', 'analyze.mjs');
+    const analyze = join(root, 'bin', 'analyze.cjs');
     // A help run compiles little: the cache is left to the first run that does the work.
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
     expect(readdirSync(join(root, 'dist'))).not.toContain(`analyze.cjs${CODE_CACHE_SUFFIX}`);
@@ -155,11 +174,11 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
   it('runs analyze from its one-command bundle as the sources run it, with and without the code cache', async () => {
     const b = await built();
     expect(b.code, b.stderr).toBe(0);
-    // The bundle run as bin/launch.mjs runs it; the first start writes the cache, the second uses it.
+    // The bundle run as bin/launch.cjs runs it; the first start writes the cache, the second uses it.
     const probe = join(out, 'probe-analyze.mjs');
     writeFileSync(
       probe,
-      `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'bin', 'code-cache.mjs')).href)};\n` +
+      `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'bin', 'code-cache.cjs')).href)};\n` +
         "const s = runWithCodeCache(new URL('./analyze.cjs', import.meta.url).pathname);\nprocess.exitCode = await s.exports.main(process.argv.slice(2));\ns.saveCache();\nconsole.error(`cache: ${s.cache}`);\n",
     );
     const env = { PATH: process.env.PATH ?? '' };

@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.mjs';
+import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.cjs';
 import { REPO_ROOT, tempDir } from '../support/cli.ts';
 
 const run = promisify(execFile);
 
 /**
  * A folder with a one-function CommonJS bundle that returns `said`, and a script that runs it the way
- * bin/launch.mjs does (each run its own process: a fresh V8, as a real start).
+ * bin/launch.cjs does (each run its own process: a fresh V8, as a real start).
  */
 function bundleDir(said: string): { dir: string; bundle: string; start(): Promise<{ said: string; cache: string }> } {
   const dir = tempDir('bench-code-cache-');
@@ -20,13 +20,13 @@ function bundleDir(said: string): { dir: string; bundle: string; start(): Promis
   const probe = join(dir, 'probe.mjs');
   writeFileSync(
     probe,
-    `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'bin', 'code-cache.mjs')).href)};\n` +
+    `import { runWithCodeCache } from ${JSON.stringify(pathToFileURL(join(REPO_ROOT, 'bin', 'code-cache.cjs')).href)};\n` +
       'const s = runWithCodeCache(process.argv[2]);\nconst said = await s.exports.main();\ns.saveCache();\nconsole.log(JSON.stringify({ said, cache: s.cache }));\n',
   );
   return { dir, bundle, start: async () => JSON.parse((await run(process.execPath, [probe, bundle])).stdout) as { said: string; cache: string } };
 }
 
-describe('bin/code-cache.mjs', () => {
+describe('bin/code-cache.cjs', () => {
   it('writes the cache on the first start and uses it on the next', async () => {
     const b = bundleDir('one');
     expect(await b.start()).toEqual({ said: 'one', cache: 'none' });

@@ -4,9 +4,9 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { REPO_ROOT } from '../support/cli.ts';
 
-const LAUNCH = pathToFileURL(join(REPO_ROOT, 'bin', 'launch.mjs')).href;
+const LAUNCH = pathToFileURL(join(REPO_ROOT, 'bin', 'launch.cjs')).href;
 
-/** Runs an ES module that imports exitWhenIdle from bin/launch.mjs; its stdout and stderr go through pipes. */
+/** Runs an ES module that imports exitWhenIdle from bin/launch.cjs; its stdout and stderr go through pipes. */
 function run(body: string): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', `import { exitWhenIdle } from '${LAUNCH}';\n${body}`], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -19,7 +19,7 @@ function run(body: string): Promise<{ code: number | null; out: string; err: str
   });
 }
 
-describe('a command that is done ends its process at once, and only then (bin/launch.mjs exitWhenIdle)', () => {
+describe('a command that is done ends its process at once, and only then (bin/launch.cjs exitWhenIdle)', () => {
   it('with nothing left to do it exits there, with the code, everything written', async () => {
     const r = await run(`process.on('exit', () => process.stderr.write('exit;'));
 process.stdout.write('x'.repeat(1000));

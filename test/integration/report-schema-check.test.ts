@@ -54,7 +54,7 @@ describe("dist/'s report validator with its build-time V8 code", () => {
     writeFileSync(join(dir, 'reports.json'), JSON.stringify([good, bad]));
     // Loaded from a folder with no node_modules above it: the validator needs no package (its helpers are bundled in).
     for (const f of [file!, `${file!}.v8`]) copyFileSync(join(out, 'validators', f), join(dir, f));
-    // A fresh process, no flags, as bin/analyze.mjs runs: V8 must take the cache (it refuses one made by another V8 or other flags).
+    // A fresh process, no flags, as bin/analyze.cjs runs: V8 must take the cache (it refuses one made by another V8 or other flags).
     const probe = join(dir, 'probe.mjs');
     writeFileSync(
       probe,

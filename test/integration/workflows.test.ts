@@ -192,7 +192,7 @@ tool=$1; shift
 case "$tool" in
   bench) if [ "$1" = run ]; then shift; exec node "${REPO_ROOT}bin/bench.mjs" run "$@" --workload fix-a-bug-small --workload regex-with-edge-cases --workloads-dir "${REPO_ROOT}workloads" --quiet; fi
          exec node "${REPO_ROOT}bin/bench.mjs" "$@" ;;
-  analyze) exec node "${REPO_ROOT}bin/analyze.mjs" "$@" ;;
+  analyze) exec node "${REPO_ROOT}bin/analyze.cjs" "$@" ;;
   *) echo "npx stand-in: unexpected $tool" >&2; exit 3 ;;
 esac
 `,

@@ -1,7 +1,7 @@
 // The list index: what `bench list` printed last time for a workloads directory, kept with the size and
 // mtime of every file it could have read, so an unchanged checkout lists in a few milliseconds instead of
 // parsing every workload, compiling the schemas and reading the outcome matrices (about a second).
-// It lives in a folder given by METIS_BENCH_CACHE_DIR, which bin/launch.mjs sets to dist/ only while dist/
+// It lives in a folder given by METIS_BENCH_CACHE_DIR, which bin/launch.cjs sets to dist/ only while dist/
 // is fresh: the code that made an index is then the code that reads it, and a rebuild deletes it.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Types of launch.mjs for the TypeScript that imports it (perf scripts, tests).
+// Types of launch.cjs for the TypeScript that imports it (perf scripts, tests).
 
 /** The environment variable naming the folder the CLI may keep derived indexes in (set to dist/ while it is fresh). */
 export const CACHE_DIR_ENV: string;

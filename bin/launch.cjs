@@ -2,14 +2,17 @@
 // when dist/ was built from the sources as they are now, else from the TypeScript sources through tsx:
 // a compiled start skips compiling some 400 files on every call, and an edited checkout never runs
 // stale code. METIS_BENCH_NO_DIST=1 always takes the sources.
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// CommonJS, as is code-cache.cjs: bin/analyze.cjs starts without Node's ES module loader (about 20 ms of an
+// analyze: the loader, a facade per builtin imported, a module job per file); bin/bench.mjs imports it as ESM.
+'use strict';
+const { existsSync, readFileSync, statSync } = require('node:fs');
+const { fileURLToPath, pathToFileURL } = require('node:url');
 
 /** The folder the CLI may keep derived indexes in (harness/cli/list/list-index.ts reads it). */
-export const CACHE_DIR_ENV = 'METIS_BENCH_CACHE_DIR';
+const CACHE_DIR_ENV = 'METIS_BENCH_CACHE_DIR';
 
 /** Name of the file in dist/ that records which source files (size, mtime) the build read. */
-export const STAMP_FILE = 'stamp.json';
+const STAMP_FILE = 'stamp.json';
 
 /**
  * True when `distDir` holds a finished build whose every input still has the size and mtime the build
@@ -20,7 +23,7 @@ export const STAMP_FILE = 'stamp.json';
  * @param {string | null} bundle
  * @returns {boolean}
  */
-export function distIsFresh(distDir, rootDir, bundle = null) {
+function distIsFresh(distDir, rootDir, bundle = null) {
   let stamp;
   try {
     stamp = JSON.parse(readFileSync(new URL(STAMP_FILE, distDir), 'utf8'));
@@ -43,14 +46,14 @@ export function distIsFresh(distDir, rootDir, bundle = null) {
 
 /**
  * The CLI's `main`, from dist/ when it is fresh, else from harness/cli/main.ts through tsx. A process that
- * runs one `command` only (bin/analyze.mjs) takes that command's CommonJS bundle, dist/COMMAND.cjs, when the
+ * runs one `command` only (bin/analyze.cjs) takes that command's CommonJS bundle, dist/COMMAND.cjs, when the
  * build made one: one file compiled with V8's code cache instead of some forty ES modules compiled afresh.
  * @param {Record<string, string | undefined>} env
  * @param {string | null} command
  * @returns {Promise<{ main(argv: string[]): Promise<number> }>}
  */
-export async function loadMain(env = process.env, command = null) {
-  const root = new URL('../', import.meta.url);
+async function loadMain(env = process.env, command = null) {
+  const root = pathToFileURL(`${__dirname}/../`);
   const dist = new URL('dist/', root);
   // Derived indexes (bench list's) are kept in dist/ and only while it is fresh: made and read by the same
   // code, and deleted by a rebuild. Always set or cleared here, so a bench started by another bench never
@@ -58,7 +61,7 @@ export async function loadMain(env = process.env, command = null) {
   delete env[CACHE_DIR_ENV];
   if (env.METIS_BENCH_NO_DIST !== '1') {
     // Loaded here only: `bench` needs neither it nor the crypto and vm modules it loads.
-    const codeCache = command === null ? null : await import('./code-cache.mjs');
+    const codeCache = command === null ? null : require('./code-cache.cjs');
     const bundle = `${command}.cjs`;
     // A command's bundle needs only its own inputs unchanged (about half of them for analyze).
     if (codeCache !== null && codeCache.canRunWithCodeCache() && distIsFresh(dist, root, bundle) && existsSync(new URL(bundle, dist))) {
@@ -76,7 +79,7 @@ export async function loadMain(env = process.env, command = null) {
 }
 
 /**
- * The `main` of a CommonJS bundle run with its code cache (bin/code-cache.mjs), which writes the cache after
+ * The `main` of a CommonJS bundle run with its code cache (bin/code-cache.cjs), which writes the cache after
  * the first run that did the command's work, when the functions it needed are compiled: a run that printed
  * help or stopped on a setup error (exit 2) compiled little, and would leave the next starts a cache of little.
  * @param {{ exports: any, saveCache(): void }} script
@@ -102,7 +105,7 @@ const QUIET_RESOURCES = new Set(['PipeWrap', 'TTYWrap', 'CloseReq']);
  * analyze); otherwise the process ends as it always did, when its last handle closes.
  * @param {number} code
  */
-export function exitWhenIdle(code) {
+function exitWhenIdle(code) {
   process.exitCode = code;
   const idle =
     process.stdout.writableLength === 0 &&
@@ -111,3 +114,9 @@ export function exitWhenIdle(code) {
     process.getActiveResourcesInfo().every((r) => QUIET_RESOURCES.has(r));
   if (idle) process.exit(code);
 }
+
+exports.CACHE_DIR_ENV = CACHE_DIR_ENV;
+exports.STAMP_FILE = STAMP_FILE;
+exports.distIsFresh = distIsFresh;
+exports.loadMain = loadMain;
+exports.exitWhenIdle = exitWhenIdle;

@@ -1,4 +1,4 @@
-// Types of code-cache.mjs for the TypeScript that imports it (tests).
+// Types of code-cache.cjs for the TypeScript that imports it (tests).
 
 /** Suffix of the code cache file beside a bundle. */
 export const CODE_CACHE_SUFFIX: string;

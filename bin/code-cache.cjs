@@ -3,15 +3,16 @@
 // The cache is written once, by the first run that found none, into dist/ (never the user's cwd): a rebuild
 // deletes it with the rest of dist/. Each cache names the SHA-256 of the source it was made from, because
 // V8 itself checks only the source's length; any problem reading or writing it means a plain compile.
-import { Buffer } from 'node:buffer';
-import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
-import vm from 'node:vm';
+'use strict';
+const { Buffer } = require('node:buffer');
+const { createHash } = require('node:crypto');
+const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
+const { createRequire } = require('node:module');
+const { dirname } = require('node:path');
+const vm = require('node:vm');
 
 /** Suffix of the code cache file beside a bundle. */
-export const CODE_CACHE_SUFFIX = '.v8cache';
+const CODE_CACHE_SUFFIX = '.v8cache';
 
 const DIGEST_BYTES = 32;
 
@@ -20,7 +21,7 @@ const DIGEST_BYTES = 32;
  * then keep naming the sources.
  * @returns {boolean}
  */
-export function canRunWithCodeCache() {
+function canRunWithCodeCache() {
   return !process.sourceMapsEnabled;
 }
 
@@ -35,7 +36,7 @@ export function canRunWithCodeCache() {
  *   cache of this file and of each file it loaded that had none usable, with the functions compiled so far
  *   (call it after the work, so they are many)
  */
-export function runWithCodeCache(file) {
+function runWithCodeCache(file) {
   const scripts = new Map();
   const requireWithCodeCache = (path) => (scripts.get(path) ?? compiled(path, scripts, requireWithCodeCache)).exports;
   const main = compiled(file, scripts, requireWithCodeCache);
@@ -91,3 +92,7 @@ function compiled(file, scripts, requireWithCodeCache) {
   script.runInThisContext()(module.exports, createRequire(file), module, file, dirname(file), requireWithCodeCache);
   return entry;
 }
+
+exports.CODE_CACHE_SUFFIX = CODE_CACHE_SUFFIX;
+exports.canRunWithCodeCache = canRunWithCodeCache;
+exports.runWithCodeCache = runWithCodeCache;
