@@ -238,4 +238,21 @@ describe('createSessionMemo', () => {
     expect(memo(['none', 'c'])).toEqual(['C', '-']);
     expect(asked).toEqual([['a', 'b'], ['c', 'none']]);
   });
+
+  it('answers a selection of one session as any other: read once, then kept; absent, the empty value', () => {
+    const asked: string[][] = [];
+    const memo = createSessionMemo(
+      (ids) => {
+        asked.push(ids);
+        return new Map(ids.filter((id) => id !== 'none').map((id) => [id, id.toUpperCase()]));
+      },
+      () => '-',
+    );
+    expect(memo(['b'])).toEqual(['B']);
+    expect(memo(['b'])).toEqual(['B']);
+    expect(memo(['none'])).toEqual(['-']);
+    expect(memo(['b', 'a', 'none'])).toEqual(['A', 'B', '-']);
+    expect(memo([])).toEqual([]);
+    expect(asked).toEqual([['b'], ['none'], ['a']]);
+  });
 });
