@@ -354,7 +354,9 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
       m = createSessionMemo(
         (ids) => {
           const groups = sessionGroups(ids);
-          return new Map(ids.map((id, i) => [id, scaledSavingsOf(groups[i]!, baselineModel, table, e)]));
+          // A served row's recorded cost is Decimal text of any scale: a selection holding one takes computeSavings.
+          const served = sessionServed(ids);
+          return new Map(ids.map((id, i) => [id, served[i]!.length > 0 ? null : scaledSavingsOf(groups[i]!, baselineModel, table, e)]));
         },
         (): ScaledSavings | null => NO_SCALED_SAVINGS,
       );
@@ -366,8 +368,6 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   const exactSavings = (sessions: readonly string[], baselineModel: string): SavingsResult | null => {
     exponent ??= tableExponent(table);
     if (exponent === null) return null;
-    // A served row's recorded cost is Decimal text of any precision: those selections take computeSavings.
-    for (const rows of sessionServed(sessions)) if (rows.length > 0) return null;
     let sum = NO_SCALED_SAVINGS;
     for (const s of scaledOf(baselineModel, exponent)(sessions)) {
       if (s === null) return null;
@@ -417,7 +417,8 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     savings(selector, baselineModel) {
       if (!(memo && 'sessions' in selector)) return computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector));
       // A report asks some selections twice (a workload's reps for its row and for the oracle's arms): priced once.
-      const key = `${baselineModel}\u0000${[...new Set(selector.sessions)].sort().join('\u0000')}`;
+      const sessions = selector.sessions;
+      const key = `${baselineModel}\u0000${sessions.length === 1 ? sessions[0] : [...new Set(sessions)].sort().join('\u0000')}`;
       let kept = savingsKept.get(key);
       if (!kept) savingsKept.set(key, (kept = exactSavings(selector.sessions, baselineModel) ?? computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector))));
       // A copy: no caller shares (and could change) another's result object; its Decimals never change.

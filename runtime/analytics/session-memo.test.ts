@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnalytics, type Analytics } from './analytics.ts';
 import { createEventsFixture, llmCallCompletedPayload, TEST_PRICES } from './events-fixture.ts';
 import { createSessionMemo } from './session-memo.ts';
+import { UnpricedBaselineError } from './savings.ts';
 import { createPriceTable } from '../pricing/price-table.ts';
 import type { PriceTable } from '../pricing/rates.ts';
 import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
@@ -205,6 +206,16 @@ describe('savings with the memo: each session priced once', () => {
     expect(calls.n).toBeLessThanOrEqual(3 + 2 * SESSIONS.length * 3);
   });
 
+  it('refuses a baseline the table does not price, as the queries do (the exact sums have none to add)', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
+    for (const sessionMemo of [false, true]) {
+      const a = createAnalytics(f.db, table, { sessionMemo });
+      a.prefetch(['s0']);
+      expect(() => a.savings({ sessions: ['s0'] }, 'local:unpriced'), `sessionMemo: ${sessionMemo}`).toThrow(UnpricedBaselineError);
+    }
+  });
+
   it('answers as the queries do where the sums pass Decimal\'s precision (fine rates, huge token counts) (property)', () => {
     const rate = fc.tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 6 })).map(([n, d]) => String(n / 10 ** d));
     const rates = fc.record({ input: rate, output: rate, cache_read: rate, cache_write: rate });
@@ -237,6 +248,13 @@ describe('createSessionMemo', () => {
     expect(memo(['c', 'a', 'none'])).toEqual(['A', 'C', '-']);
     expect(memo(['none', 'c'])).toEqual(['C', '-']);
     expect(asked).toEqual([['a', 'b'], ['c', 'none']]);
+  });
+
+  it('keeps a value read as null as null: only a session the read left out gets the empty value', () => {
+    const memo = createSessionMemo((ids) => new Map(ids.filter((id) => id !== 'none').map((id) => [id, id === 'n' ? null : id])), (): string | null => '-');
+    // Ascending ids: n (read as null), none (left out by the read), x.
+    expect(memo(['n', 'x', 'none'])).toEqual([null, '-', 'x']);
+    expect(memo(['n'])).toEqual([null]);
   });
 
   it('answers a selection of one session as any other: read once, then kept; absent, the empty value', () => {

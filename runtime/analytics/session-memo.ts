@@ -16,7 +16,8 @@ export function createSessionMemo<T>(read: (ids: string[]) => Map<string, T>, em
     for (const id of ids) if (!kept.has(id)) (missing ??= []).push(id);
     if (missing !== null) {
       const got = read(missing);
-      for (const id of missing) kept.set(id, got.get(id) ?? empty());
+      // `has`, not `??`: a value that is itself null (no exact sums, say) is kept as read, not taken for "no rows".
+      for (const id of missing) kept.set(id, got.has(id) ? got.get(id)! : empty());
     }
     return ids.map((id) => kept.get(id)!);
   };
