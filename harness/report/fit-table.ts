@@ -103,7 +103,9 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
     const cells = rows.map((r) => idx.map((i) => r[i] ?? ''));
     return (plainTableWidth(cols, cells) ?? maxLineWidth(render(cols, cells))) <= width;
   };
-  const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : natural(columns[i]!, rows, i)), 1);
+  // A plain table's column widths were measured above: the hiding loop and the fold reuse them instead of measuring every cell again.
+  const naturalOf = (i: number): number => (plainWidths ? plainWidths[i]! : natural(columns[i]!, rows, i));
+  const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : naturalOf(i)), 1);
   const hideOne = (minDrop: number): boolean => {
     const droppable = keep.filter((i) => columns[i]!.drop >= minDrop);
     if (droppable.length === 0) return false;
@@ -122,7 +124,7 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   if ((widthOf(keep) ?? maxLineWidth(plain)) <= width) return { text: plain, hidden };
 
   // Fold the name columns into what the others leave (at hyphens and spaces); if that is not enough, share the width out evenly.
-  const naturals = keep.map((i) => natural(columns[i]!, rows, i));
+  const naturals = keep.map(naturalOf);
   const fixed = naturals.reduce((s, w, j) => s + (cols[j]!.wrap ? 0 : w + 1), 1);
   const wrapping = cols.filter((c) => c.wrap).length;
   if (wrapping > 0 && width - fixed >= wrapping * (PAD + 4)) {
