@@ -1,9 +1,9 @@
 // Input limits (harness/data/input-limits.json): an oversized workload file, cheat set, stream or import is
 // refused from its size on disk, in well under a second, naming the file, the limit and its value.
-import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { loadQueryStream } from './cache-bench/load-stream.ts';
 import { defaultInputLimits, formatBytes, loadInputLimits, type InputKind } from './input-limits.ts';
 import { importRoutellm } from './matrix/import-routellm.ts';
@@ -49,6 +49,25 @@ describe('input limits', () => {
     for (const kind of ['workload_file', 'cheat_set', 'stream_file', 'stream_source', 'matrix_outcomes', 'import_csv', 'import_jsonl', 'import_json', 'import_licence'] as const)
       expect(l.limits[kind].max_bytes).toBeGreaterThan(0);
   });
+  it('keeps the shipped limits in the parsed-file cache while dist/ runs, so a later start reads them back as they are', async () => {
+    const cache = tmp();
+    const before = process.env.METIS_BENCH_CACHE_DIR;
+    process.env.METIS_BENCH_CACHE_DIR = cache;
+    try {
+      // A module of its own: the limits are loaded once per module, and another test may have loaded them.
+      vi.resetModules();
+      const fresh = (await import('./input-limits.ts')).defaultInputLimits();
+      expect(fresh).toEqual(loadInputLimits());
+      expect(readdirSync(join(cache, 'parsed')).filter((f) => f.startsWith('input-limits-'))).toHaveLength(1);
+      vi.resetModules();
+      expect((await import('./input-limits.ts')).defaultInputLimits()).toEqual(fresh);
+    } finally {
+      if (before === undefined) delete process.env.METIS_BENCH_CACHE_DIR;
+      else process.env.METIS_BENCH_CACHE_DIR = before;
+      vi.resetModules();
+    }
+  });
+
   it('refuses an invalid limits file, naming the file and field', () => {
     const p = join(tmp(), 'limits.json');
     writeFileSync(p, JSON.stringify({ version: 'x', limits: { workload_file: { max_bytes: -1 } } }));

@@ -3,6 +3,7 @@
 // past V8's string limit fails deep inside a parser with no file name.
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { cachedParse } from '../runtime/core/parsed-file-cache.ts';
 import { formatAjvErrors, validatorFor } from '../runtime/core/schemas.ts';
 import type { InputLimits } from '../schemas/types/input-limits.ts';
 import { SetupError } from './errors.ts';
@@ -28,9 +29,12 @@ export function loadInputLimits(path: string = INPUT_LIMITS_PATH): InputLimits {
 
 let shipped: InputLimits | null = null;
 
-/** The shipped limits, loaded once. */
+/**
+ * The shipped limits, loaded once; kept in the parsed-file cache while dist/ runs, so a start that only checks
+ * sizes (analyze reading workloads) need not load the limits' validator.
+ */
 export function defaultInputLimits(): InputLimits {
-  return (shipped ??= loadInputLimits());
+  return (shipped ??= cachedParse('input-limits', INPUT_LIMITS_PATH, () => loadInputLimits()));
 }
 
 /** A byte count as people read it: 1.5 MiB, 300 B. */

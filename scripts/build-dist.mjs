@@ -6,10 +6,12 @@
 // install never fails on a source being edited.
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STAMP_FILE } from '../bin/launch.cjs';
+import { lazyBuiltins } from './lazy-builtins.mjs';
+import { sqliteBinaryCall } from './sqlite-binary-call.mjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -30,15 +32,22 @@ const ONE_COMMAND_BUNDLES = ['analyze'];
  */
 const INLINED_PACKAGES = ['commander', 'decimal.js'];
 /**
+ * Node builtins that code compiled into a one-command bundle requires when it loads but uses on rare paths
+ * only: each is required at its first use instead (scripts/lazy-builtins.mjs). commander requires child_process (and with it
+ * net, dgram and the streams) for executable subcommands, which the CLI has none of.
+ */
+const LAZY_BUILTINS = ['child_process'];
+/**
  * better-sqlite3's lib/database.js finds its binary through `bindings`, which takes the package's folder from
  * the caller's file (from a stack trace): inlined, that would be the bundle's. Its JavaScript (13 files, loaded
- * on every analyze) is inlined only where that call is this exact line, which the build points at the
- * package's folder (bindings' `module_root`, resolved at run time); otherwise the package stays outside.
+ * on every analyze) is inlined only where that call is this exact line, which the build replaces by a search of
+ * its own (scripts/sqlite-binary-call.mjs); otherwise the package stays outside.
  */
 const SQLITE_LIB = 'better-sqlite3/lib/database.js';
 const SQLITE_BINDINGS_CALL = "require('bindings')('better_sqlite3.node')";
-const SQLITE_BINDINGS_ROOTED =
-  "((root) => require(require.resolve('bindings', { paths: [root] }))({ bindings: 'better_sqlite3.node', module_root: root }))(require('node:path').dirname(require.resolve('better-sqlite3/package.json')))";
+const SQLITE_BINARY = 'better_sqlite3.node';
+/** The package's folder, found at run time (bindings' `module_root`). */
+const SQLITE_ROOT = "require('node:path').dirname(require.resolve('better-sqlite3/package.json'))";
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
@@ -88,7 +97,7 @@ async function buildDist(dir) {
     plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
   // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
-  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs'];
+  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs', 'scripts/lazy-builtins.mjs', 'scripts/sqlite-binary-call.mjs'];
   const bundles = {};
   for (const command of ONE_COMMAND_BUNDLES) bundles[`${command}.cjs`] = inputsOf(await oneCommandBundle(build, common, command, validators.code, dir));
   const inputs = {};
@@ -211,7 +220,7 @@ function oneCommandBundle(build, common, command, validatorsCode, dir) {
     banner: { js: '"use strict";\nconst __importMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
     define: { 'import.meta.url': '__importMetaUrl' },
     packages: undefined,
-    plugins: [onlyCommand(command), ...inlinedPackages(), precompiledValidators(validatorsCode), sourceUrls(dir)],
+    plugins: [lazyBuiltins(LAZY_BUILTINS), onlyCommand(command), ...inlinedPackages(), precompiledValidators(validatorsCode), sourceUrls(dir)],
   });
 }
 
@@ -225,7 +234,7 @@ function inlinedPackages() {
       // Read at run time, from the package's own folder: the bundle's copy is found through it.
       b.onResolve({ filter: /^better-sqlite3\/package\.json$/ }, (args) => ({ path: args.path, external: true }));
       b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, async (args) => ({
-        contents: readFileSync(args.path, 'utf8').replace(SQLITE_BINDINGS_CALL, SQLITE_BINDINGS_ROOTED),
+        contents: readFileSync(args.path, 'utf8').replace(SQLITE_BINDINGS_CALL, sqliteBinaryCall(dirname(dirname(args.path)), SQLITE_BINARY, SQLITE_ROOT)),
         loader: 'js',
       }));
     },

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { loadModelRegistry, type ModelRegistry } from '../../runtime/models/index.ts';
 import { loadSimScript, type SimScript } from '../../runtime/providers/sim/sim-script.ts';
 import type { Provenance } from '../../schemas/types/report.ts';
-import { discoverWorkloads } from '../workloads/load-workload.ts';
+import { workloadFinder } from '../workloads/load-workload.ts';
+import type { Workload } from '../workloads/workload.ts';
 import type { OracleMetricsOptions } from './oracle-block.ts';
 import { scriptSolvedProbability } from './oracle-sim-truth.ts';
 
@@ -14,11 +15,12 @@ export function simTruthFor(provenance: Provenance, registry: ModelRegistry = lo
   if (provenance.actual_provider !== 'sim') return { unavailable: `provider ${provenance.actual_provider}: only the simulated provider knows P(competent)` };
   if (!existsSync(provenance.workloads_dir)) return { unavailable: `workloads dir ${provenance.workloads_dir} is gone; the sim scripts cannot be read` };
   const scripts = new Map<string, SimScript | null>();
-  let loaded: Map<string, string | null> | null = null;
+  // Only the run's workloads are read (a report asks for each of them), not every one in the directory.
+  let find: ((name: string) => Workload | null) | null = null;
   const scriptOf = (workload: string): SimScript | null => {
     if (scripts.has(workload)) return scripts.get(workload)!;
-    loaded ??= new Map(discoverWorkloads(provenance.workloads_dir).map((w) => [w.spec.name, w.simScriptPath]));
-    const path = loaded.get(workload) ?? null;
+    find ??= workloadFinder(provenance.workloads_dir);
+    const path = find(workload)?.simScriptPath ?? null;
     const script = path ? loadSimScript(path) : null;
     scripts.set(workload, script);
     return script;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { cachedParse } from '../../runtime/core/parsed-file-cache.ts';
@@ -7,18 +8,30 @@ import { SetupError } from '../errors.ts';
 import { checkInputSize } from '../input-limits.ts';
 import type { Workload, WorkloadSpec } from './workload.ts';
 import { firstInvalidUtf8Offset, lineAndColumnOfByte } from './utf8.ts';
-import { workloadKind } from './workload-kind.ts';
+import { workloadKind, type WorkloadKind } from './workload-kind.ts';
 
-const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+/** Whether `p` is a directory: one stat, no exception when it does not exist (an unreadable path is no directory). */
+function isDir(p: string): boolean {
+  try {
+    return statSync(p, { throwIfNoEntry: false })?.isDirectory() === true;
+  } catch {
+    return false;
+  }
+}
 
 /** Loads and validates one workload directory; every problem is a SetupError naming the file (and line). */
 export function loadWorkload(dir: string): Workload {
+  return loadWorkloadOfKind(dir, null);
+}
+
+/** `loadWorkload`, given the kind its workload.yaml declares when the caller has read it already (null: read it here). */
+function loadWorkloadOfKind(dir: string, known: WorkloadKind | null): Workload {
   const abs = resolve(dir);
   const file = join(abs, 'workload.yaml');
   if (!existsSync(file)) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
   checkInputSize(file, 'workload_file');
   assertUtf8(file);
-  if (workloadKind(abs) === 'matrix')
+  if ((known ?? workloadKind(abs)) === 'matrix')
     throw new SetupError(`${file}: kind: matrix holds recorded outcomes, not an agent workload (bench validate and bench list read it; the matrix protocol judges it)`);
   let spec: WorkloadSpec;
   try {
@@ -32,15 +45,17 @@ export function loadWorkload(dir: string): Workload {
   const workspaceDir = join(abs, 'workspace');
   if (!isDir(workspaceDir)) throw new SetupError(`${abs}: missing workspace/ directory (the fixture the agent works in)`);
   const checkDir = join(abs, 'check');
+  const hasCheck = isDir(checkDir);
   const sim = join(abs, 'sim.yaml');
-  if (spec.evaluate?.check && !isDir(checkDir))
-    throw new SetupError(`${file}: evaluate.check is set but ${checkDir} does not exist`);
-  return { spec, dir: abs, workspaceDir, checkDir: isDir(checkDir) ? checkDir : null, simScriptPath: existsSync(sim) ? sim : null };
+  if (spec.evaluate?.check && !hasCheck) throw new SetupError(`${file}: evaluate.check is set but ${checkDir} does not exist`);
+  return { spec, dir: abs, workspaceDir, checkDir: hasCheck ? checkDir : null, simScriptPath: existsSync(sim) ? sim : null };
 }
 
 /** Refuses a file that is not UTF-8 (a YAML reader would silently turn its bad bytes into U+FFFD). */
 function assertUtf8(file: string): void {
   const bytes = readFileSync(file);
+  // Node's check (simdutf) answers in microseconds; the byte scan, which finds where it goes wrong, runs on a bad file only.
+  if (isUtf8(bytes)) return;
   const at = firstInvalidUtf8Offset(bytes);
   if (at === null) return;
   const { line, column } = lineAndColumnOfByte(bytes, at);
@@ -70,7 +85,24 @@ export function matrixWorkloadDirs(root: string): string[] {
 
 /** Every agent workload under `root`, loaded and validated. */
 export function discoverWorkloads(root: string): Workload[] {
-  return workloadDirs(root).map(loadWorkload);
+  return workloadDirs(root).map((d) => loadWorkloadOfKind(d, 'agent'));
+}
+
+/**
+ * A lookup of agent workloads under `root` by name: the one `discoverWorkloads(root)` would give that name,
+ * loaded and validated, or null when it gives none. Reads `root`'s listing once and, per name asked, that
+ * workload's directory only; a broken workload that is never asked for is never read.
+ */
+export function workloadFinder(root: string): (name: string) => Workload | null {
+  const abs = resolve(root);
+  if (!isDir(abs)) throw new SetupError(`${abs}: workloads directory not found (pass --workloads-dir)`);
+  // Names as the directory spells them: a name is found only as discoverWorkloads would list it (never a path).
+  const entries = new Set(readdirSync(abs));
+  return (name) => {
+    if (!entries.has(name)) return null;
+    const dir = join(abs, name);
+    return existsSync(join(dir, 'workload.yaml')) && workloadKind(dir) === 'agent' ? loadWorkloadOfKind(dir, 'agent') : null;
+  };
 }
 
 /** How `selectWorkloads` picks; `notes` receives what the user should know about the selection (a name given twice). */

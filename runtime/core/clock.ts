@@ -3,13 +3,18 @@ export interface Clock {
   nowUs(): number;
 }
 
-const origin = performance.timeOrigin;
+/**
+ * `performance.timeOrigin`, read at a process's first clock reading: the first touch of `performance` loads
+ * perf_hooks and ten modules behind it, which a process that never reads the clock (analyze) need not load.
+ */
+let origin: number | undefined;
 
 /** Wall clock with microsecond resolution; never goes backwards within a process. */
 export function createSystemClock(): Clock {
   let last = 0;
   return {
     nowUs() {
+      origin ??= performance.timeOrigin;
       const us = Math.floor((origin + performance.now()) * 1000);
       last = us > last ? us : last + 1;
       return last;

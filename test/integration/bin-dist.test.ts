@@ -1,6 +1,6 @@
-import { execFile } from 'node:child_process';
-import { copyFileSync, cpSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFile, spawnSync } from 'node:child_process';
+import { closeSync, copyFileSync, cpSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -198,5 +198,37 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
       if (sourcesJson !== null) expect(readFileSync(json, 'utf8'), args.join(' ')).toBe(sourcesJson);
     }
     expect(caches).toEqual(['cache: none', 'cache: used', 'cache: used', 'cache: used', 'cache: used']);
+  });
+
+  it('loads no Node builtin or package file for analyze that its report does not use', async () => {
+    const b = await built();
+    expect(b.code, b.stderr).toBe(0);
+    // A CommonJS start, so that Node's ES module loader (which reads files through fs/promises and readline)
+    // adds nothing; stdout and stderr go to files, as a pipe would load net for them.
+    const probe = join(out, 'probe-builtins.cjs');
+    writeFileSync(
+      probe,
+      "const fs = require('node:fs');\nconst [list, ...args] = process.argv.slice(2);\n" +
+        "require('./analyze.cjs').main(args).then((code) => {\n  process.exitCode = code;\n  fs.writeFileSync(list, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));\n});\n",
+    );
+    const env = { PATH: process.env.PATH ?? '' };
+    const db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], env);
+    const dir = tempDir('bench-dist-builtins-');
+    const [list, json, stdout, stderr] = [join(dir, 'builtins.json'), join(dir, 'analyze.json'), join(dir, 'stdout.txt'), join(dir, 'stderr.txt')];
+    const [o, e] = [openSync(stdout, 'w'), openSync(stderr, 'w')];
+    const r = spawnSync(process.execPath, [probe, list, 'analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'], { cwd: REPO_ROOT, env, stdio: ['ignore', o, e] });
+    closeSync(o);
+    closeSync(e);
+    expect([0, 1], readFileSync(stderr, 'utf8')).toContain(r.status);
+    expect(readFileSync(stdout, 'utf8')).toContain('savings');
+    const loaded = JSON.parse(readFileSync(list, 'utf8')) as { builtins: string[]; files: string[] };
+    const builtins = loaded.builtins.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    // The report needs crypto (SHA-256) and vm (the validators' code cache); it never starts a process
+    // (commander requires child_process for executable subcommands), reads a line or times itself.
+    expect(builtins).toEqual(expect.arrayContaining(['fs', 'crypto', 'vm']));
+    for (const unused of ['child_process', 'net', 'dgram', 'perf_hooks', 'readline', 'internal/readline/interface', 'internal/fs/promises']) expect(builtins, unused).not.toContain(unused);
+    // better-sqlite3's binary is loaded from where the build found it, without the bindings package's search.
+    expect(loaded.files.filter((f) => f.endsWith('.node')).map((f) => basename(f))).toEqual(['better_sqlite3.node']);
+    expect(loaded.files.filter((f) => /[\\/]node_modules[\\/](bindings|file-uri-to-path)[\\/]/.test(f))).toEqual([]);
   });
 });
