@@ -161,7 +161,8 @@ function keepBrackets(parts: readonly string[]): string[] {
   for (const p of parts) {
     if (depth > 0) out[out.length - 1] += p;
     else out.push(p);
-    for (const ch of p) depth = Math.max(0, depth + (ch === '[' ? 1 : ch === ']' ? -1 : 0));
+    // By UTF-16 unit: a bracket is one unit, and no half of a surrogate pair is one.
+    for (let i = 0; i < p.length; i++) depth = Math.max(0, depth + (p[i] === '[' ? 1 : p[i] === ']' ? -1 : 0));
   }
   return out;
 }
@@ -173,14 +174,14 @@ export function foldCell(text: string, width: number): string {
   for (const raw of text.split('\n')) {
     let line = '';
     // A bracketed group wider than the line breaks at its own spaces ("[−13.4," then "+15.7]"), never inside a number.
-    const parts = keepBrackets(raw.split(/(?<=-)|(?<= )/)).flatMap((p) => ([...p].length > w ? p.split(/(?<= )/) : [p]));
+    const parts = keepBrackets(raw.split(/(?<=-)|(?<= )/)).flatMap((p) => (codePoints(p) > w ? p.split(/(?<= )/) : [p]));
     for (const part of parts) {
-      if (line && [...line].length + [...part].length > w) {
+      if (line && codePoints(line) + codePoints(part) > w) {
         lines.push(line.trimEnd());
         line = '';
       }
       line += part;
-      while ([...line].length > w) {
+      while (codePoints(line) > w) {
         lines.push([...line].slice(0, w).join(''));
         line = [...line].slice(w).join('');
       }
