@@ -47,9 +47,17 @@ export interface OracleMetricsOptions {
  */
 export function oracleMetrics(o: OracleMetricsOptions): OracleMetrics {
   const epsilon = o.epsilon ?? DEFAULT_ORACLE_EPSILON;
+  // Each (pass, workload)'s reps in record order, grouped once: every arm and routed pass below asks for one.
+  const repsOf = new Map<string, WorkloadRunRecord[]>();
+  for (const r of o.records) {
+    const key = `${r.pass}\u0000${r.workload}`;
+    const list = repsOf.get(key);
+    if (list) list.push(r);
+    else repsOf.set(key, [r]);
+  }
   const armOf = (pass: string, workload: string, model: string): ArmOnWorkload | null => {
-    const reps = o.records.filter((r) => r.pass === pass && r.workload === workload);
-    if (reps.length === 0) return null;
+    const reps = repsOf.get(`${pass}\u0000${workload}`);
+    if (!reps) return null;
     const cost = o.analytics.savings({ sessions: reps.flatMap((r) => r.session_ids) }, o.baseline).actual_repriced_usd;
     return {
       model,

@@ -22,6 +22,21 @@ describe('fitLines (issue 23 item 9)', () => {
     );
   });
 
+  it('property: counts characters, not UTF-16 units, where a line holds astral ones (emoji): as wide as asked, every word kept, none cut short', () => {
+    const astral = fc.array(fc.stringMatching(/^[a-z0-9😀🚀𝔸-]{1,30}$/u), { minLength: 1, maxLength: 30 });
+    fc.assert(
+      fc.property(astral, fc.integer({ min: 0, max: 12 }), fc.integer({ min: 40, max: 120 }), (ws, indent, width) => {
+        const line = `${' '.repeat(indent)}${ws.join(' ')}`;
+        const out = wrapLine(line, width);
+        expect(maxLineWidth(out.join('\n'))).toBeLessThanOrEqual(width);
+        expect(out.join('').replace(/\s+/g, '')).toBe(line.replace(/\s+/g, ''));
+        // A line that fits in characters stays whole, though its UTF-16 length is past the width.
+        if ([...line].length <= width) expect(out).toEqual([line]);
+      }),
+      { seed: 2035, numRuns: 300 },
+    );
+  });
+
   it('hangs continuations under a key–value row\'s value, and leaves short lines alone', () => {
     const out = wrapLine(`  routing decisions:                ${'default_model=12 '.repeat(6).trim()}   hard failures: 0`, 80);
     expect(out[0]!.startsWith('  routing decisions:                default_model=12')).toBe(true);

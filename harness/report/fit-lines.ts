@@ -4,7 +4,8 @@
 /** The narrowest room a continuation line keeps for its text, however deep the indent. */
 const MIN_ROOM = 20;
 
-const length = (s: string) => [...s].length;
+/** Code points in `s`: its UTF-16 length when it holds no surrogate (every line is measured, most of them so). */
+const length = (s: string) => (/[\uD800-\uDFFF]/.test(s) ? [...s].length : s.length);
 
 /** Cuts a word longer than `room` into pieces of at most `room` characters. */
 function cut(word: string, room: number): string[] {

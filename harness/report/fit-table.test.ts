@@ -134,4 +134,18 @@ describe('foldCell', () => {
       { seed: 7, numRuns: 300 },
     );
   });
+
+  it('counts characters, not UTF-16 units, in text holding astral ones (emoji): no line wider, none cut short (property)', () => {
+    const text = fc.string({ maxLength: 40, unit: fc.constantFrom(...'ab- [],.'.split(''), '😀', '🚀', '𝔸') });
+    fc.assert(
+      fc.property(text, fc.integer({ min: 1, max: 20 }), (t, width) => {
+        const folded = foldCell(t, width);
+        expect(folded.replace(/\s/g, '')).toBe(t.replace(/\s/g, ''));
+        for (const line of folded.split('\n')) expect([...line].length).toBeLessThanOrEqual(width);
+        // Text as wide as the line in characters is left whole, though longer in UTF-16 units.
+        if ([...t].length <= width && !/\s$/.test(t)) expect(folded).toBe(t);
+      }),
+      { seed: 2036, numRuns: 400 },
+    );
+  });
 });

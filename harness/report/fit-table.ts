@@ -103,7 +103,9 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
     const cells = rows.map((r) => idx.map((i) => r[i] ?? ''));
     return (plainTableWidth(cols, cells) ?? maxLineWidth(render(cols, cells))) <= width;
   };
-  const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : natural(columns[i]!, rows, i)), 1);
+  // A plain table's column widths were measured above: the hiding loop and the fold reuse them instead of measuring every cell again.
+  const naturalOf = (i: number): number => (plainWidths ? plainWidths[i]! : natural(columns[i]!, rows, i));
+  const minimalWidth = (idx: number[]) => idx.reduce((sum, i) => sum + 1 + (columns[i]!.wrap ? MIN_WRAP : naturalOf(i)), 1);
   const hideOne = (minDrop: number): boolean => {
     const droppable = keep.filter((i) => columns[i]!.drop >= minDrop);
     if (droppable.length === 0) return false;
@@ -122,7 +124,7 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   if ((widthOf(keep) ?? maxLineWidth(plain)) <= width) return { text: plain, hidden };
 
   // Fold the name columns into what the others leave (at hyphens and spaces); if that is not enough, share the width out evenly.
-  const naturals = keep.map((i) => natural(columns[i]!, rows, i));
+  const naturals = keep.map(naturalOf);
   const fixed = naturals.reduce((s, w, j) => s + (cols[j]!.wrap ? 0 : w + 1), 1);
   const wrapping = cols.filter((c) => c.wrap).length;
   if (wrapping > 0 && width - fixed >= wrapping * (PAD + 4)) {
@@ -159,7 +161,8 @@ function keepBrackets(parts: readonly string[]): string[] {
   for (const p of parts) {
     if (depth > 0) out[out.length - 1] += p;
     else out.push(p);
-    for (const ch of p) depth = Math.max(0, depth + (ch === '[' ? 1 : ch === ']' ? -1 : 0));
+    // By UTF-16 unit: a bracket is one unit, and no half of a surrogate pair is one.
+    for (let i = 0; i < p.length; i++) depth = Math.max(0, depth + (p[i] === '[' ? 1 : p[i] === ']' ? -1 : 0));
   }
   return out;
 }
@@ -171,14 +174,14 @@ export function foldCell(text: string, width: number): string {
   for (const raw of text.split('\n')) {
     let line = '';
     // A bracketed group wider than the line breaks at its own spaces ("[−13.4," then "+15.7]"), never inside a number.
-    const parts = keepBrackets(raw.split(/(?<=-)|(?<= )/)).flatMap((p) => ([...p].length > w ? p.split(/(?<= )/) : [p]));
+    const parts = keepBrackets(raw.split(/(?<=-)|(?<= )/)).flatMap((p) => (codePoints(p) > w ? p.split(/(?<= )/) : [p]));
     for (const part of parts) {
-      if (line && [...line].length + [...part].length > w) {
+      if (line && codePoints(line) + codePoints(part) > w) {
         lines.push(line.trimEnd());
         line = '';
       }
       line += part;
-      while ([...line].length > w) {
+      while (codePoints(line) > w) {
         lines.push([...line].slice(0, w).join(''));
         line = [...line].slice(w).join('');
       }

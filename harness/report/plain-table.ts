@@ -15,12 +15,12 @@ export function isOneColumnText(text: string): boolean {
   return ONE_COLUMN_TEXT.test(text);
 }
 
-/** Characters in a line (code points, as a terminal counts one-column text). */
-const length = (line: string): number => {
-  let n = 0;
-  for (const _ of line) n++;
-  return n;
-};
+/**
+ * Characters in a line of one-column text (code points, as a terminal counts it): its UTF-16 length, since
+ * ONE_COLUMN_TEXT holds no surrogate. Walking the line's code points cost an iterator step per character of
+ * every cell, drawn and measured (most of a report table's allocation, in code that runs once).
+ */
+const length = (line: string): number => line.length;
 
 /**
  * The table cli-table3 draws for `heads` and `rows` (compact, no row rules, one space of padding each

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
 import type { PriceTable } from '../pricing/rates.ts';
 import { POLICY_NAMES, type PolicyName, type RouteDecidedPayload } from '../routing/route-decision.ts';
-import { computeSavings, type SavingsResult, type TokenGroup } from './savings.ts';
+import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, savingsFromScaled, scaledSavingsOf, tableExponent, type SavingsResult, type ScaledSavings, type TokenGroup } from './savings.ts';
 import { selectorFilter, type EventSelector, type SqlFilter } from './selector.ts';
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
 import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
@@ -300,6 +300,7 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     },
     () => new Map<string, number>(),
   );
+  /** The selection's event count per type of `types` (types without rows absent), for reading by type. */
   const countByType = (selector: EventSelector, types: readonly string[]): Map<string, number> => {
     if (memo && 'sessions' in selector && types.every((t) => COUNTED_TYPES.includes(t))) {
       const total = new Map<string, number>();
@@ -308,8 +309,8 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
           const n = c.get(t);
           if (n !== undefined) total.set(t, (total.get(t) ?? 0) + n);
         }
-      // In SQLite's GROUP BY order, as the query over the whole selection returns them.
-      return new Map([...total].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      // Read by type only (`get`), so in no particular order: sorting them was a copy and a sort per rep.
+      return total;
     }
     const f = selectorFilter(selector, types);
     const rows = all(`SELECT type, COUNT(*) AS n FROM events WHERE ${f.sql} GROUP BY type`, f.params);
@@ -343,6 +344,38 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   };
 
   const savingsKept = new Map<string, SavingsResult>();
+
+  // Each session priced once per baseline, as exact integer sums a selection adds up (a report prices every rep,
+  // then each workload, pass and arm again: the same sessions' tokens, each priced anew through Decimals).
+  let exponent: number | null | undefined;
+  const sessionScaled = new Map<string, (sessions: readonly string[]) => (ScaledSavings | null)[]>();
+  const scaledOf = (baselineModel: string, e: number) => {
+    let m = sessionScaled.get(baselineModel);
+    if (!m) {
+      m = createSessionMemo(
+        (ids) => {
+          const groups = sessionGroups(ids);
+          // A served row's recorded cost is Decimal text of any scale: a selection holding one takes computeSavings.
+          const served = sessionServed(ids);
+          return new Map(ids.map((id, i) => [id, served[i]!.length > 0 ? null : scaledSavingsOf(groups[i]!, baselineModel, table, e)]));
+        },
+        (): ScaledSavings | null => NO_SCALED_SAVINGS,
+      );
+      sessionScaled.set(baselineModel, m);
+    }
+    return m;
+  };
+  /** computeSavings' answer for sessions summed from each session's exact sums; null where only computeSavings gives it (served rows, rounding). */
+  const exactSavings = (sessions: readonly string[], baselineModel: string): SavingsResult | null => {
+    exponent ??= tableExponent(table);
+    if (exponent === null) return null;
+    let sum = NO_SCALED_SAVINGS;
+    for (const s of scaledOf(baselineModel, exponent)(sessions)) {
+      if (s === null) return null;
+      sum = addScaledSavings(sum, s);
+    }
+    return savingsFromScaled(sum, exponent, table.version, baselineModel);
+  };
 
   /** A selector's rows in id order: from a session memo when the selector names sessions, else from `sql`. */
   const inIdOrder = (selector: EventSelector, bySession: (sessions: readonly string[]) => Row[][], sql: () => Row[]): Row[] =>
@@ -385,9 +418,10 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     savings(selector, baselineModel) {
       if (!(memo && 'sessions' in selector)) return computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector));
       // A report asks some selections twice (a workload's reps for its row and for the oracle's arms): priced once.
-      const key = `${baselineModel}\u0000${[...new Set(selector.sessions)].sort().join('\u0000')}`;
+      const sessions = selector.sessions;
+      const key = `${baselineModel}\u0000${sessions.length === 1 ? sessions[0] : [...new Set(sessions)].sort().join('\u0000')}`;
       let kept = savingsKept.get(key);
-      if (!kept) savingsKept.set(key, (kept = computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector))));
+      if (!kept) savingsKept.set(key, (kept = exactSavings(selector.sessions, baselineModel) ?? computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector))));
       // A copy: no caller shares (and could change) another's result object; its Decimals never change.
       return { ...kept };
     },

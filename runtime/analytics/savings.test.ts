@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { TEST_PRICES } from './events-fixture.ts';
-import { computeSavings, sumSavings, UnpricedBaselineError, type TokenGroup } from './savings.ts';
+import { createPriceTable } from '../pricing/price-table.ts';
+import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, savingsFromScaled, scaledSavingsOf, sumSavings, tableExponent, UnpricedBaselineError, type TokenGroup } from './savings.ts';
 
 const table = TEST_PRICES;
 const SONNET = 'anthropic:claude-sonnet-4-6';
@@ -91,3 +92,45 @@ describe('computeSavings', () => {
     expect(() => sumSavings([a], 'anthropic:claude-haiku-4-5', 'test-1')).toThrow(/cannot add savings/);
   });
 });
+
+describe('savings from exact per-session sums', () => {
+  // Rates with up to six decimals and token counts far past a run's: some totals pass Decimal's 20 digits.
+  const rate = fc.tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 6 })).map(([n, d]) => new Decimal(n).dividedBy(10 ** d).toFixed());
+  const rates = fc.record({ input: rate, output: rate, cache_read: rate, cache_write: rate });
+  const models = ['m:a', 'm:b', 'm:c', 'm:unpriced', null];
+  const tokens = fc.oneof(fc.integer({ min: 0, max: 5_000_000 }), fc.integer({ min: 0, max: 2 ** 40 }));
+  const groupArb = fc.record({ m: fc.constantFrom(...models), rows: fc.integer({ min: 1, max: 50 }), i: tokens, o: tokens, c: tokens, w: tokens }).map((g) => group(g.m, g.rows, g.i, g.o, g.c, g.w));
+  const text = (r: ReturnType<typeof computeSavings>) => JSON.stringify({ ...r, actual_repriced_usd: r.actual_repriced_usd.toString(), baseline_repriced_usd: r.baseline_repriced_usd.toString(), savings_usd: r.savings_usd.toString(), savings_pct: r.savings_pct?.toString() ?? null });
+
+  it('is computeSavings over the merged groups, to the last digit, or null where that rounds; sessions priced apart add up (property)', () => {
+    fc.assert(
+      fc.property(fc.record({ a: rates, b: rates, c: rates }), fc.array(fc.array(groupArb, { maxLength: 4 }), { maxLength: 5 }), fc.constantFrom('m:a', 'm:b', 'm:c'), (r, sessions, baseline) => {
+        const t = createPriceTable({ version: 'fine-1', currency: 'USD', unit: 'per_million_tokens', models: { 'm:a': r.a, 'm:b': r.b, 'm:c': r.c } });
+        const e = tableExponent(t)!;
+        let sum = NO_SCALED_SAVINGS;
+        for (const groups of sessions) sum = addScaledSavings(sum, scaledSavingsOf(groups, baseline, t, e)!);
+        const whole = computeSavings(mergeByModel(sessions.flat()), baseline, t);
+        const exact = savingsFromScaled(sum, e, t.version, baseline);
+        if (exact) expect(text(exact)).toBe(text(whole));
+        // Null only where a total is longer than Decimal's precision at e (where the chain may have rounded).
+        else expect(Math.max(sum.actual.toString().length, sum.baseline.toString().length)).toBeGreaterThan(Decimal.precision);
+      }),
+      { seed: 2033, numRuns: 600 },
+    );
+  });
+
+  it('is null for a baseline the table does not price (computeSavings then refuses it)', () => {
+    expect(scaledSavingsOf([], 'local:unpriced', table, tableExponent(table)!)).toBeNull();
+  });
+});
+
+/** Groups summed per model, as analytics merges a selection's sessions. */
+function mergeByModel(groups: readonly TokenGroup[]): TokenGroup[] {
+  const by = new Map<string | null, TokenGroup>();
+  for (const g of groups) {
+    const m = by.get(g.model);
+    if (!m) by.set(g.model, { ...g });
+    else for (const k of ['rows', 'input_tokens', 'output_tokens', 'cached_input_tokens', 'cache_creation_input_tokens'] as const) m[k] += g[k];
+  }
+  return [...by.values()];
+}

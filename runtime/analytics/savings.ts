@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { costOf } from '../pricing/cost.ts';
+import { costOf, ratesExponent, scaledCostOf } from '../pricing/cost.ts';
 import type { PriceTable } from '../pricing/rates.ts';
 import type { Usage } from '../types/response.ts';
 
@@ -62,6 +62,82 @@ export function computeSavings(groups: readonly TokenGroup[], baselineModel: str
     baseline = baseline.plus(costOf(g, baselineRates));
   }
   return savingsFrom(actual, baseline, rowsTotal, rowsMissing, table.version, baselineModel);
+}
+
+/**
+ * A selection's actual and baseline costs as whole numbers of 10^(e − 6) USD (scaledCostOf), with its row counts
+ * and the least Decimal precision among the rates priced: sums that add exactly, one session at a time.
+ */
+export interface ScaledSavings {
+  actual: bigint;
+  baseline: bigint;
+  rows_total: number;
+  rows_missing_from_price_table: number;
+  precision: number;
+}
+
+/** Nothing priced yet: the sum of no sessions. */
+export const NO_SCALED_SAVINGS: ScaledSavings = { actual: 0n, baseline: 0n, rows_total: 0, rows_missing_from_price_table: 0, precision: Infinity };
+
+/** The finest power of ten of every rate `table` prices (ratesExponent), so any of its costs is whole at it; null when none is. */
+export function tableExponent(table: PriceTable): number | null {
+  let e: number | null = null;
+  for (const model of table.models()) {
+    const x = ratesExponent(table.rates(model)!);
+    if (x !== null) e = e === null ? x : Math.min(e, x);
+  }
+  return e;
+}
+
+/** computeSavings' sums of `groups` as ScaledSavings at `e`; null when the baseline is unpriced or a cost is not whole at `e`. */
+export function scaledSavingsOf(groups: readonly TokenGroup[], baselineModel: string, table: PriceTable, e: number): ScaledSavings | null {
+  const baselineRates = table.rates(baselineModel);
+  if (!baselineRates) return null;
+  let actual = 0n;
+  let baseline = 0n;
+  let rowsTotal = 0;
+  let rowsMissing = 0;
+  let precision = (baselineRates.input.constructor as typeof Decimal).precision;
+  for (const g of groups) {
+    rowsTotal += g.rows;
+    const rates = g.model === null ? undefined : table.rates(g.model);
+    if (!rates) {
+      rowsMissing += g.rows;
+      continue;
+    }
+    const a = scaledCostOf(g, rates, e);
+    const b = scaledCostOf(g, baselineRates, e);
+    if (a === null || b === null) return null;
+    actual += a;
+    baseline += b;
+    precision = Math.min(precision, (rates.input.constructor as typeof Decimal).precision);
+  }
+  return { actual, baseline, rows_total: rowsTotal, rows_missing_from_price_table: rowsMissing, precision };
+}
+
+/** The sums of two disjoint selections. */
+export function addScaledSavings(x: ScaledSavings, y: ScaledSavings): ScaledSavings {
+  return {
+    actual: x.actual + y.actual,
+    baseline: x.baseline + y.baseline,
+    rows_total: x.rows_total + y.rows_total,
+    rows_missing_from_price_table: x.rows_missing_from_price_table + y.rows_missing_from_price_table,
+    precision: Math.min(x.precision, y.precision),
+  };
+}
+
+/**
+ * computeSavings' answer (no served rows) from the exact sums of the same tokens, when that answer is exact: every
+ * cost costOf makes and every partial sum the Decimal chain adds is at most its total (no term is negative), so
+ * when both totals fit Decimal's precision (and each rate class's) nothing was rounded on the way and the chain's
+ * Decimals are these values. Null when a total is longer: only computeSavings then rounds as it did.
+ */
+export function savingsFromScaled(s: ScaledSavings, e: number, pricingVersion: string, baselineModel: string): SavingsResult | null {
+  const actual = s.actual.toString();
+  const baseline = s.baseline.toString();
+  const precision = Math.min(s.precision, Decimal.precision);
+  if (actual.length > precision || baseline.length > precision) return null;
+  return savingsFrom(new Decimal(`${actual}e${e - 6}`), new Decimal(`${baseline}e${e - 6}`), s.rows_total, s.rows_missing_from_price_table, pricingVersion, baselineModel);
 }
 
 /** Exact Decimal sum of several results for one baseline (the report's aggregate over workloads). */

@@ -4,6 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { createAnalytics, type Analytics } from './analytics.ts';
 import { createEventsFixture, llmCallCompletedPayload, TEST_PRICES } from './events-fixture.ts';
 import { createSessionMemo } from './session-memo.ts';
+import { UnpricedBaselineError } from './savings.ts';
+import { createPriceTable } from '../pricing/price-table.ts';
+import type { PriceTable } from '../pricing/rates.ts';
 import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
 
 const table = TEST_PRICES;
@@ -173,6 +176,64 @@ describe('Analytics.prefetch', () => {
   });
 });
 
+describe('savings with the memo: each session priced once', () => {
+  /** `t` counting its rates() calls: every pricing of a group asks for its model's rates and the baseline's. */
+  const counting = (t: PriceTable) => {
+    const calls = { n: 0 };
+    return { calls, table: { ...t, rates: (m: string) => (calls.n++, t.rates(m)) } satisfies PriceTable };
+  };
+
+  it('prices each session once per baseline, however many selections hold it: a selection adds its sessions\' exact sums', () => {
+    const f = createEventsFixture();
+    for (const [i, s] of SESSIONS.entries()) {
+      f.llmCall({ session_id: s, model: MODELS[i % 2]!, input_tokens: 1000 + i, output_tokens: 200 * i, cached_input_tokens: 7 * i });
+      f.llmCall({ session_id: s, model: MODELS[(i + 1) % 3]!, input_tokens: 3 * i, output_tokens: 11 });
+    }
+    const plain = createAnalytics(f.db, table, { sessionMemo: false });
+    const { calls, table: t } = counting(table);
+    const kept = createAnalytics(f.db, t, { sessionMemo: true });
+    // Every non-empty subset of the sessions: 63 selections, each a rep, a workload or a pass of some report.
+    const subsets = Array.from({ length: 2 ** SESSIONS.length - 1 }, (_, k) => SESSIONS.filter((_, i) => (k + 1) & (2 ** i)));
+    for (const sessions of subsets)
+      for (const baseline of ['anthropic:claude-sonnet-4-6', 'anthropic:claude-haiku-4-5']) {
+        const a = kept.savings({ sessions }, baseline);
+        const b = plain.savings({ sessions }, baseline);
+        expect([a.actual_repriced_usd, a.baseline_repriced_usd, a.savings_usd, a.savings_pct].map(String)).toEqual([b.actual_repriced_usd, b.baseline_repriced_usd, b.savings_usd, b.savings_pct].map(String));
+        expect([a.rows_total, a.rows_missing_from_price_table]).toEqual([b.rows_total, b.rows_missing_from_price_table]);
+      }
+    // The table's models once (the common power of ten), then per baseline each session's baseline and groups'
+    // models: 3 + 2 × 6 × 3, where pricing every selection anew asked 126 × 3.
+    expect(calls.n).toBeLessThanOrEqual(3 + 2 * SESSIONS.length * 3);
+  });
+
+  it('refuses a baseline the table does not price, as the queries do (the exact sums have none to add)', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
+    for (const sessionMemo of [false, true]) {
+      const a = createAnalytics(f.db, table, { sessionMemo });
+      a.prefetch(['s0']);
+      expect(() => a.savings({ sessions: ['s0'] }, 'local:unpriced'), `sessionMemo: ${sessionMemo}`).toThrow(UnpricedBaselineError);
+    }
+  });
+
+  it('answers as the queries do where the sums pass Decimal\'s precision (fine rates, huge token counts) (property)', () => {
+    const rate = fc.tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 6 })).map(([n, d]) => String(n / 10 ** d));
+    const rates = fc.record({ input: rate, output: rate, cache_read: rate, cache_write: rate });
+    const call = fc.record({ session: fc.constantFrom(...SESSIONS), model: fc.constantFrom(...MODELS), input: fc.nat(2 ** 40), output: fc.nat(2 ** 40), cached: fc.nat(2 ** 40) });
+    fc.assert(
+      fc.property(rates, rates, fc.array(call, { maxLength: 12 }), fc.array(fc.subarray(SESSIONS), { minLength: 1, maxLength: 6 }), (haiku, sonnet, calls, selections) => {
+        const fine = createPriceTable({ version: 'fine-1', currency: 'USD', unit: 'per_million_tokens', models: { [MODELS[0]!]: haiku, [MODELS[1]!]: sonnet } });
+        const f = createEventsFixture();
+        for (const c of calls) f.llmCall({ session_id: c.session, model: c.model, input_tokens: c.input, output_tokens: c.output, cached_input_tokens: c.cached });
+        const plain = createAnalytics(f.db, fine, { sessionMemo: false });
+        const kept = createAnalytics(f.db, fine, { sessionMemo: true });
+        for (const sessions of selections) expect(JSON.stringify(readAll(kept, sessions).savings)).toBe(JSON.stringify(readAll(plain, sessions).savings));
+      }),
+      { seed: 2034, numRuns: 150 },
+    );
+  });
+});
+
 describe('createSessionMemo', () => {
   it('reads each session once, and answers distinct sessions in ascending order', () => {
     const asked: string[][] = [];
@@ -187,5 +248,29 @@ describe('createSessionMemo', () => {
     expect(memo(['c', 'a', 'none'])).toEqual(['A', 'C', '-']);
     expect(memo(['none', 'c'])).toEqual(['C', '-']);
     expect(asked).toEqual([['a', 'b'], ['c', 'none']]);
+  });
+
+  it('keeps a value read as null as null: only a session the read left out gets the empty value', () => {
+    const memo = createSessionMemo((ids) => new Map(ids.filter((id) => id !== 'none').map((id) => [id, id === 'n' ? null : id])), (): string | null => '-');
+    // Ascending ids: n (read as null), none (left out by the read), x.
+    expect(memo(['n', 'x', 'none'])).toEqual([null, '-', 'x']);
+    expect(memo(['n'])).toEqual([null]);
+  });
+
+  it('answers a selection of one session as any other: read once, then kept; absent, the empty value', () => {
+    const asked: string[][] = [];
+    const memo = createSessionMemo(
+      (ids) => {
+        asked.push(ids);
+        return new Map(ids.filter((id) => id !== 'none').map((id) => [id, id.toUpperCase()]));
+      },
+      () => '-',
+    );
+    expect(memo(['b'])).toEqual(['B']);
+    expect(memo(['b'])).toEqual(['B']);
+    expect(memo(['none'])).toEqual(['-']);
+    expect(memo(['b', 'a', 'none'])).toEqual(['A', 'B', '-']);
+    expect(memo([])).toEqual([]);
+    expect(asked).toEqual([['b'], ['none'], ['a']]);
   });
 });

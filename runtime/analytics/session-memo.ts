@@ -10,14 +10,22 @@
 export function createSessionMemo<T>(read: (ids: string[]) => Map<string, T>, empty: () => T): (sessions: readonly string[]) => T[] {
   const kept = new Map<string, T>();
   return (sessions) => {
-    const ids = [...new Set(sessions)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    const missing = ids.filter((id) => !kept.has(id));
-    if (missing.length > 0) {
+    // A report asks most often for one rep's one session: no set or sort to make of it.
+    const ids = sessions.length === 1 ? [sessions[0]!] : [...new Set(sessions)].sort(byCodeUnits);
+    let missing: string[] | null = null;
+    for (const id of ids) if (!kept.has(id)) (missing ??= []).push(id);
+    if (missing !== null) {
       const got = read(missing);
-      for (const id of missing) kept.set(id, got.get(id) ?? empty());
+      // `has`, not `??`: a value that is itself null (no exact sums, say) is kept as read, not taken for "no rows".
+      for (const id of missing) kept.set(id, got.has(id) ? got.get(id)! : empty());
     }
     return ids.map((id) => kept.get(id)!);
   };
+}
+
+/** Ascending by UTF-16 code units, as `<` compares strings. */
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** Groups rows by their `session_id` column. */

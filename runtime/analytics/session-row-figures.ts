@@ -13,8 +13,6 @@ export interface UsageRow {
   cache_creation_input_tokens: number | null;
 }
 
-const USAGE_FIELDS = ['input_tokens', 'output_tokens', 'cached_input_tokens', 'cache_creation_input_tokens'] as const;
-
 /** SUM's step for the whole numbers a token field holds: numbers add, NULL is skipped, the sum stays NULL until a number comes. */
 function add(sum: number | null, v: string | number | null): number | null {
   return typeof v === 'number' ? (sum ?? 0) + v : sum;
@@ -28,7 +26,11 @@ export function usageRowsOf(rows: readonly EventRow[]): UsageRow[] {
     let g = byModel.get(r.model);
     if (!g) byModel.set(r.model, (g = { model: r.model, rows: 0, input_tokens: null, output_tokens: null, cached_input_tokens: null, cache_creation_input_tokens: null }));
     g.rows += 1;
-    for (const k of USAGE_FIELDS) g[k] = add(g[k], r[k]);
+    // Field by field, not a loop over their names: a report sums every call of the run this way, in code run once.
+    g.input_tokens = add(g.input_tokens, r.input_tokens);
+    g.output_tokens = add(g.output_tokens, r.output_tokens);
+    g.cached_input_tokens = add(g.cached_input_tokens, r.cached_input_tokens);
+    g.cache_creation_input_tokens = add(g.cache_creation_input_tokens, r.cache_creation_input_tokens);
   }
   return [...byModel.values()];
 }

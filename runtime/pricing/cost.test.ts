@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { addUsage, type Usage } from '../types/response.ts';
-import { costOf } from './cost.ts';
+import { costOf, ratesExponent, scaledCostOf } from './cost.ts';
 import type { ModelRates } from './rates.ts';
 
 const tokens = fc.integer({ min: 0, max: 50_000_000 });
@@ -92,5 +92,42 @@ describe('costOf', () => {
         expect(costOf(u, r1).isNegative()).toBe(false);
       }),
     );
+  });
+});
+
+describe('scaledCostOf', () => {
+  // Enough digits that no product or sum of the reference rounds.
+  const Exact = Decimal.clone({ precision: 200 });
+  const exactCost = (u: Usage, r: ModelRates) =>
+    new Exact(r.input.toString()).times(u.input_tokens).plus(new Exact(r.cache_read.toString()).times(u.cached_input_tokens)).plus(new Exact(r.cache_write.toString()).times(u.cache_creation_input_tokens)).plus(new Exact(r.output.toString()).times(u.output_tokens)).dividedBy(1_000_000);
+
+  it('is the exact cost in whole 10^(e − 6) USD at the rates\' exponent or any finer one (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ input_tokens: bigTokens, output_tokens: bigTokens, cached_input_tokens: bigTokens, cache_creation_input_tokens: bigTokens }),
+        fc.record({ input: fineRate, output: fineRate, cache_read: fineRate, cache_write: fineRate }),
+        fc.nat(3),
+        (u, r, finer) => {
+          const e = ratesExponent(r)! - finer;
+          const scaled = scaledCostOf(u, r, e);
+          expect(scaled).not.toBeNull();
+          expect(new Exact(`${scaled}e${e - 6}`).equals(exactCost(u, r))).toBe(true);
+          // Where the total fits Decimal's precision, costOf is that same value.
+          if (exactCost(u, r).precision(true) <= Decimal.precision) expect(costOf(u, r).equals(new Decimal(`${scaled}e${e - 6}`))).toBe(true);
+        },
+      ),
+      { seed: 2032, numRuns: 1000 },
+    );
+  });
+
+  it('says null where the cost is not whole at e: a rate finer than 10^e, a negative rate, a fractional token count', () => {
+    const usage = { input_tokens: 1, output_tokens: 1, cached_input_tokens: 1, cache_creation_input_tokens: 1 };
+    expect(ratesExponent(sonnet)).toBe(-2);
+    // (3 + 15 + 0.30 + 3.75) per million tokens, one token each: 2205 × 10^(−2 − 6) USD.
+    expect(scaledCostOf(usage, sonnet, -2)).toBe(2205n);
+    expect(scaledCostOf(usage, sonnet, -1)).toBeNull();
+    expect(scaledCostOf({ ...usage, input_tokens: 1.5 }, sonnet, -2)).toBeNull();
+    expect(scaledCostOf(usage, { ...sonnet, output: new Decimal(-1) }, -2)).toBeNull();
+    expect(ratesExponent({ ...sonnet, output: new Decimal(-1) })).toBeNull();
   });
 });

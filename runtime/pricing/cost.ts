@@ -64,3 +64,37 @@ export function costOf(usage: Usage, rates: ModelRates): Decimal {
   if (digits.length > D.precision) return costByChain(usage, rates);
   return new D(`${digits}e${e - 6}`);
 }
+
+/** The finest power of ten of `rates` (the least e of rate = m × 10^e), or null when a rate is negative or not finite. */
+export function ratesExponent(rates: ModelRates): number | null {
+  let e = 0;
+  for (const rate of [rates.input, rates.cache_read, rates.cache_write, rates.output]) {
+    const s = scaledOf(rate);
+    if (s === null) return null;
+    e = Math.min(e, s.e);
+  }
+  return e;
+}
+
+/**
+ * costOf as a whole number of 10^(e − 6) USD: the exact cost at a power of ten `e` at least as fine as every
+ * rate's (ratesExponent), so that costs of several models and usages add up as integers. Null when a rate is
+ * finer than 10^e, negative or not finite, or a token count is not a non-negative whole number.
+ */
+export function scaledCostOf(usage: Usage, rates: ModelRates, e: number): bigint | null {
+  const input = scaledOf(rates.input);
+  const cacheRead = scaledOf(rates.cache_read);
+  const cacheWrite = scaledOf(rates.cache_write);
+  const output = scaledOf(rates.output);
+  if (input === null || cacheRead === null || cacheWrite === null || output === null) return null;
+  const a = scaledTerm(input, usage.input_tokens, e);
+  const b = scaledTerm(cacheRead, usage.cached_input_tokens, e);
+  const c = scaledTerm(cacheWrite, usage.cache_creation_input_tokens, e);
+  const d = scaledTerm(output, usage.output_tokens, e);
+  return a === null || b === null || c === null || d === null ? null : a + b + c + d;
+}
+
+/** One rate × tokens as a whole number of 10^(e − 6) USD; null when the rate is finer than 10^e or the count is not a whole number ≥ 0. */
+function scaledTerm(s: { m: bigint; e: number }, tokens: number, e: number): bigint | null {
+  return s.e < e || !Number.isSafeInteger(tokens) || tokens < 0 ? null : s.m * BigInt(tokens) * 10n ** BigInt(s.e - e);
+}
