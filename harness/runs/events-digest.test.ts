@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { PAYLOAD_TYPES } from '../../runtime/analytics/event-rows.ts';
+import { COUNTED_TYPES, PAYLOAD_TYPES } from '../../runtime/analytics/event-rows.ts';
 import { createEventsFixture } from '../../runtime/analytics/events-fixture.ts';
 import { eventsDigestChunks, eventsDigestVersionOf, eventsPassSql, runEventsDigest, runEventsPass, type EventsDigestVersion } from './events-digest.ts';
 import { RUN_EVENTS, RUN_SESSIONS_CTE, runSessionIds } from './run-events.ts';
-import { runDb, runEventRow } from './test-support/run-events-db.ts';
+import { runDb, runEventRow, sqlValue } from './test-support/run-events-db.ts';
 
 /**
  * The digest as the first sealed runs computed it, in one statement over the whole run: every version 1 seal in a
@@ -114,6 +114,23 @@ describe("a run's events digest", () => {
       );
     });
   }
+
+  it("counts each session's rows of each type asked, as a GROUP BY over the run's rows does; the digest is the same with or without counts (property)", () => {
+    const typed = fc.record({ session: fc.constantFrom('s0', 's1', 's2'), id: sqlValue, type: fc.oneof(fc.constantFrom(...COUNTED_TYPES, 'session.created'), sqlValue), payload: sqlValue });
+    fc.assert(
+      fc.property(fc.array(typed, { maxLength: 16 }), fc.constantFrom<EventsDigestVersion>(...VERSIONS), (rows, version) => {
+        const db = runDb(rows);
+        const pass = runEventsPass(db, 'r', version, PAYLOAD_TYPES, COUNTED_TYPES);
+        const expected = new Map<string, Map<string, number>>();
+        const grouped = db.prepare("SELECT session_id, type, count(*) FROM events WHERE session_id IN ('s0', 's1', 's2') AND typeof(type) = 'text' GROUP BY 1, 2").raw().all() as [string, string, number][];
+        for (const [session, type, n] of grouped) if (COUNTED_TYPES.includes(type)) expected.set(session, (expected.get(session) ?? new Map<string, number>()).set(type, n));
+        expect(pass.counts).toEqual(expected);
+        expect(pass.digest).toBe(runEventsPass(db, 'r', version).digest);
+        expect(runEventsPass(db, 'r', version).counts).toEqual(new Map());
+      }),
+      { seed: 2034, numRuns: 200 },
+    );
+  });
 
   it("comes with the run's sessions, sub-sessions included; an empty run's digest is the digest of nothing", () => {
     const db = runDb([]);

@@ -41,13 +41,15 @@ const typeList = (types: readonly string[]) => types.map((t) => `'${t.replace(/'
 
 /**
  * One row per session of the run with rows (sub-sessions included), in session order: the rowids of its rows of
- * `types` (a JSON array, in id order) and its chunk of the digest's string. The chunks one after another are the
- * string the run hashes. The rowids come from the same rows in the same pass, nearly free (about 0.5 ms of a
- * nightly run), so a reader can fetch the rows it sums by rowid instead of walking the run's 10k rows again.
+ * `types` (a JSON array, in id order), its chunk of the digest's string, its id and its count of rows of each of
+ * `countTypes`. The chunks one after another are the string the run hashes. The rowids and the counts come from
+ * the same rows in the same pass, nearly free, so a reader can fetch the rows it sums by rowid and take the
+ * counts it reports from here instead of walking the run's 10k rows again for each.
  */
-export function eventsPassSql(version: EventsDigestVersion, types: readonly string[]): string {
+export function eventsPassSql(version: EventsDigestVersion, types: readonly string[], countTypes: readonly string[] = []): string {
   const chunk = version === 1 ? `group_concat(${V1_ROW}, '')` : `concat(${field('session_id', '')}, group_concat(${V2_ROW}, ''), '.')`;
-  return `${RUN_SESSIONS_CTE} SELECT json_group_array(rowid) FILTER (WHERE type IN (${typeList(types)})), CAST(${chunk} AS BLOB) ${RUN_EVENTS} GROUP BY session_id`;
+  const counts = countTypes.map((t) => `, count(*) FILTER (WHERE type = ${typeList([t])})`).join('');
+  return `${RUN_SESSIONS_CTE} SELECT json_group_array(rowid) FILTER (WHERE type IN (${typeList(types)})), CAST(${chunk} AS BLOB), session_id${counts} ${RUN_EVENTS} GROUP BY session_id`;
 }
 
 /** The digest text as a seal records it: version 1 is the bare hex, later versions are prefixed with their name. */
@@ -74,20 +76,36 @@ export interface RunEventsPass {
   digest: string;
   /** The rowids of the run's rows of the types asked for, by session in id order, as a JSON array (readEventRows reads them). */
   rowids: string;
+  /** Each session's count of rows of each type counted (types without rows, and sessions without rows, absent). */
+  counts: Map<string, Map<string, number>>;
 }
 
 /**
- * The run's sessions (sub-sessions included), the digest of every event row it holds and the rowids of its rows of
- * `types`, in one pass over its rows.
+ * The run's sessions (sub-sessions included), the digest of every event row it holds, the rowids of its rows of
+ * `types` and each session's count of rows of each of `countTypes`, in one pass over its rows.
  */
-export function runEventsPass(db: Database.Database, runId: string, version: EventsDigestVersion = EVENTS_DIGEST_VERSION, types: readonly string[] = []): RunEventsPass {
+export function runEventsPass(
+  db: Database.Database,
+  runId: string,
+  version: EventsDigestVersion = EVENTS_DIGEST_VERSION,
+  types: readonly string[] = [],
+  countTypes: readonly string[] = [],
+): RunEventsPass {
   const hash = createHash('sha256');
   const rowids: string[] = [];
-  for (const [ids, chunk] of db.prepare(eventsPassSql(version, types)).raw().iterate(runId) as IterableIterator<[string, Buffer]>) {
+  const counts = new Map<string, Map<string, number>>();
+  for (const row of db.prepare(eventsPassSql(version, types, countTypes)).raw().iterate(runId) as IterableIterator<[string, Buffer, string, ...number[]]>) {
+    const [ids, chunk, session] = row;
     if (ids !== '[]') rowids.push(ids.slice(1, -1));
     hash.update(chunk);
+    let mine: Map<string, number> | undefined;
+    for (let i = 0; i < countTypes.length; i++) {
+      const n = row[3 + i] as number;
+      if (n > 0) (mine ??= new Map()).set(countTypes[i]!, n);
+    }
+    if (mine !== undefined) counts.set(session, mine);
   }
-  return { sessions: runSessionIds(db, runId), digest: digestText(version, hash.digest('hex')), rowids: `[${rowids.join(',')}]` };
+  return { sessions: runSessionIds(db, runId), digest: digestText(version, hash.digest('hex')), rowids: `[${rowids.join(',')}]`, counts };
 }
 
 /** The digest text of `version` over every event row of the run: what its seal records of the rows checked. */

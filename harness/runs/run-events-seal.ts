@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { PAYLOAD_TYPES, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
+import { COUNTED_TYPES, PAYLOAD_TYPES, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
 import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
 import { eventsDigestVersionOf, runEventsDigest, runEventsPass } from './events-digest.ts';
 import { hasRunEventTables, readEventRows, readRunEvents, runSessionIds } from './run-events.ts';
@@ -59,13 +59,13 @@ export function assertRunValues(db: Database.Database, path: string, runId: stri
     const seal = readEventsSeal(db, runId);
     // The digest is worth its pass only when a seal made under these checks, in a format known here, can match it.
     const version = seal !== null && seal.checked_with === eventChecksStamp() ? eventsDigestVersionOf(seal.digest) : null;
-    const pass = version !== null ? runEventsPass(db, runId, version, PAYLOAD_TYPES) : null;
+    const pass = version !== null ? runEventsPass(db, runId, version, PAYLOAD_TYPES, COUNTED_TYPES) : null;
     const verdict: RunValuesVerdict = pass !== null && pass.digest === seal!.digest ? 'sealed' : 'checked';
     // Checked before the rows are read: a payload SQLite's `->>` cannot parse is refused naming its row.
     if (verdict === 'checked') checkRunEvents(db, path, runId);
     // The pass found the rows of these types on its way (the same rows: one transaction); without it they are sought.
     const sessions = pass?.sessions ?? runSessionIds(db, runId);
     const rows = pass !== null ? readEventRows(db, pass.rowids) : readRunEvents(db, runId, PAYLOAD_TYPES);
-    return { verdict, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows } };
+    return { verdict, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows, ...(pass !== null ? { counts: pass.counts } : {}) } };
   })();
 }

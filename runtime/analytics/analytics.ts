@@ -7,15 +7,12 @@ import { selectorFilter, type EventSelector, type SqlFilter } from './selector.t
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
 import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
 import { bySession, createSessionMemo } from './session-memo.ts';
-import type { EventRow, PreReadEvents } from './event-rows.ts';
+import { COUNTED_TYPES, USAGE_TYPES, type EventRow, type PreReadEvents } from './event-rows.ts';
 import { decisionRowsOf, policyModelsOf, semanticRowsOf, servedCostsOf, sqlKeyOrder, typeCountsOf, usageRowsOf, type PolicyModel, type SemanticRows } from './session-row-figures.ts';
 
 /** The event types semanticCache reads. */
 const SEMANTIC_TYPES = ['llm.call_completed', 'cache.miss', 'cache.hit'];
 
-/** The event types a report counts per selection (usageCounts, routing's failures, semanticCache). */
-const USAGE_TYPES = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
-const COUNTED_TYPES: readonly string[] = [...USAGE_TYPES, 'cache.miss', 'cache.set', 'cache.evicted'];
 
 /** Above this many selected llm rows, reading the usage index beats reading the rows. */
 const LARGE_SELECTION_ROWS = 20_000;
@@ -272,20 +269,28 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
   /**
    * Each session's event count per COUNTED_TYPES type, every type at once: a report asks for three lists of
-   * types, and one read of the sessions' rows answers them all (a list each read every row three times). Types
-   * the pre-read rows hold are counted from them; SQL counts only the rest, not every type of every row.
+   * types, and one read of the sessions' rows answers them all (a list each read every row three times). Counts
+   * the reader made on its way (the events pass) answer the sessions they cover; else types the pre-read rows
+   * hold are counted from them, and SQL counts only the rest, not every type of every row.
    */
   const sessionTypeCounts = createSessionMemo(
     (ids: string[]): Map<string, Map<string, number>> => {
-      const held = events ? ids.filter((id) => events.sessions.has(id)) : [];
-      const heldTypes = held.length > 0 ? COUNTED_TYPES.filter((t) => readTypes([t])) : [];
       const out = new Map<string, Map<string, number>>();
+      const counted = events?.counts;
+      const held = events ? ids.filter((id) => events.sessions.has(id)) : [];
+      if (counted !== undefined) {
+        for (const id of held) {
+          const c = counted.get(id);
+          if (c !== undefined) out.set(id, new Map(c));
+        }
+      }
+      const heldTypes = held.length === 0 ? [] : counted !== undefined ? COUNTED_TYPES : COUNTED_TYPES.filter((t) => readTypes([t]));
       const add = (id: string, type: string, n: number) => {
         let m = out.get(id);
         if (!m) out.set(id, (m = new Map()));
         m.set(type, (m.get(type) ?? 0) + n);
       };
-      for (const id of held) for (const [type, n] of typeCountsOf(rowsOf(id))) if (heldTypes.includes(type)) add(id, type, n);
+      if (counted === undefined) for (const id of held) for (const [type, n] of typeCountsOf(rowsOf(id))) if (heldTypes.includes(type)) add(id, type, n);
       const inList = (types: readonly string[]) => types.map((t) => `'${t}'`).join(', ');
       const query = (sessions: readonly string[], types: readonly string[]) => {
         if (sessions.length === 0 || types.length === 0) return;

@@ -101,7 +101,18 @@ export interface PreReadEvents {
   types: ReadonlySet<string> | null;
   /** By session, in id order; a session of `sessions` with no such row may be absent. */
   rows: SessionEventRows;
+  /**
+   * Each session's count of rows per COUNTED_TYPES type, when the reader counted them on its way (the events
+   * pass): every session of `sessions`, one without rows or a type without rows absent.
+   */
+  counts?: ReadonlyMap<string, ReadonlyMap<string, number>>;
 }
+
+/** The event types a report counts per selection (usageCounts, routing's failures, semanticCache). */
+export const USAGE_TYPES: readonly string[] = ['turn.started', 'llm.call_completed', 'llm.call_failed', 'tool.called', 'tool.failed', 'tool.input_invalid'];
+
+/** The event types analytics counts per session: the usage types and the cache's. */
+export const COUNTED_TYPES: readonly string[] = [...USAGE_TYPES, 'cache.miss', 'cache.set', 'cache.evicted'];
 
 /** The event types whose payloads analytics reads: pre-reading these (and counting the rest in SQL) is enough. */
 export const PAYLOAD_TYPES: readonly string[] = ['llm.call_completed', 'route.decided', 'cache.hit', 'cache.miss'];

@@ -7,7 +7,7 @@ import { createSessionMemo } from './session-memo.ts';
 import { UnpricedBaselineError } from './savings.ts';
 import { createPriceTable } from '../pricing/price-table.ts';
 import type { PriceTable } from '../pricing/rates.ts';
-import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
+import { COUNTED_TYPES, EVENT_ROW_COLUMNS, PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
 
 const table = TEST_PRICES;
 const MODELS = ['anthropic:claude-haiku-4-5', 'anthropic:claude-sonnet-4-6', 'local:unpriced'];
@@ -73,10 +73,21 @@ const cacheOrRoute = fc.oneof(
   fc.record({ kind: fc.constant('decision' as const), session: fc.constantFrom(...SESSIONS), model: fc.constantFrom(...MODELS), winner: fc.nat(3), policies: fc.array(fc.constantFrom('global_default', 'per_message_override', 'pattern_store', 'task_rule'), { minLength: 1, maxLength: 3 }) }),
 );
 
-/** The fixture's rows of `sessions` (of `types`, or of every type), as analyze hands analytics a run's rows. */
-function preRead(db: Database.Database, sessions: readonly string[], types: readonly string[] | null): PreReadEvents {
+/**
+ * The fixture's rows of `sessions` (of `types`, or of every type), as analyze hands analytics a run's rows; with
+ * `counted`, also each session's count per counted type, as analyze's events pass hands them over.
+ */
+function preRead(db: Database.Database, sessions: readonly string[], types: readonly string[] | null, counted = false): PreReadEvents {
   const rows = db.prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events ORDER BY session_id, id`).all() as EventRow[];
-  return { sessions: new Set(sessions), types: types && new Set(types), rows: rowsBySession(rows.filter((r) => sessions.includes(r.session_id) && (types === null || types.includes(r.type)))) };
+  const read: PreReadEvents = { sessions: new Set(sessions), types: types && new Set(types), rows: rowsBySession(rows.filter((r) => sessions.includes(r.session_id) && (types === null || types.includes(r.type)))) };
+  if (!counted) return read;
+  const counts = new Map<string, Map<string, number>>();
+  for (const r of rows)
+    if (sessions.includes(r.session_id) && COUNTED_TYPES.includes(r.type)) {
+      const m = counts.get(r.session_id) ?? new Map<string, number>();
+      counts.set(r.session_id, m.set(r.type, (m.get(r.type) ?? 0) + 1));
+    }
+  return { ...read, counts };
 }
 
 describe('analytics over pre-read rows', () => {
@@ -87,7 +98,8 @@ describe('analytics over pre-read rows', () => {
         fc.array(fc.array(fc.constantFrom(...SESSIONS, 'absent'), { maxLength: 8 }), { minLength: 1, maxLength: 6 }),
         fc.subarray(SESSIONS),
         fc.option(fc.subarray([...PAYLOAD_TYPES, 'turn.started'])),
-        (events, selections, held, types) => {
+        fc.boolean(),
+        (events, selections, held, types, counted) => {
           const f = fixtureOf(
             events.filter((e) => e.kind !== 'hit' && e.kind !== 'miss' && e.kind !== 'decision'),
             true,
@@ -98,7 +110,7 @@ describe('analytics over pre-read rows', () => {
             else if (e.kind === 'decision') f.add({ type: 'route.decided', session_id: e.session, turn_id: `t_${e.winner}`, payload: { chosen_model: e.model, winner_index: e.winner, chain: e.policies.map((policy) => ({ policy })) } });
           }
           const plain = createAnalytics(f.db, table, { sessionMemo: false });
-          const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, held, types) });
+          const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, held, types, counted) });
           for (const sessions of [...selections, ...selections]) expect(JSON.stringify(readAll(fromRows, sessions))).toBe(JSON.stringify(readAll(plain, sessions)));
           // The choices, read without parsing a decision, are what the parsed decisions say.
           for (const a of [plain, fromRows])
@@ -141,6 +153,29 @@ describe('type counts over pre-read rows', () => {
     // One count query, of the session's rows of the counted types the rows lack: not of every row of every type.
     expect(counts).toHaveLength(1);
     expect(counts[0]).toMatch(/\+type IN \('turn\.started', 'llm\.call_failed', 'tool\.called', 'tool\.failed', 'tool\.input_invalid', 'cache\.set', 'cache\.evicted'\)/);
+  });
+});
+
+describe('type counts handed over with the rows', () => {
+  it('answer every counted type of the sessions they cover, with no count query; sessions outside them are counted in SQL', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
+    f.add({ type: 'turn.started', session_id: 's0', payload: {} });
+    f.add({ type: 'tool.called', session_id: 's0', payload: {} });
+    f.add({ type: 'cache.set', session_id: 's0', payload: {} });
+    f.add({ type: 'session.created', session_id: 's0', payload: {} });
+    f.add({ type: 'tool.failed', session_id: 's1', payload: {} });
+    const plain = createAnalytics(f.db, table, { sessionMemo: false });
+    const expected = { s0: plain.usageCounts({ sessions: ['s0'] }), both: plain.usageCounts({ sessions: ['s0', 's1'] }) };
+    const sql: string[] = [];
+    const prepare = f.db.prepare.bind(f.db);
+    f.db.prepare = ((source: string) => (sql.push(source), prepare(source))) as typeof f.db.prepare;
+    const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, ['s0'], [...PAYLOAD_TYPES], true) });
+    expect(fromRows.usageCounts({ sessions: ['s0'] })).toEqual(expected.s0);
+    expect(sql.filter((q) => /COUNT\(\*\)/.test(q))).toEqual([]);
+    // s1 is not among the sessions read: its counts come from SQL, of every counted type.
+    expect(fromRows.usageCounts({ sessions: ['s0', 's1'] })).toEqual(expected.both);
+    expect(sql.filter((q) => /COUNT\(\*\)/.test(q))).toHaveLength(1);
   });
 });
 
