@@ -45,6 +45,10 @@ describe("a run's rows of the payload types", () => {
     expect(flat.find((r) => r.type === 'llm.call_completed')).toMatchObject({ model: 'm', input_tokens: 3, output_tokens: 4, policy: null });
     expect(flat.find((r) => r.type === 'cache.miss')).toMatchObject({ explored: 1 });
     expect(flat.find((r) => r.type === 'cache.hit')).toMatchObject({ tier: 'exact', avoided_cost_usd: '0.5', served_cost_usd: '0' });
+    // Only a decision's payload comes whole (analytics parses it); the others' fields come extracted, their text never read.
+    const decision = flat.find((r) => r.type === 'route.decided')!;
+    expect(decision.payload_json).toBe(f.db.prepare('SELECT payload_json FROM events WHERE id = ?').pluck().get(decision.id));
+    expect(flat.filter((r) => r.type !== 'route.decided').map((r) => r.payload_json)).toEqual([null, null, null]);
   });
 
   it('are the rows the digest pass found on its way, read by rowid, under either digest version', () => {

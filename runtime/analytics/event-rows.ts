@@ -17,7 +17,8 @@ export interface EventRow {
   readonly session_id: string;
   readonly turn_id: string | null;
   readonly type: string;
-  readonly payload_json: string;
+  /** `route.decided` only (the one type whose payload analytics parses whole); null on the others, never read. */
+  readonly payload_json: string | null;
   /** `llm.call_completed`: the model, the token counts, the recorded cost and the cache tier that served it. */
   readonly model: Field;
   readonly input_tokens: Field;
@@ -46,7 +47,7 @@ const COLUMNS: readonly (readonly [keyof EventRow, string])[] = [
   ['session_id', 'session_id'],
   ['turn_id', 'turn_id'],
   ['type', 'type'],
-  ['payload_json', 'payload_json'],
+  ['payload_json', ofType('route.decided', 'payload_json')],
   ['model', ofType('llm.call_completed', USAGE_EXPR.model)],
   ['input_tokens', ofType('llm.call_completed', USAGE_EXPR.input_tokens)],
   ['output_tokens', ofType('llm.call_completed', USAGE_EXPR.output_tokens)],
@@ -75,7 +76,7 @@ export function eventRowOf(v: readonly unknown[]): EventRow {
     session_id: v[1] as string,
     turn_id: v[2] as string | null,
     type: v[3] as string,
-    payload_json: v[4] as string,
+    payload_json: v[4] as string | null,
     model: v[5] as Field,
     input_tokens: v[6] as Field,
     output_tokens: v[7] as Field,

@@ -49,7 +49,7 @@ export function typeCountsOf(rows: readonly EventRow[]): Map<string, number> {
 
 /** The session's `route.decided` rows, in id order. */
 export function decisionRowsOf(rows: readonly EventRow[]): { id: string; session_id: string; turn_id: string | null; payload_json: string }[] {
-  return rows.filter((r) => r.type === 'route.decided').map((r) => ({ id: r.id, session_id: r.session_id, turn_id: r.turn_id, payload_json: r.payload_json }));
+  return rows.filter((r) => r.type === 'route.decided').map((r) => ({ id: r.id, session_id: r.session_id, turn_id: r.turn_id, payload_json: r.payload_json as string }));
 }
 
 /** A decision's winning policy and chosen model, as the routing query reads them. */
