@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { costOf, ratesExponent, scaledCostOf } from '../pricing/cost.ts';
-import type { PriceTable } from '../pricing/rates.ts';
+import type { ModelRates, PriceTable } from '../pricing/rates.ts';
 import type { Usage } from '../types/response.ts';
 
 /** Token sums of the `llm.call_completed` rows of one model; `model` is null when rows lack one. */
@@ -49,19 +49,26 @@ export function computeSavings(groups: readonly TokenGroup[], baselineModel: str
   if (!baselineRates) throw new UnpricedBaselineError(baselineModel, table.version, table.models());
   let actual = servedUsd;
   let baseline = servedUsd;
+  const { priced, rowsTotal, rowsMissing } = pricedGroups(groups, table);
+  for (const [g, rates] of priced) {
+    actual = actual.plus(costOf(g, rates));
+    baseline = baseline.plus(costOf(g, baselineRates));
+  }
+  return savingsFrom(actual, baseline, rowsTotal, rowsMissing, table.version, baselineModel);
+}
+
+/** The groups `table` prices, each with its rates, and the rows of all groups and of those it does not price. */
+function pricedGroups(groups: readonly TokenGroup[], table: PriceTable): { priced: [TokenGroup, ModelRates][]; rowsTotal: number; rowsMissing: number } {
+  const priced: [TokenGroup, ModelRates][] = [];
   let rowsTotal = 0;
   let rowsMissing = 0;
   for (const g of groups) {
     rowsTotal += g.rows;
     const rates = g.model === null ? undefined : table.rates(g.model);
-    if (!rates) {
-      rowsMissing += g.rows;
-      continue;
-    }
-    actual = actual.plus(costOf(g, rates));
-    baseline = baseline.plus(costOf(g, baselineRates));
+    if (rates) priced.push([g, rates]);
+    else rowsMissing += g.rows;
   }
-  return savingsFrom(actual, baseline, rowsTotal, rowsMissing, table.version, baselineModel);
+  return { priced, rowsTotal, rowsMissing };
 }
 
 /**
@@ -95,16 +102,9 @@ export function scaledSavingsOf(groups: readonly TokenGroup[], baselineModel: st
   if (!baselineRates) return null;
   let actual = 0n;
   let baseline = 0n;
-  let rowsTotal = 0;
-  let rowsMissing = 0;
   let precision = (baselineRates.input.constructor as typeof Decimal).precision;
-  for (const g of groups) {
-    rowsTotal += g.rows;
-    const rates = g.model === null ? undefined : table.rates(g.model);
-    if (!rates) {
-      rowsMissing += g.rows;
-      continue;
-    }
+  const { priced, rowsTotal, rowsMissing } = pricedGroups(groups, table);
+  for (const [g, rates] of priced) {
     const a = scaledCostOf(g, rates, e);
     const b = scaledCostOf(g, baselineRates, e);
     if (a === null || b === null) return null;

@@ -269,16 +269,22 @@ describe('savings with the memo: each session priced once', () => {
   });
 });
 
+/** A memo whose read answers a session's id in capitals, except 'none', which it leaves out; with the reads it made. */
+function upperMemo() {
+  const asked: string[][] = [];
+  const memo = createSessionMemo(
+    (ids) => {
+      asked.push(ids);
+      return new Map(ids.filter((id) => id !== 'none').map((id) => [id, id.toUpperCase()]));
+    },
+    () => '-',
+  );
+  return { memo, asked };
+}
+
 describe('createSessionMemo', () => {
   it('reads each session once, and answers distinct sessions in ascending order', () => {
-    const asked: string[][] = [];
-    const memo = createSessionMemo(
-      (ids) => {
-        asked.push(ids);
-        return new Map(ids.filter((id) => id !== 'none').map((id) => [id, id.toUpperCase()]));
-      },
-      () => '-',
-    );
+    const { memo, asked } = upperMemo();
     expect(memo(['b', 'a', 'b'])).toEqual(['A', 'B']);
     expect(memo(['c', 'a', 'none'])).toEqual(['A', 'C', '-']);
     expect(memo(['none', 'c'])).toEqual(['C', '-']);
@@ -293,14 +299,7 @@ describe('createSessionMemo', () => {
   });
 
   it('answers a selection of one session as any other: read once, then kept; absent, the empty value', () => {
-    const asked: string[][] = [];
-    const memo = createSessionMemo(
-      (ids) => {
-        asked.push(ids);
-        return new Map(ids.filter((id) => id !== 'none').map((id) => [id, id.toUpperCase()]));
-      },
-      () => '-',
-    );
+    const { memo, asked } = upperMemo();
     expect(memo(['b'])).toEqual(['B']);
     expect(memo(['b'])).toEqual(['B']);
     expect(memo(['none'])).toEqual(['-']);
