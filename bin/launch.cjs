@@ -2,8 +2,8 @@
 // when dist/ was built from the sources as they are now, else from the TypeScript sources through tsx:
 // a compiled start skips compiling some 400 files on every call, and an edited checkout never runs
 // stale code. METIS_BENCH_NO_DIST=1 always takes the sources.
-// CommonJS, as is code-cache.cjs: bin/analyze.cjs starts without Node's ES module loader (about 20 ms of an
-// analyze: the loader, a facade per builtin imported, a module job per file); bin/bench.mjs imports it as ESM.
+// CommonJS, as is code-cache.cjs: bin/analyze.cjs starts without Node's ES module loader (the loader, a facade
+// per builtin imported, a module job per file: about 4 ms of `analyze --help`); bin/bench.mjs imports it as ESM.
 'use strict';
 const { existsSync, readFileSync, statSync } = require('node:fs');
 const { fileURLToPath, pathToFileURL } = require('node:url');
