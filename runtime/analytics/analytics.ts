@@ -13,7 +13,6 @@ import { decisionRowsOf, policyModelsOf, semanticRowsOf, servedCostsOf, sqlKeyOr
 /** The event types semanticCache reads. */
 const SEMANTIC_TYPES = ['llm.call_completed', 'cache.miss', 'cache.hit'];
 
-
 /** Above this many selected llm rows, reading the usage index beats reading the rows. */
 const LARGE_SELECTION_ROWS = 20_000;
 

@@ -136,6 +136,14 @@ describe('analytics over pre-read rows', () => {
   });
 });
 
+/** The SQL of every statement `db` prepares from now on, in order. */
+function preparedSql(db: Database.Database): string[] {
+  const sql: string[] = [];
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((source: string) => (sql.push(source), prepare(source))) as typeof db.prepare;
+  return sql;
+}
+
 describe('type counts over pre-read rows', () => {
   it('count from the rows the types they hold, and ask SQL for the other counted types only', () => {
     const f = createEventsFixture();
@@ -144,9 +152,7 @@ describe('type counts over pre-read rows', () => {
     f.add({ type: 'tool.called', session_id: 's0', payload: {} });
     f.add({ type: 'session.created', session_id: 's0', payload: {} });
     const expected = readAll(createAnalytics(f.db, table, { sessionMemo: false }), ['s0']).counts;
-    const sql: string[] = [];
-    const prepare = f.db.prepare.bind(f.db);
-    f.db.prepare = ((source: string) => (sql.push(source), prepare(source))) as typeof f.db.prepare;
+    const sql = preparedSql(f.db);
     const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, ['s0'], [...PAYLOAD_TYPES]) });
     expect(fromRows.usageCounts({ sessions: ['s0'] })).toEqual(expected);
     const counts = sql.filter((q) => /COUNT\(\*\)/.test(q));
@@ -167,9 +173,7 @@ describe('type counts handed over with the rows', () => {
     f.add({ type: 'tool.failed', session_id: 's1', payload: {} });
     const plain = createAnalytics(f.db, table, { sessionMemo: false });
     const expected = { s0: plain.usageCounts({ sessions: ['s0'] }), both: plain.usageCounts({ sessions: ['s0', 's1'] }) };
-    const sql: string[] = [];
-    const prepare = f.db.prepare.bind(f.db);
-    f.db.prepare = ((source: string) => (sql.push(source), prepare(source))) as typeof f.db.prepare;
+    const sql = preparedSql(f.db);
     const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, ['s0'], [...PAYLOAD_TYPES], true) });
     expect(fromRows.usageCounts({ sessions: ['s0'] })).toEqual(expected.s0);
     expect(sql.filter((q) => /COUNT\(\*\)/.test(q))).toEqual([]);
