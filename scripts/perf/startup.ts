@@ -1,6 +1,8 @@
 // What a user waits for before a command does anything: `bench --help`, `bench list` and `analyze --help`
 // as processes, each beside `node -e 0` (the floor: Node itself) from the same run, interleaved so a
-// change in machine load hits all of them alike. Prints JSON.
+// change in machine load hits all of them alike. Prints JSON. Every process runs without the variables that
+// cost any Node process a fixed price at start (measured-env.ts; `env_removed` names them, and one row shows
+// `node -e 0` with them, as figures before this were timed).
 //
 //   npx tsx scripts/perf/startup.ts [--reps 5]
 //
@@ -11,6 +13,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { distIsFresh } from '../../bin/launch.cjs';
+import { measuredEnv } from './measured-env.ts';
 
 const REPO = new URL('../../', import.meta.url).pathname;
 /** bench --help at most this many times node -e 0; bench list at most this many ms (idle 2-core machine). */
@@ -20,11 +23,14 @@ interface Probe {
   name: string;
   args: string[];
   env?: Record<string, string>;
+  /** Run with the environment as inherited, START_COST_VARIABLES included (a row shown beside the floor, never the floor). */
+  inherited?: boolean;
 }
 
 const bench = join(REPO, 'bin', 'bench.mjs');
 const analyze = join(REPO, 'bin', 'analyze.cjs');
 const sources = { METIS_BENCH_NO_DIST: '1' };
+const measured = measuredEnv();
 const PROBES: Probe[] = [
   { name: 'node -e 0', args: ['-e', '0'] },
   { name: 'bench --help', args: [bench, '--help'] },
@@ -33,11 +39,13 @@ const PROBES: Probe[] = [
   { name: 'bench --help (sources)', args: [bench, '--help'], env: sources },
   { name: 'bench list (sources)', args: [bench, 'list'], env: sources },
   { name: 'analyze --help (sources)', args: [analyze, '--help'], env: sources },
+  // What the removed variables cost a process here, so earlier figures (timed with them) can be read beside these.
+  ...(measured.removed.length > 0 ? [{ name: 'node -e 0 (inherited environment)', args: ['-e', '0'], inherited: true }] : []),
 ];
 
 function timeOnce(p: Probe): number {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, p.args, { cwd: REPO, env: { ...process.env, ...p.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const r = spawnSync(process.execPath, p.args, { cwd: REPO, env: { ...(p.inherited ? process.env : measured.env), ...p.env }, stdio: ['ignore', 'ignore', 'pipe'] });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`${p.name} exited ${r.status}: ${r.stderr.toString().slice(0, 500)}`);
   return ms;
@@ -65,6 +73,8 @@ const list = rows['bench list']!;
 console.log(
   JSON.stringify({
     what: 'start-up of bench commands as processes, each against node -e 0 from the same run',
+    env_removed: measured.removed,
+    env_note: 'every process runs without the variables in env_removed, which cost any Node process a fixed price at start unrelated to the code timed (scripts/perf/measured-env.ts)',
     dist_fresh: distIsFresh(new URL('dist/', `file://${REPO}`), new URL(`file://${REPO}`)),
     load_average_1m_at_start: +load.toFixed(2),
     load_average_1m_at_end: +loadavg()[0]!.toFixed(2),
