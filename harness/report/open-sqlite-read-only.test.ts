@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { QUICK_CHECK_MAX_BYTES } from '../../runtime/trace/index.ts';
+import { SetupError } from '../errors.ts';
 import { TRACE_DB_CACHE_PAGES, TRACE_DB_MMAP_BYTES } from '../../runtime/trace/read-pragmas.ts';
 import { openSqliteReadOnly } from './report-from-db.ts';
 
@@ -42,5 +43,11 @@ describe('openSqliteReadOnly reads pages as traceReadPragmas says for the file s
     // Sparse: the file takes no disk for its zeros.
     const s = setupOf(dbFile('large.db', QUICK_CHECK_MAX_BYTES + 4096));
     expect(s).toEqual({ mmap: 0, cache: TRACE_DB_CACHE_PAGES, x: 42 });
+  });
+
+  it('a path with no file, or none it can reach, is a SetupError naming it', () => {
+    const missing = join(dir, 'none', 'history.db');
+    expect(() => openSqliteReadOnly(missing)).toThrow(SetupError);
+    expect(() => openSqliteReadOnly(missing)).toThrow(`${missing}: no such trace DB`);
   });
 });

@@ -27,12 +27,17 @@ export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'p
 
 /** An existing SQLite file opened read-only as a trace DB is read (traceReadPragmas); a SetupError naming it when it is none. */
 export function openSqliteReadOnly(path: string): Database.Database {
-  const stat = statSync(path, { throwIfNoEntry: false });
-  if (stat === undefined) throw new SetupError(`${path}: no such trace DB`);
+  let bytes: number;
+  try {
+    bytes = statSync(path).size;
+  } catch {
+    // Missing or out of reach, as existsSync would say.
+    throw new SetupError(`${path}: no such trace DB`);
+  }
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    for (const pragma of traceReadPragmas(stat.size)) db.pragma(pragma);
+    for (const pragma of traceReadPragmas(bytes)) db.pragma(pragma);
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {
     // Corrupt pages can reach the schema table itself (a DB with more tables): still "damaged", with what to do.
