@@ -4,7 +4,7 @@
 // deletes it with the rest of dist/. Each cache names the SHA-256 of the source it was made from, because
 // V8 itself checks only the source's length; any problem reading or writing it means a plain compile.
 'use strict';
-const { Buffer } = require('node:buffer');
+const { Buffer, isAscii } = require('node:buffer');
 const { createHash } = require('node:crypto');
 const { readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { createRequire } = require('node:module');
@@ -54,8 +54,11 @@ function runWithCodeCache(file) {
 
 /** Compiles and runs one CommonJS file with its code cache, and records it in `scripts`. */
 function compiled(file, scripts, requireWithCodeCache) {
-  const source = readFileSync(file, 'utf8');
-  const digest = createHash('sha256').update(source).digest();
+  // Read once, hashed as bytes (the same digest as of their UTF-8 text) and decoded once: a bundle is all ASCII
+  // (esbuild escapes the rest), which decodes as Latin-1 by a plain copy, no UTF-8 decoding.
+  const bytes = readFileSync(file);
+  const digest = createHash('sha256').update(bytes).digest();
+  const source = bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
   const cachePath = file + CODE_CACHE_SUFFIX;
   let cachedData;
   try {

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
 import { createSystemClock } from '../../runtime/core/clock.ts';
@@ -8,7 +8,7 @@ import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { defaultRoutingConfig } from '../../runtime/routing/routing-config.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
-import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError } from '../../runtime/trace/index.ts';
+import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError, traceReadPragmas } from '../../runtime/trace/index.ts';
 import { reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore, type PatternStoreChoice, type V1StoreChoice } from '../runs/run-pattern-store.ts';
 import { assertTraceValues } from '../runs/check-run-values.ts';
@@ -16,9 +16,6 @@ import { hasRunEventTables } from '../runs/run-events.ts';
 import { assertRunValues } from '../runs/run-events-seal.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { buildReport, type SectionOf } from './build-report.ts';
-
-/** How much of a trace DB a reader maps into memory (bytes). */
-const TRACE_DB_MMAP_BYTES = 2 ** 31;
 
 /**
  * Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError.
@@ -28,15 +25,19 @@ export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'p
   return assertTraceDb(openSqliteReadOnly(path), path, options);
 }
 
-/** An existing SQLite file opened read-only as a trace DB is read (memory-mapped); a SetupError naming it when it is none. */
+/** An existing SQLite file opened read-only as a trace DB is read (traceReadPragmas); a SetupError naming it when it is none. */
 export function openSqliteReadOnly(path: string): Database.Database {
-  if (!existsSync(path)) throw new SetupError(`${path}: no such trace DB`);
+  let bytes: number;
+  try {
+    bytes = statSync(path).size;
+  } catch {
+    // Missing or out of reach, as existsSync would say.
+    throw new SetupError(`${path}: no such trace DB`);
+  }
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
-    // Pages read through a memory map, not a read() call each: a report reads some 10k rows scattered over
-    // a large DB. SQLite caps the size at its compile-time limit (2 GB); past it, pages are read as before.
-    db.pragma(`mmap_size = ${TRACE_DB_MMAP_BYTES}`);
+    for (const pragma of traceReadPragmas(bytes)) db.pragma(pragma);
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {
     // Corrupt pages can reach the schema table itself (a DB with more tables): still "damaged", with what to do.

@@ -1,6 +1,7 @@
 // The SQLite file behind a pattern store: opening (pragmas, schema, version) and the prepared statements.
 // Policy (what to write, what to evict) lives in sqlite-pattern-store.ts and eviction.ts.
 import Database from 'better-sqlite3';
+import { onFirstUse } from '../core/on-first-use.ts';
 import { PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
 import { clearPromptOutcomes, ensurePromptOutcomes, insertPromptOutcome, readPromptOutcomes, scorePromptOutcome, type StoredPromptRow } from './prompt-outcomes.ts';
 
@@ -108,19 +109,20 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
   // One transaction wrapper reused by every write and read: better-sqlite3 builds (and compiles the
   // BEGIN/COMMIT of) a new one per db.transaction call, which a seeding loop of 100k records paid each time.
   const inTransaction = db.transaction(<T>(fn: () => T): T => fn());
-  const q = {
-    fingerprintBySig: db.prepare<[string], FingerprintRow>(
+  // Prepared at first use: analyze reads a run's store for its fingerprints only, one statement of these.
+  const q = onFirstUse({
+    fingerprintBySig: () => db.prepare<[string], FingerprintRow>(
       'SELECT id, kind, structural_json, structural_sig, created_at_us FROM fingerprints WHERE structural_sig = ? ORDER BY embedding_provider IS NOT NULL LIMIT 1',
     ),
-    insertFingerprint: db.prepare(
+    insertFingerprint: () => db.prepare(
       "INSERT INTO fingerprints (id, kind, structural_json, structural_sig, created_at_us) VALUES (@id, 'structural', @structural_json, @structural_sig, @created_at_us)",
     ),
-    allFingerprints: db.prepare<[], FingerprintRow>(
+    allFingerprints: () => db.prepare<[], FingerprintRow>(
       'SELECT id, kind, structural_json, structural_sig, created_at_us FROM fingerprints ORDER BY created_at_us, id',
     ),
-    outcome: db.prepare<[string, string], RawOutcome>(`SELECT ${OUTCOME_COLUMNS} FROM outcomes WHERE fingerprint_id = ? AND primary_model = ?`),
-    allOutcomes: db.prepare<[], RawOutcome>(`SELECT ${OUTCOME_COLUMNS} FROM outcomes ORDER BY fingerprint_id, primary_model`),
-    upsertOutcome: db.prepare(
+    outcome: () => db.prepare<[string, string], RawOutcome>(`SELECT ${OUTCOME_COLUMNS} FROM outcomes WHERE fingerprint_id = ? AND primary_model = ?`),
+    allOutcomes: () => db.prepare<[], RawOutcome>(`SELECT ${OUTCOME_COLUMNS} FROM outcomes ORDER BY fingerprint_id, primary_model`),
+    upsertOutcome: () => db.prepare(
       `INSERT INTO outcomes (fingerprint_id, primary_model, sample_size, success_score_mean, success_score_count,
          sum_cost_usd_micros, sum_latency_ms, pricing_version_last, last_updated_at_us)
        VALUES (@fingerprint_id, @primary_model, @sample_size, @success_score_mean, @success_score_count,
@@ -131,29 +133,29 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
          sum_latency_ms = excluded.sum_latency_ms, pricing_version_last = excluded.pricing_version_last,
          last_updated_at_us = excluded.last_updated_at_us`,
     ),
-    history: db.prepare<[string], HistoryRow>('SELECT * FROM outcome_score_history WHERE turn_id = ?'),
-    putHistory: db.prepare(
+    history: () => db.prepare<[string], HistoryRow>('SELECT * FROM outcome_score_history WHERE turn_id = ?'),
+    putHistory: () => db.prepare(
       `INSERT OR REPLACE INTO outcome_score_history
          (turn_id, fingerprint_id, primary_model, eval_id_applied, score, confidence, folded, applied_at_us)
        VALUES (@turn_id, @fingerprint_id, @primary_model, @eval_id_applied, @score, @confidence, @folded, @applied_at_us)`,
     ),
-    countOutcomes: db.prepare<[], number>('SELECT COUNT(*) FROM outcomes').pluck(),
-    countFingerprints: db.prepare<[], number>('SELECT COUNT(*) FROM fingerprints').pluck(),
-    oldestUpdate: db.prepare<[], number | null>('SELECT MIN(last_updated_at_us) FROM outcomes').pluck(),
-    staleOutcomes: db.prepare<[number], OutcomeKey>(
+    countOutcomes: () => db.prepare<[], number>('SELECT COUNT(*) FROM outcomes').pluck(),
+    countFingerprints: () => db.prepare<[], number>('SELECT COUNT(*) FROM fingerprints').pluck(),
+    oldestUpdate: () => db.prepare<[], number | null>('SELECT MIN(last_updated_at_us) FROM outcomes').pluck(),
+    staleOutcomes: () => db.prepare<[number], OutcomeKey>(
       `SELECT fingerprint_id, primary_model, last_updated_at_us FROM outcomes WHERE last_updated_at_us < ? ${EVICTION_ORDER}`,
     ),
-    lruOutcomes: db.prepare<[number, number], OutcomeKey>(
+    lruOutcomes: () => db.prepare<[number, number], OutcomeKey>(
       `SELECT fingerprint_id, primary_model, last_updated_at_us FROM outcomes WHERE last_updated_at_us >= ? ${EVICTION_ORDER} LIMIT ?`,
     ),
-    deleteOutcome: db.prepare('DELETE FROM outcomes WHERE fingerprint_id = ? AND primary_model = ?'),
-    deleteOrphan: db.prepare('DELETE FROM fingerprints WHERE id = @id AND NOT EXISTS (SELECT 1 FROM outcomes WHERE fingerprint_id = @id)'),
-    deleteAll: db.prepare('DELETE FROM fingerprints'),
-    setMeta: db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    embeddingsOf: db.prepare<[string], EmbeddingRow>('SELECT id, embedding_blob, embedding_dim FROM fingerprints WHERE embedding_blob IS NOT NULL AND embedding_provider = ?'),
+    deleteOutcome: () => db.prepare('DELETE FROM outcomes WHERE fingerprint_id = ? AND primary_model = ?'),
+    deleteOrphan: () => db.prepare('DELETE FROM fingerprints WHERE id = @id AND NOT EXISTS (SELECT 1 FROM outcomes WHERE fingerprint_id = @id)'),
+    deleteAll: () => db.prepare('DELETE FROM fingerprints'),
+    setMeta: () => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+    embeddingsOf: () => db.prepare<[string], EmbeddingRow>('SELECT id, embedding_blob, embedding_dim FROM fingerprints WHERE embedding_blob IS NOT NULL AND embedding_provider = ?'),
     // First embedding wins: a fingerprint is keyed by its structural signature (§7.1), the vector describes its first text.
-    setEmbedding: db.prepare("UPDATE fingerprints SET kind = 'hybrid', embedding_blob = ?, embedding_provider = ?, embedding_dim = ? WHERE id = ? AND embedding_blob IS NULL"),
-  };
+    setEmbedding: () => db.prepare("UPDATE fingerprints SET kind = 'hybrid', embedding_blob = ?, embedding_provider = ?, embedding_dim = ? WHERE id = ? AND embedding_blob IS NULL"),
+  });
 
   return {
     path,

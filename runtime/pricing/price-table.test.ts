@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,5 +68,30 @@ describe('loadPriceTable', () => {
     expect(parsePriceTable('p.json', `${head}{"openai:e":{"input":"0.5","source":"s","as_of":"2026-11"}}}`).embeddingRate!('openai:e')!.toFixed()).toBe('0.5');
     expect(() => parsePriceTable('p.json', `${head}{"openai:e":{"input":"0.5"}}}`)).toThrow(/must have required property 'source'/);
     expect(() => parsePriceTable('p.json', `${head}{"openai:e":{"input":0.5,"source":"s","as_of":"2026-11"}}}`)).toThrow(/embedding_models\/openai:e\/input: must be string/);
+  });
+
+  it('reads an unchanged file back from the parsed-file cache, unvalidated, and validates an edited one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prices-cached-'));
+    const file = join(dir, 'prices.json');
+    const table = (input: string | number) => JSON.stringify({ version: 'x', currency: 'USD', unit: 'per_million_tokens', models: { 'a:b': { input, output: '1', cache_read: '1', cache_write: '1' } } });
+    writeFileSync(file, table('2'));
+    const cache = join(dir, 'cache');
+    const before = process.env.METIS_BENCH_CACHE_DIR;
+    process.env.METIS_BENCH_CACHE_DIR = cache;
+    try {
+      expect(loadPriceTable(file).rates('a:b')!.input.toString()).toBe('2');
+      const kept = readdirSync(join(cache, 'parsed')).filter((f) => f.startsWith('price-table-'));
+      expect(kept).toHaveLength(1);
+      // What the next load reads is the kept entry, not the file: a rate changed there is what it answers.
+      const at = join(cache, 'parsed', kept[0]!);
+      writeFileSync(at, readFileSync(at, 'utf8').replace('"input":"2"', '"input":"3"'));
+      expect(loadPriceTable(file).rates('a:b')!.input.toString()).toBe('3');
+      // An edit (another size) is parsed and validated again.
+      writeFileSync(file, table(20));
+      expect(() => loadPriceTable(file)).toThrow(/prices\.json.*\/models\/a:b\/input: must be string/);
+    } finally {
+      if (before === undefined) delete process.env.METIS_BENCH_CACHE_DIR;
+      else process.env.METIS_BENCH_CACHE_DIR = before;
+    }
   });
 });

@@ -3,3 +3,4 @@ export { openTraceStore, sessionEventsOf, type EventsOfTypeOptions, type TimeWin
 export { TraceStoreError } from './errors.ts';
 export { READABLE_TRACE_SCHEMA_VERSIONS, TRACE_SCHEMA_VERSION } from './schema.ts';
 export { assertReadableTraceDb, damagedTraceDbError, QUICK_CHECK_MAX_BYTES } from './check-trace-db.ts';
+export { traceReadPragmas } from './read-pragmas.ts';

@@ -56,6 +56,15 @@ describe('bin/code-cache.cjs', () => {
     expect(await b.start()).toEqual({ said: 'two', cache: 'used' });
   });
 
+  it('runs a bundle as written whether its text is ASCII or not, with and without its cache', async () => {
+    // A bundle is read as bytes and decoded as Latin-1 when all ASCII: any other byte must still decode as UTF-8.
+    for (const said of ['plain ascii', 'é – ✓ 𝄞']) {
+      const b = bundleDir(said);
+      expect(await b.start()).toEqual({ said, cache: 'none' });
+      expect(await b.start()).toEqual({ said, cache: 'used' });
+    }
+  });
+
   it('runs from the source when the cache is damaged or cannot be written', async () => {
     const b = bundleDir('one');
     await b.start();
