@@ -350,15 +350,19 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
   /** The routing query's rows (GROUP BY policy, model, in SQLite's order) over the pre-read rows. */
   const policyModelCounts = (sessions: readonly string[]): Row[] => {
-    const counts = new Map<string, { policy: string | number | null; model: string | number | null; n: number }>();
+    type Count = { policy: string | number | null; model: string | number | null; n: number };
+    // Keyed by the values themselves, policy then model (a Map tells 1 from '1' and null from 'null', as SQL does),
+    // not by a JSON text made per decision.
+    const counts = new Map<string | number | null, Map<string | number | null, Count>>();
     for (const list of sessionPolicyModels(sessions))
       for (const pm of list) {
-        const key = JSON.stringify([pm.policy, pm.model]);
-        const c = counts.get(key);
+        let byModel = counts.get(pm.policy);
+        if (!byModel) counts.set(pm.policy, (byModel = new Map()));
+        const c = byModel.get(pm.model);
         if (c) c.n += 1;
-        else counts.set(key, { ...pm, n: 1 });
+        else byModel.set(pm.model, { policy: pm.policy, model: pm.model, n: 1 });
       }
-    return [...counts.values()].sort((a, b) => sqlKeyOrder(a.policy, b.policy) || sqlKeyOrder(a.model, b.model));
+    return [...counts.values()].flatMap((m) => [...m.values()]).sort((a, b) => sqlKeyOrder(a.policy, b.policy) || sqlKeyOrder(a.model, b.model));
   };
 
   const savingsKept = new Map<string, SavingsResult>();
