@@ -30,6 +30,19 @@ describe('indentedJsonPieces: JSON.stringify(value, null, 2), cut into pieces', 
     );
   });
 
+  it('is JSON.stringify\'s text for long lists and objects, which it writes in runs of members (property)', () => {
+    const member = fc.jsonValue({ maxDepth: 2, stringUnit: 'grapheme' });
+    const long = fc.oneof(fc.array(member, { minLength: 15, maxLength: 80 }), fc.dictionary(fc.string({ unit: 'grapheme' }), member, { minKeys: 15, maxKeys: 80 }));
+    fc.assert(
+      fc.property(long, fc.constantFrom(0, 1, 2), (v, depth) => {
+        // The same long container at the top, as a section, and as an entry of a section.
+        const value = depth === 0 ? v : depth === 1 ? { section: v } : { section: [1, v] };
+        expect(text(value)).toBe(stringified(value));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('walks a report\'s sections and their entries, so a non-ASCII value stays in a piece of its own', () => {
     const report = { version: 1, workloads: [{ name: 'a', tail: 'ascii' }, { name: 'b', tail: 'Bell–McCaffrey 本日' }], empty: [], none: {} };
     const pieces = indentedJsonPieces(report);

@@ -5,6 +5,8 @@
 
 /** How many levels are walked here before the rest of a value is left to JSON.stringify (the report's sections and their entries). */
 const WALKED_LEVELS = 2;
+/** A walked container of more members than this is cut into this many runs of members rather than a piece per member. */
+const MAX_PIECES = 16;
 
 /** A plain object or array without toJSON, whose text this module can lay out as JSON.stringify would. */
 function isPlainContainer(v: object): boolean {
@@ -35,6 +37,12 @@ function nestedText(v: unknown, depth: number): string {
   return text.slice(head, text.length - tail);
 }
 
+/** A container of `values` laid out `depth` levels deep with its brackets cut off: its members, each on its line, joined by commas. */
+function membersText(part: unknown, depth: number): string {
+  const text = nestedText(part, depth);
+  return text.slice(2, text.length - 2 - 2 * depth); // "[\n" … "\n", the indent and "]"
+}
+
 function addPieces(v: unknown, depth: number, out: string[]): void {
   if (depth >= WALKED_LEVELS || v === null || typeof v !== 'object' || !isPlainContainer(v)) {
     out.push(nestedText(v, depth));
@@ -52,12 +60,21 @@ function addPieces(v: unknown, depth: number, out: string[]): void {
     out.push(list ? '[]' : '{}');
     return;
   }
-  const indent = `\n${'  '.repeat(depth + 1)}`;
   out.push(list ? '[' : '{');
-  for (let i = 0; i < values.length; i++) {
-    out.push(i === 0 ? indent : `,${indent}`);
-    if (keys) out.push(`${JSON.stringify(keys[i])}: `);
-    addPieces(values[i], depth + 1, out);
+  if (values.length <= MAX_PIECES) {
+    const indent = `\n${'  '.repeat(depth + 1)}`;
+    for (let i = 0; i < values.length; i++) {
+      out.push(i === 0 ? indent : `,${indent}`);
+      if (keys) out.push(`${JSON.stringify(keys[i])}: `);
+      addPieces(values[i], depth + 1, out);
+    }
+  } else {
+    // Members in runs, each run one stringify: a piece per member of a long list would cost more than it saves.
+    const size = Math.ceil(values.length / MAX_PIECES);
+    for (let i = 0; i < values.length; i += size) {
+      const part = list ? list.slice(i, i + size) : Object.fromEntries(keys!.slice(i, i + size).map((k, j) => [k, values[i + j]]));
+      out.push(i === 0 ? '\n' : ',\n', membersText(part, depth));
+    }
   }
   out.push(`\n${'  '.repeat(depth)}${list ? ']' : '}'}`);
 }
