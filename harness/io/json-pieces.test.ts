@@ -18,7 +18,7 @@ describe('indentedJsonPieces: JSON.stringify(value, null, 2), cut into pieces', 
   });
 
   it('is JSON.stringify\'s text for values it would leave out, null out or convert: undefined, functions, toJSON, boxed values, NaN (property)', () => {
-    const odd = fc.constantFrom<unknown>(undefined, () => 1, Symbol('s'), new Decimal('1.50'), new Date(0), new Number(3), new String('é'), NaN, -0, Infinity, new Map([[1, 2]]), Object.create(null));
+    const odd = fc.constantFrom<unknown>(undefined, () => 1, Symbol('s'), new Decimal('1.50'), new Date(0), new Number(3), new String('é'), NaN, -0, Infinity, new Map([[1, 2]]), Object.create(null), Object.assign(new Array(3), { 0: 1, 2: 3 }), new Array(2));
     const value = fc.letrec<{ v: unknown }>((tie) => ({
       v: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 1, stringUnit: 'grapheme' }), odd, fc.array(tie('v'), { maxLength: 4 }), fc.dictionary(fc.string({ unit: 'grapheme' }), tie('v'), { maxKeys: 4 })),
     })).v;

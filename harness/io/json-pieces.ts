@@ -1,7 +1,7 @@
 // Indented JSON text in pieces rather than one string. V8 builds a string of two-byte characters for all of
 // a JSON text after its first non-ASCII character, and copies it whole once more to write it: analyze's 1.27 MB
 // report, with a handful of non-ASCII characters among its rep check outputs and headline, was 2.5 MB twice.
-// In pieces only the few values that hold such a character are two-byte, and each piece is copied on its own.
+// In pieces only the few pieces that hold such a character are two-byte, and each piece is copied on its own.
 
 /** How many levels are walked here before the rest of a value is left to JSON.stringify (the report's sections and their entries). */
 const WALKED_LEVELS = 2;
@@ -37,12 +37,13 @@ function nestedText(v: unknown, depth: number): string {
   return text.slice(head, text.length - tail);
 }
 
-/** A container of `values` laid out `depth` levels deep with its brackets cut off: its members, each on its line, joined by commas. */
+/** The text of a container `part` laid out `depth` levels deep with its brackets cut off: its members, each on its line, joined by commas. */
 function membersText(part: unknown, depth: number): string {
   const text = nestedText(part, depth);
   return text.slice(2, text.length - 2 - 2 * depth); // "[\n" … "\n", the indent and "]"
 }
 
+/** Appends the pieces of `v` laid out `depth` levels deep to `out`. */
 function addPieces(v: unknown, depth: number, out: string[]): void {
   if (depth >= WALKED_LEVELS || v === null || typeof v !== 'object' || !isPlainContainer(v)) {
     out.push(nestedText(v, depth));
@@ -51,11 +52,13 @@ function addPieces(v: unknown, depth: number, out: string[]): void {
   const list = Array.isArray(v) ? (v as unknown[]) : null;
   const keys = list ? null : Object.keys(v);
   const values = list ?? keys!.map((k) => (v as Record<string, unknown>)[k]);
-  // A member JSON.stringify would leave out or turn into null (undefined, a function, toJSON): the container is left to it whole.
-  if (!values.every(isSerialisedAlone)) {
-    out.push(nestedText(v, depth));
-    return;
-  }
+  // A member JSON.stringify would leave out or turn into null (undefined, a hole, a function, toJSON): the container is
+  // left to it whole. Indexed, since `every` would skip a hole.
+  for (let i = 0; i < values.length; i++)
+    if (!isSerialisedAlone(values[i])) {
+      out.push(nestedText(v, depth));
+      return;
+    }
   if (values.length === 0) {
     out.push(list ? '[]' : '{}');
     return;
