@@ -22,6 +22,14 @@ describe('writeJsonFile: a report is replaced whole or not at all', () => {
     expect(readdirSync(d)).toEqual(['report.json']);
   });
 
+  it('writes the UTF-8 of JSON.stringify(value, null, 2) and a newline, byte for byte, non-ASCII text and nesting included', () => {
+    const d = dir();
+    const path = join(d, 'report.json');
+    const value = { v: 1, workloads: [{ name: 'a', reps: [{ tail: 'ok' }] }, { name: 'b', reps: [{ tail: '本日 ０１４３ – −1' }] }], headline: { method: 'Bell–McCaffrey', n: null }, list: [] };
+    writeJsonFile(path, value);
+    expect(readFileSync(path).equals(Buffer.from(`${JSON.stringify(value, null, 2)}\n`, 'utf8'))).toBe(true);
+  });
+
   it('a write that fails half-way leaves the previous report as it was, and no temporary file', () => {
     const d = dir();
     const path = join(d, 'report.json');

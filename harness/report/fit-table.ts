@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type CliTable from 'cli-table3';
-import { isOneColumnText, renderPlainTable } from './plain-table.ts';
+import { drawPlainTable, isOneColumnText, measurePlainTable, renderPlainTable, type MeasuredPlainTable } from './plain-table.ts';
 
 /** A column of a table that must fit a terminal. */
 export interface FitColumn {
@@ -84,14 +84,21 @@ function natural(col: FitColumn, rows: readonly string[][], i: number): number {
  */
 export function fitTable(columns: readonly FitColumn[], rows: readonly string[][], width: number | null): FittedTable {
   if (width === null) return { text: render(columns, rows), hidden: [] };
-  // Any choice of a plain table's columns is plain: measure each column once, then add up the kept ones.
-  // A plain table's drawing is as wide as that sum (plainTableWidth), so only other tables are measured drawn.
-  const plainWidths = plainColumnWidths(columns, rows);
+  // Any choice of a plain table's columns is plain: measure each cell once, then add up the kept columns' widths
+  // and draw the kept columns from those measures. A plain table's drawing is as wide as that sum
+  // (plainTableWidth), so only other tables are measured drawn.
+  const measured = measurePlainTable(
+    columns.map((c) => c.head),
+    rows,
+  );
+  const plainWidths = measured ? measured.widths.map((w) => w + PAD) : null;
   const widthOf = (idx: readonly number[]) => (plainWidths ? idx.reduce((sum, i) => sum + plainWidths[i]! + 1, 1) : null);
+  const drawKept = (idx: readonly number[], m: MeasuredPlainTable) => drawPlainTable(m, columns.map((c) => c.numeric === true), idx);
   const predicted = widthOf(columns.map((_, i) => i));
-  if (predicted === null || predicted <= width) {
+  if (measured && predicted! <= width) return { text: drawKept(columns.map((_, i) => i), measured), hidden: [] };
+  if (predicted === null) {
     const full = render(columns, rows);
-    if ((predicted ?? maxLineWidth(full)) <= width) return { text: full, hidden: [] };
+    if (maxLineWidth(full) <= width) return { text: full, hidden: [] };
   }
 
   let keep = columns.map((_, i) => i);
@@ -120,8 +127,12 @@ export function fitTable(columns: readonly FitColumn[], rows: readonly string[][
   while (!fits(keep) && minimalWidth(keep) > width && hideOne(1));
   const cols = keep.map((i) => columns[i]!);
   const cells = rows.map((r) => keep.map((i) => r[i] ?? ''));
-  const plain = render(cols, cells);
-  if ((widthOf(keep) ?? maxLineWidth(plain)) <= width) return { text: plain, hidden };
+  const known = widthOf(keep);
+  if (measured && known! <= width) return { text: drawKept(keep, measured), hidden };
+  if (known === null) {
+    const plain = render(cols, cells);
+    if (maxLineWidth(plain) <= width) return { text: plain, hidden };
+  }
 
   // Fold the name columns into what the others leave (at hyphens and spaces); if that is not enough, share the width out evenly.
   const naturals = keep.map(naturalOf);

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { renderPlainTable } from './plain-table.ts';
+import { drawPlainTable, measurePlainTable, renderPlainTable } from './plain-table.ts';
 
 /** The drawing fit-table asked cli-table3 for before plain tables were drawn directly. */
 function cliTable3(heads: readonly string[], right: readonly boolean[], rows: readonly (readonly string[])[]): string {
@@ -30,6 +30,17 @@ describe('renderPlainTable', () => {
     fc.assert(
       fc.property(table, ([heads, right, rows]) => {
         expect(renderPlainTable(heads, right, rows)).toBe(cliTable3(heads, right, rows));
+      }),
+      { seed: 28, numRuns: 400 },
+    );
+  });
+
+  it('draws a measured table\'s chosen columns as cli-table3 draws a table of those columns alone (property)', () => {
+    const chosen = table.chain(([heads, right, rows]) => fc.tuple(fc.constant([heads, right, rows] as const), fc.subarray(heads.map((_, c) => c), { minLength: 1 })));
+    fc.assert(
+      fc.property(chosen, ([[heads, right, rows], columns]) => {
+        const pick = <T,>(r: readonly T[]) => columns.map((c) => r[c]!);
+        expect(drawPlainTable(measurePlainTable(heads, rows)!, right, columns)).toBe(cliTable3(pick(heads), pick(right), rows.map(pick)));
       }),
       { seed: 28, numRuns: 400 },
     );

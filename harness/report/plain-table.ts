@@ -22,11 +22,14 @@ export function isOneColumnText(text: string): boolean {
  */
 const length = (line: string): number => line.length;
 
-/**
- * The table cli-table3 draws for `heads` and `rows` (compact, no row rules, one space of padding each
- * side), or null when a cell is not one-column text or a row does not have a cell per column.
- */
-export function renderPlainTable(heads: readonly string[], rightAligned: readonly boolean[], rows: readonly (readonly string[])[]): string | null {
+/** A plain table measured once: each cell's lines (the heads' first) and each column's widest line. */
+export interface MeasuredPlainTable {
+  readonly lines: readonly (readonly (readonly string[])[])[];
+  readonly widths: readonly number[];
+}
+
+/** `heads` and `rows` split into lines and measured, or null when renderPlainTable would refuse them (not plain, or ragged). */
+export function measurePlainTable(heads: readonly string[], rows: readonly (readonly string[])[]): MeasuredPlainTable | null {
   if (heads.length === 0) return null;
   const table = [heads, ...rows];
   for (const row of table) {
@@ -35,19 +38,38 @@ export function renderPlainTable(heads: readonly string[], rightAligned: readonl
   }
   const lines = table.map((row) => row.map((cell) => cell.split('\n')));
   const widths = heads.map((_, c) => Math.max(...lines.map((row) => Math.max(...row[c]!.map(length)))));
+  return { lines, widths };
+}
+
+/**
+ * The drawing of a measured table's columns `columns` (all, in order, by default), as renderPlainTable draws a
+ * table of those columns alone: fitting draws the kept columns without splitting and measuring each cell again.
+ */
+export function drawPlainTable(table: MeasuredPlainTable, rightAligned: readonly boolean[], columns: readonly number[] = table.widths.map((_, c) => c)): string {
+  const widths = columns.map((c) => table.widths[c]!);
   const rule = (left: string, mid: string, right: string) => left + widths.map((w) => '─'.repeat(w + 2)).join(mid) + right;
   const out = [rule('┌', '┬', '┐')];
-  for (const row of lines) {
+  for (const all of table.lines) {
+    const row = columns.map((c) => all[c]!);
     const height = Math.max(...row.map((cell) => cell.length));
     for (let l = 0; l < height; l++) {
-      const cells = row.map((cell, c) => {
+      const cells = row.map((cell, k) => {
         const text = cell[l] ?? '';
-        const pad = ' '.repeat(widths[c]! - length(text));
-        return ` ${rightAligned[c] ? pad + text : text + pad} `;
+        const pad = ' '.repeat(widths[k]! - length(text));
+        return ` ${rightAligned[columns[k]!] ? pad + text : text + pad} `;
       });
       out.push(`│${cells.join('│')}│`);
     }
   }
   out.push(rule('└', '┴', '┘'));
   return out.join('\n');
+}
+
+/**
+ * The table cli-table3 draws for `heads` and `rows` (compact, no row rules, one space of padding each
+ * side), or null when a cell is not one-column text or a row does not have a cell per column.
+ */
+export function renderPlainTable(heads: readonly string[], rightAligned: readonly boolean[], rows: readonly (readonly string[])[]): string | null {
+  const table = measurePlainTable(heads, rows);
+  return table && drawPlainTable(table, rightAligned);
 }

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { Analytics, RouteDecisionRow } from '../../runtime/analytics/index.ts';
+import type { Analytics, RouteChoiceRow, RouteDecisionRow } from '../../runtime/analytics/index.ts';
 import { chosenWithout } from '../../runtime/routing/decide-route.ts';
 import type { PassSummary, ProtocolMetrics, Provenance, RoutedTurn, Tightness } from '../../schemas/types/report.ts';
 
@@ -44,9 +44,19 @@ function routedTurns(rows: readonly RouteDecisionRow[], records: readonly Worklo
 /** Turns of the forced passes that a slot other than manual sticky decided (e.g. a worker routed by its tier). */
 function unforcedTurns(analytics: Analytics, records: readonly WorkloadRunRecord[]): UnforcedTurn[] {
   const forced = new Set(A3_PASSES.filter((p) => p.forced !== null).map((p) => p.name));
+  const reps = records.filter((r) => forced.has(r.pass));
+  // One read of the forced reps' decisions, dealt out to each rep's sessions (a rep's rows stay in id order):
+  // a read per rep was a selection, a merge and a sort for each of a nightly run's ~120 forced reps.
+  const repsOfSession = new Map<string, WorkloadRunRecord[]>();
+  const rowsOfRep = new Map<WorkloadRunRecord, RouteChoiceRow[]>();
+  for (const rec of reps) {
+    rowsOfRep.set(rec, []);
+    for (const s of new Set(rec.session_ids)) repsOfSession.set(s, [...(repsOfSession.get(s) ?? []), rec]);
+  }
+  for (const row of analytics.routeChoices({ sessions: reps.flatMap((r) => r.session_ids) })) for (const rec of repsOfSession.get(row.session_id) ?? []) rowsOfRep.get(rec)!.push(row);
   const out: UnforcedTurn[] = [];
-  for (const rec of records.filter((r) => forced.has(r.pass)))
-    for (const row of analytics.routeChoices({ sessions: rec.session_ids })) {
+  for (const [rec, rows] of rowsOfRep)
+    for (const row of rows) {
       if (row.policy === 'manual_sticky') continue;
       out.push({ pass: rec.pass, workload: rec.workload, rep: rec.rep, session_id: row.session_id, turn_id: row.turn_id ?? '', policy: row.policy ?? 'none', chosen_model: row.chosen_model });
     }

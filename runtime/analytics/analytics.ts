@@ -147,9 +147,23 @@ function mergeGroups(perSession: readonly (readonly TokenGroup[])[]): TokenGroup
   for (const groups of perSession)
     for (const g of groups) {
       const m = byModel.get(g.model);
-      if (!m) byModel.set(g.model, { ...g });
-      else
-        for (const k of ['rows', 'input_tokens', 'output_tokens', 'cached_input_tokens', 'cache_creation_input_tokens'] as const) m[k] = int(m[k] + g[k]);
+      // Each field by name: a key list walked per group was a dynamic (slow, cold) property access per field.
+      if (!m)
+        byModel.set(g.model, {
+          model: g.model,
+          rows: g.rows,
+          input_tokens: g.input_tokens,
+          output_tokens: g.output_tokens,
+          cached_input_tokens: g.cached_input_tokens,
+          cache_creation_input_tokens: g.cache_creation_input_tokens,
+        });
+      else {
+        m.rows = int(m.rows + g.rows);
+        m.input_tokens = int(m.input_tokens + g.input_tokens);
+        m.output_tokens = int(m.output_tokens + g.output_tokens);
+        m.cached_input_tokens = int(m.cached_input_tokens + g.cached_input_tokens);
+        m.cache_creation_input_tokens = int(m.cache_creation_input_tokens + g.cache_creation_input_tokens);
+      }
     }
   return [...byModel.values()].sort((a, b) => (a.model === b.model ? 0 : a.model === null ? -1 : b.model === null ? 1 : a.model < b.model ? -1 : 1));
 }
@@ -336,15 +350,19 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
 
   /** The routing query's rows (GROUP BY policy, model, in SQLite's order) over the pre-read rows. */
   const policyModelCounts = (sessions: readonly string[]): Row[] => {
-    const counts = new Map<string, { policy: string | number | null; model: string | number | null; n: number }>();
+    type Count = { policy: string | number | null; model: string | number | null; n: number };
+    // Keyed by the values themselves, policy then model (a Map tells 1 from '1' and null from 'null', as SQL does),
+    // not by a JSON text made per decision.
+    const counts = new Map<string | number | null, Map<string | number | null, Count>>();
     for (const list of sessionPolicyModels(sessions))
       for (const pm of list) {
-        const key = JSON.stringify([pm.policy, pm.model]);
-        const c = counts.get(key);
+        let byModel = counts.get(pm.policy);
+        if (!byModel) counts.set(pm.policy, (byModel = new Map()));
+        const c = byModel.get(pm.model);
         if (c) c.n += 1;
-        else counts.set(key, { ...pm, n: 1 });
+        else byModel.set(pm.model, { policy: pm.policy, model: pm.model, n: 1 });
       }
-    return [...counts.values()].sort((a, b) => sqlKeyOrder(a.policy, b.policy) || sqlKeyOrder(a.model, b.model));
+    return [...counts.values()].flatMap((m) => [...m.values()]).sort((a, b) => sqlKeyOrder(a.policy, b.policy) || sqlKeyOrder(a.model, b.model));
   };
 
   const savingsKept = new Map<string, SavingsResult>();
@@ -398,8 +416,11 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     },
 
     routeDecisions(selector) {
-      const f = selectorFilter(selector, ['route.decided']);
-      const rows = inIdOrder(selector, sessionDecisions, () => all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params));
+      // The filter is made only for SQL: a report asks per rep, and the memo answers those without it.
+      const rows = inIdOrder(selector, sessionDecisions, () => {
+        const f = selectorFilter(selector, ['route.decided']);
+        return all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params);
+      });
       // Parsed per call, so no two callers share (and could change) one decision object.
       return rows.map((r) => ({
         session_id: String(r.session_id),
@@ -409,8 +430,10 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     },
 
     routeChoices(selector) {
-      const f = selectorFilter(selector, ['route.decided']);
-      const rows = inIdOrder(selector, sessionChoices, () => all(choiceSql('', f, ' ORDER BY id'), f.params));
+      const rows = inIdOrder(selector, sessionChoices, () => {
+        const f = selectorFilter(selector, ['route.decided']);
+        return all(choiceSql('', f, ' ORDER BY id'), f.params);
+      });
       return rows.map((r) => ({
         session_id: String(r.session_id),
         turn_id: r.turn_id === null ? null : String(r.turn_id),

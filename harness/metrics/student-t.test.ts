@@ -1,0 +1,51 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { bisectQuantile, incompleteBeta } from './student-t.ts';
+
+/** The CDF and the plain bisection the quantile was before its bracket, counting CDF evaluations. */
+function plainBisection(p: number, df: number): { q: number; evaluations: number } {
+  let evaluations = 0;
+  const cdf = (t: number) => {
+    evaluations += 1;
+    return 1 - 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+  };
+  let lo = 0;
+  let hi = 1;
+  while (cdf(hi) < p) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
+    const mid = (lo + hi) / 2;
+    if (cdf(mid) < p) lo = mid;
+    else hi = mid;
+  }
+  return { q: (lo + hi) / 2, evaluations };
+}
+
+describe('bisectQuantile', () => {
+  it('is the plain bisection to the last bit, at any level above 0.5 and any df, near 0.5 and 1 included (property)', () => {
+    const level = fc.oneof(fc.constantFrom(0.9, 0.95, 0.975, 0.99, 0.995, 0.9999, 0.5000001), fc.double({ min: 0.5, max: 1, noNaN: true, minExcluded: true, maxExcluded: true }));
+    const df = fc.oneof(fc.integer({ min: 1, max: 200 }), fc.double({ min: 0.05, max: 2000, noNaN: true }), fc.constantFrom(14.000000000000034, 11.21074069427918, 999.9999999999999, 1000.0000000000001));
+    fc.assert(
+      fc.property(level, df, (p, d) => {
+        expect(Object.is(bisectQuantile(p, d), plainBisection(p, d).q)).toBe(true);
+      }),
+      { seed: 30, numRuns: 1500 },
+    );
+  });
+
+  it("evaluates the CDF about half as often as the plain bisection at a report's levels (its bracket decides the far steps)", () => {
+    for (const [p, df] of [
+      [0.975, 14],
+      [0.975, 11.21074069427918],
+      [0.975, 5],
+      [0.975, 1],
+      [0.95, 30],
+      [0.9, 300],
+    ] as const) {
+      let evaluations = 0;
+      bisectQuantile(p, df, () => (evaluations += 1));
+      const plain = plainBisection(p, df).evaluations;
+      expect(plain).toBeGreaterThanOrEqual(40);
+      expect(evaluations).toBeLessThanOrEqual(Math.ceil(plain * 0.7));
+    }
+  });
+});
