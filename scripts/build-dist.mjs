@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { STAMP_FILE } from '../bin/launch.cjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
+import { blankSameNameCalls } from './same-names.mjs';
 import { sqliteBinaryCall } from './sqlite-binary-call.mjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
 
@@ -97,7 +98,7 @@ async function buildDist(dir) {
     plugins: [precompiledValidators(validators.code), sourceUrls(dir)],
   });
   // The schemas were compiled into the bundle: an edited schema makes dist/ stale like an edited source.
-  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs', 'scripts/lazy-builtins.mjs', 'scripts/sqlite-binary-call.mjs'];
+  const inputsOf = (r) => [...Object.keys(r.metafile.inputs).filter((path) => !path.includes(':')), ...validators.inputs, 'scripts/build-dist.mjs', 'scripts/lazy-builtins.mjs', 'scripts/same-names.mjs', 'scripts/sqlite-binary-call.mjs'];
   const bundles = {};
   for (const command of ONE_COMMAND_BUNDLES) bundles[`${command}.cjs`] = inputsOf(await oneCommandBundle(build, common, command, validators.code, dir));
   const inputs = {};
@@ -206,8 +207,8 @@ async function standaloneValidators(dir) {
  * which Node 20 offers for CommonJS only; one file also spares the ES module loader's cost per module (some
  * forty on analyze's path). Packages stay outside, loaded where the code asks for them.
  */
-function oneCommandBundle(build, common, command, validatorsCode, dir) {
-  return build({
+async function oneCommandBundle(build, common, command, validatorsCode, dir) {
+  const result = await build({
     ...common,
     entryPoints: { [command]: 'harness/cli/main.ts' },
     format: 'cjs',
@@ -222,6 +223,10 @@ function oneCommandBundle(build, common, command, validatorsCode, dir) {
     packages: undefined,
     plugins: [lazyBuiltins(LAZY_BUILTINS), onlyCommand(command), ...inlinedPackages(), precompiledValidators(validatorsCode), sourceUrls(dir)],
   });
+  // keepNames stays (a renamed function keeps its name in a crash's stack); its calls that change nothing go.
+  const file = join(dir, `${command}.cjs`);
+  writeFileSync(file, blankSameNameCalls(readFileSync(file, 'utf8')).code);
+  return result;
 }
 
 /** The plugins that keep packages outside a one-command bundle but INLINED_PACKAGES and, where it can, better-sqlite3. */
