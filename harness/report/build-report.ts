@@ -33,6 +33,8 @@ export function buildReport<T = unknown, U = unknown>(options: {
   runId: string;
   /** The protocol's own section (A3's oracle, capture, tightness...; none for single and signal). */
   sectionOf: SectionOf;
+  /** The run's records (RunStore.workloadRuns), when the caller read them already (reportFromDb, as it checked them). */
+  records?: WorkloadRunRecord[];
   /** The run's pattern store fingerprints, for cluster tightness (A3); null when there is no patterns DB. */
   fingerprints?: FingerprintSource<T> | null;
   /** The same fingerprints under v2 similarity (pattern store v2 runs only). */
@@ -46,7 +48,7 @@ export function buildReport<T = unknown, U = unknown>(options: {
   const provenance = options.provenance ?? runs.provenance(runId);
   if (!provenance) throw new Error(`run ${runId} is not in this trace DB`);
   const baseline = provenance.baseline_model;
-  const records = runs.workloadRuns(runId);
+  const records = options.records ?? runs.workloadRuns(runId);
 
   // Passes in protocol order, workloads by name within a pass.
   const passOrder = [...passesOf(provenance.protocol).map((p) => p.name), HOLDOUT_PASS.name];

@@ -90,8 +90,9 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
   if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
   // The values of the run reported, whatever the DB's other runs hold (a reader that opened it per-run relies on this).
   // Its events are read once: checked (or vouched for by its seal), then summed by analytics from the same rows.
-  const events = hasRunEventTables(db) ? assertRunValues(db, path, runId).events : null;
-  if (!events) assertTraceValues(db, path, { run: runId });
+  const values = hasRunEventTables(db) ? assertRunValues(db, path, runId) : null;
+  if (!values) assertTraceValues(db, path, { run: runId });
+  const events = values?.events ?? null;
   const provenance = runs.provenance(runId);
   const patternsPath = options.patternsDbPath ?? provenance?.patterns_db_path ?? null;
   const fingerprintVersion = provenance?.fingerprint_version ?? 'v1';
@@ -107,7 +108,7 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
       ? openRunPatternStore(patternsPath, choice(), { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
       : null;
   try {
-    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, embeddingAlpha) : {}) });
+    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), ...(values ? { records: values.records } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, embeddingAlpha) : {}) });
     // What analyze writes, bench report must accept: a report its own schema rejects is never handed out.
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new SetupError(`${path}: the report rebuilt from run ${runId} breaks schemas/report.schema.json (${formatAjvErrors(validate.errors).slice(0, 3).join('; ')}); nothing was written`);

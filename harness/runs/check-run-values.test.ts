@@ -30,11 +30,12 @@ const WORKLOAD_COLUMNS = ['rep', 'turns', 'started_at_us', 'ended_at_us', 'score
 /** Tables without column affinity, so every value stays as given; rows of run `r` and of another run. */
 function harnessDb(bench: readonly (readonly unknown[])[], workload: readonly (readonly unknown[])[]): Database.Database {
   const db = new Database(':memory:');
-  db.exec(`CREATE TABLE bench_runs (run_id, ${BENCH_COLUMNS.join(', ')}); CREATE TABLE workload_runs (run_id, id, ${WORKLOAD_COLUMNS.join(', ')})`);
+  // pass and workload: a run's rows are read in report order (pass, workload, rep), here not the table's order.
+  db.exec(`CREATE TABLE bench_runs (run_id, ${BENCH_COLUMNS.join(', ')}); CREATE TABLE workload_runs (run_id, id, pass, workload, ${WORKLOAD_COLUMNS.join(', ')})`);
   const b = db.prepare(`INSERT INTO bench_runs VALUES (?, ${BENCH_COLUMNS.map(() => '?').join(', ')})`);
-  const w = db.prepare(`INSERT INTO workload_runs VALUES (?, ?, ${WORKLOAD_COLUMNS.map(() => '?').join(', ')})`);
+  const w = db.prepare(`INSERT INTO workload_runs VALUES (?, ?, ?, ?, ${WORKLOAD_COLUMNS.map(() => '?').join(', ')})`);
   bench.forEach((v, k) => b.run(k % 3 === 2 ? 'other' : 'r', ...v));
-  workload.forEach((v, k) => w.run(k % 3 === 2 ? 'other' : 'r', `w${k}`, ...v));
+  workload.forEach((v, k) => w.run(k % 3 === 2 ? 'other' : 'r', `w${k}`, `p${k % 2}`, `w${5 - k}`, ...v));
   return db;
 }
 

@@ -3,6 +3,7 @@ import { formatAjvErrors } from '../../runtime/core/schemas.ts';
 import { eventCatalog, eventCatalogDigest, type EventCatalog } from '../../runtime/events/index.ts';
 import { SetupError } from '../errors.ts';
 import { RUN_EVENTS, RUN_SESSIONS_CTE } from './run-events.ts';
+import { WORKLOAD_RUNS_SQL, workloadRunRecord, type WorkloadRunRecord } from './run-store.ts';
 
 /**
  * The values of a trace DB that SQLite accepts but no run can have written: a hand-edited or tampered file,
@@ -115,12 +116,15 @@ export function checkBenchRunRow(path: string, r: BenchRunRow): void {
   for (const field of BENCH_RUN_JSON) parseCell(path, 'bench_runs', r.run_id, field, r[field]);
 }
 
-/** A workload_runs row's counts are whole, its score and confidence present and in [0, 1], its JSON columns parse. */
-export function checkWorkloadRunRow(path: string, r: WorkloadRunRow): void {
+/**
+ * A workload_runs row's counts are whole, its score and confidence present and in [0, 1], its JSON columns parse;
+ * returns those columns parsed, in WORKLOAD_RUN_JSON's order.
+ */
+export function checkWorkloadRunRow(path: string, r: WorkloadRunRow): unknown[] {
   for (const field of WORKLOAD_RUN_COUNTS) wholeNumber(path, 'workload_runs', r.id, field, r[field]);
   unit(path, 'workload_runs', r.id, 'score', r.score);
   unit(path, 'workload_runs', r.id, 'confidence', r.confidence);
-  for (const field of WORKLOAD_RUN_JSON) parseCell(path, 'workload_runs', r.id, field, r[field]);
+  return WORKLOAD_RUN_JSON.map((field) => parseCell(path, 'workload_runs', r.id, field, r[field]));
 }
 
 /**
@@ -142,13 +146,47 @@ const WORKLOAD_RUN_VOUCHED = [...WORKLOAD_RUN_COUNTS.map(wholeOk), unitOk('score
 
 /**
  * The harness's rows (of `run`, or of every run): JSON columns parse, counts are whole, scores and confidences are
- * present and in [0, 1]. Only the rows SQLite cannot vouch for are read and checked here (JSON.parse of a nightly
- * run's 400 KB of report cells was most of this check's 3.5 ms).
+ * present and in [0, 1]. Of every run, only the rows SQLite cannot vouch for are read and checked here (JSON.parse
+ * of a nightly run's 400 KB of report cells was most of this check's 3.5 ms). Of one run, its workload_runs rows
+ * are all read, checked as they are parsed, and returned as the run's records (RunStore.workloadRuns' order): a
+ * reader of the run takes them from here instead of reading and parsing the same cells again.
  */
-export function checkRunRows(db: Database.Database, path: string, run: string | null): void {
+export function checkRunRows(db: Database.Database, path: string, run: string): WorkloadRunRecord[];
+export function checkRunRows(db: Database.Database, path: string, run: string | null): WorkloadRunRecord[] | void;
+export function checkRunRows(db: Database.Database, path: string, run: string | null): WorkloadRunRecord[] | void {
   const where = run === null ? '' : 'run_id = ? AND ';
   const params = run === null ? [] : [run];
   for (const r of db.prepare(`SELECT run_id, ${BENCH_RUN_JSON.join(', ')} FROM bench_runs WHERE ${where}${notVouched(BENCH_RUN_VOUCHED)}`).iterate(...params) as IterableIterator<BenchRunRow>) checkBenchRunRow(path, r);
+  if (run !== null) return checkedWorkloadRuns(db, path, run);
+  checkWorkloadRunRows(db, path, null);
+}
+
+/**
+ * Run `run`'s records, read once and checked in JavaScript as they are built (the report reads them next: parsing
+ * the JSON cells once here costs less than SQLite's json_valid over them and a parse after). Any row refused is
+ * checked again by checkWorkloadRunRows, which throws the error a check of the rows SQLite cannot vouch for throws
+ * (the same first row, in its scan order).
+ */
+function checkedWorkloadRuns(db: Database.Database, path: string, run: string): WorkloadRunRecord[] {
+  const records: WorkloadRunRecord[] = [];
+  for (const x of db.prepare(WORKLOAD_RUNS_SQL).all(run) as (WorkloadRunRow & Record<string, unknown>)[]) {
+    let cells: unknown[];
+    try {
+      cells = checkWorkloadRunRow(path, x);
+    } catch (e) {
+      if (!(e instanceof BadTraceValueError)) throw e;
+      checkWorkloadRunRows(db, path, run);
+      throw e;
+    }
+    records.push(workloadRunRecord(x, cells[0], cells[1], cells[2]));
+  }
+  return records;
+}
+
+/** The workload_runs rows (of `run`, or of every run) SQLite cannot vouch for, read and checked. */
+function checkWorkloadRunRows(db: Database.Database, path: string, run: string | null): void {
+  const where = run === null ? '' : 'run_id = ? AND ';
+  const params = run === null ? [] : [run];
   const columns = ['id', ...WORKLOAD_RUN_COUNTS, 'score', 'confidence', ...WORKLOAD_RUN_JSON].join(', ');
   for (const r of db.prepare(`SELECT ${columns} FROM workload_runs WHERE ${where}${notVouched(WORKLOAD_RUN_VOUCHED)}`).iterate(...params) as IterableIterator<WorkloadRunRow>) checkWorkloadRunRow(path, r);
 }

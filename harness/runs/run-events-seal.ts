@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { COUNTED_TYPES, PAYLOAD_TYPES, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
 import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
+import type { WorkloadRunRecord } from './run-store.ts';
 import { eventsDigestVersionOf, runEventsDigest, runEventsPass } from './events-digest.ts';
 import { hasRunEventTables, readEventRows, readRunEvents, runSessionIds } from './run-events.ts';
 
@@ -41,21 +42,24 @@ export function readEventsSeal(db: Database.Database, runId: string): EventsSeal
 /** How a run's event values were found good: by its seal (digest and checks matched) or by checking every payload. */
 export type RunValuesVerdict = 'sealed' | 'checked';
 
-/** What assertRunValues found, and the run's rows it read on the way, for analytics to sum. */
+/** What assertRunValues found, and the run's rows it read on the way: its events for analytics to sum, its records for the report. */
 export interface RunValues {
   verdict: RunValuesVerdict;
   events: PreReadEvents;
+  /** The run's workload_runs rows as RunStore.workloadRuns gives them, checked. */
+  records: WorkloadRunRecord[];
 }
 
 /**
  * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written: its event
  * payloads are schema-checked unless the run's seal vouches for exactly these rows under these checks; the
- * harness's own rows (a few hundred) are always checked. Returns the run's rows of the types analytics parses.
+ * harness's own rows (a few hundred) are always checked. Returns the run's rows of the types analytics parses and
+ * its records.
  * One read transaction: the rows digested (or checked) are the rows handed on.
  */
 export function assertRunValues(db: Database.Database, path: string, runId: string): RunValues {
   return db.transaction((): RunValues => {
-    checkRunRows(db, path, runId);
+    const records = checkRunRows(db, path, runId);
     const seal = readEventsSeal(db, runId);
     // The digest is worth its pass only when a seal made under these checks, in a format known here, can match it.
     const version = seal !== null && seal.checked_with === eventChecksStamp() ? eventsDigestVersionOf(seal.digest) : null;
@@ -66,6 +70,6 @@ export function assertRunValues(db: Database.Database, path: string, runId: stri
     // The pass found the rows of these types on its way (the same rows: one transaction); without it they are sought.
     const sessions = pass?.sessions ?? runSessionIds(db, runId);
     const rows = pass !== null ? readEventRows(db, pass.rowids) : readRunEvents(db, runId, PAYLOAD_TYPES);
-    return { verdict, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows, ...(pass !== null ? { counts: pass.counts } : {}) } };
+    return { verdict, records, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows, ...(pass !== null ? { counts: pass.counts } : {}) } };
   })();
 }

@@ -141,28 +141,9 @@ export class RunStore {
 
   /** The workload reps of a run, in the order they are reported. */
   workloadRuns(runId: string): WorkloadRunRecord[] {
-    const rows = this.db.prepare('SELECT * FROM workload_runs WHERE run_id = ? ORDER BY pass, workload, rep').all(runId) as Record<string, unknown>[];
-    return rows.map((x) => ({
-      id: String(x.id),
-      run_id: String(x.run_id),
-      workload: String(x.workload),
-      pass: String(x.pass),
-      rep: Number(x.rep),
-      model: String(x.model),
-      signal_strength: x.signal_strength as 'high' | 'marginal',
-      session_ids: JSON.parse(String(x.session_ids_json)) as string[],
-      started_at_us: Number(x.started_at_us),
-      ended_at_us: Number(x.ended_at_us),
-      turns: Number(x.turns),
-      score: x.score == null ? null : Number(x.score),
-      confidence: x.confidence == null ? null : Number(x.confidence),
-      outcome: storedOutcome(x),
-      check: x.check_json == null ? null : (JSON.parse(String(x.check_json)) as Check),
-      assertions: JSON.parse(String(x.assertions_json)) as Assertion[],
-      error: x.error == null ? null : String(x.error),
-      // A DB written before error classes were recorded has no column: null.
-      error_class: x.error_class == null ? null : String(x.error_class),
-    }));
+    return (this.db.prepare(WORKLOAD_RUNS_SQL).all(runId) as Record<string, unknown>[]).map((x) =>
+      workloadRunRecord(x, JSON.parse(String(x.session_ids_json)), x.check_json == null ? null : JSON.parse(String(x.check_json)), JSON.parse(String(x.assertions_json))),
+    );
   }
 
   private hasTables(): boolean {
@@ -170,10 +151,37 @@ export class RunStore {
   }
 }
 
+/** A run's workload_runs rows, in the order they are reported. */
+export const WORKLOAD_RUNS_SQL = 'SELECT * FROM workload_runs WHERE run_id = ? ORDER BY pass, workload, rep';
+
+/** A workload_runs row as a record, given its three JSON cells parsed (by the reader, or by the check that read them). */
+export function workloadRunRecord(x: Record<string, unknown>, sessionIds: unknown, check: unknown, assertions: unknown): WorkloadRunRecord {
+  return {
+    id: String(x.id),
+    run_id: String(x.run_id),
+    workload: String(x.workload),
+    pass: String(x.pass),
+    rep: Number(x.rep),
+    model: String(x.model),
+    signal_strength: x.signal_strength as 'high' | 'marginal',
+    session_ids: sessionIds as string[],
+    started_at_us: Number(x.started_at_us),
+    ended_at_us: Number(x.ended_at_us),
+    turns: Number(x.turns),
+    score: x.score == null ? null : Number(x.score),
+    confidence: x.confidence == null ? null : Number(x.confidence),
+    outcome: storedOutcome(x, check as Check),
+    check: check as Check,
+    assertions: assertions as Assertion[],
+    error: x.error == null ? null : String(x.error),
+    // A DB written before error classes were recorded has no column: null.
+    error_class: x.error_class == null ? null : String(x.error_class),
+  };
+}
+
 /** A rep's outcome as stored; a DB written before outcomes were recorded falls back to what its check and score say. */
-function storedOutcome(x: Record<string, unknown>): RepOutcome {
+function storedOutcome(x: Record<string, unknown>, check: Check): RepOutcome {
   if (typeof x.outcome === 'string') return x.outcome as RepOutcome;
-  const check = x.check_json == null ? null : (JSON.parse(String(x.check_json)) as NonNullable<Check>);
   if (check === null) return outcomeFromScore(x.score == null ? null : Number(x.score));
   if (check.timed_out) return 'check_error';
   return check.passed ? 'solved' : 'unsolved';

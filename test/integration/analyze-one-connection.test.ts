@@ -7,13 +7,21 @@ import { bench, tempDir } from '../support/cli.ts';
 import { sharedRun } from '../support/shared-run.ts';
 
 const opened = vi.hoisted(() => [] as unknown[]);
+const prepared = vi.hoisted(() => [] as string[]);
 vi.mock('better-sqlite3', async (importOriginal) => {
   const m = await importOriginal<{ default: new (...args: unknown[]) => object }>();
   // Every connection made, by the file it names.
   const Counting = new Proxy(m.default, {
     construct(target, args: unknown[]) {
       opened.push(args[0]);
-      return Reflect.construct(target, args) as object;
+      const db = Reflect.construct(target, args) as { prepare(sql: string): unknown };
+      // Every statement prepared on it, by its SQL.
+      const prepare = db.prepare.bind(db);
+      db.prepare = (sql: string) => {
+        prepared.push(sql);
+        return prepare(sql);
+      };
+      return db;
     },
   });
   return { ...m, default: Counting };
@@ -32,6 +40,15 @@ describe('analyze opens the trace DB once', () => {
     expect(r.stderr).toBe('');
     expect(existsSync(json)).toBe(true);
     expect(opened.filter((p) => p === db)).toHaveLength(1);
+  });
+
+  it("and reads the run's workload_runs rows once: the check hands the records it parsed to the report", async () => {
+    prepared.length = 0;
+    const r = await bench(['analyze', '--skip-execute', '--db-path', db, '--json', join(tempDir('analyze-one-'), 'report.json')]);
+    expect(r.stderr).toBe('');
+    // Statements that read the rows' report cells (SELECT * or their JSON columns), not the session lists alone.
+    const reads = prepared.filter((sql) => /FROM workload_runs/.test(sql) && /SELECT \*|assertions_json/.test(sql));
+    expect(reads).toHaveLength(1);
   });
 
   it('and still checks --json before saying why a file is no trace DB', async () => {
