@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { cachedParse } from '../../runtime/core/parsed-file-cache.ts';
 import { loadModelRegistry, type ModelRegistry } from '../../runtime/models/index.ts';
 import { loadSimScript } from '../../runtime/providers/sim/sim-script.ts';
@@ -25,7 +24,7 @@ export function simTruthFor(provenance: Provenance, registry: ModelRegistry = lo
     const path = find(workload)?.simScriptPath ?? null;
     // Kept as the turns' difficulties alone, all the truth reads: a cold analyze parsed some 120 KB of kept
     // scripts for them. A script that does not load keeps nothing, so it is refused as it always was.
-    const difficulties = path ? cachedParse('sim-difficulties', resolve(path), () => scriptDifficulties(loadSimScript(path))) : null;
+    const difficulties = path ? cachedParse('sim-difficulties', path, () => scriptDifficulties(loadSimScript(path))) : null;
     scripts.set(workload, difficulties);
     return difficulties;
   };

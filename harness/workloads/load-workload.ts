@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { cachedParse } from '../../runtime/core/parsed-file-cache.ts';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
@@ -24,6 +24,14 @@ export function loadWorkload(dir: string): Workload {
   return loadWorkloadOfKind(dir, null);
 }
 
+/**
+ * `join(dir, name)` for a `dir` that `resolve` gave (absolute, normalized) and a plain entry name: the same
+ * string without normalizing it again, which costs microseconds a call in a cold process (ten a workload).
+ */
+function inDir(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
 /** A workload.yaml as the loader needs it: its size and, when within the size limit and readable, its bytes. */
 interface WorkloadFile {
   file: string;
@@ -37,7 +45,7 @@ interface WorkloadFile {
  * analyze); null when there is none. An oversized file is not read: the loader refuses it by its size.
  */
 function readWorkloadFile(dir: string): WorkloadFile | null {
-  const file = join(dir, 'workload.yaml');
+  const file = inDir(dir, 'workload.yaml');
   let size: number;
   try {
     const seen = statSync(file, { throwIfNoEntry: false });
@@ -61,7 +69,7 @@ function readWorkloadFile(dir: string): WorkloadFile | null {
  */
 function loadWorkloadOfKind(dir: string, known: WorkloadKind | null, read: WorkloadFile | null = readWorkloadFile(resolve(dir))): Workload {
   const abs = resolve(dir);
-  const file = join(abs, 'workload.yaml');
+  const file = inDir(abs, 'workload.yaml');
   if (read === null) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
   refuseOverLimit(file, read.size, 'workload_file');
   const bytes = read.bytes ?? readFileSync(file);
@@ -77,11 +85,11 @@ function loadWorkloadOfKind(dir: string, known: WorkloadKind | null, read: Workl
   }
   if (spec.name !== basename(abs))
     throw new SetupError(`${file}: name '${spec.name}' does not match its directory '${basename(abs)}' (rename one of them)`);
-  const workspaceDir = join(abs, 'workspace');
+  const workspaceDir = inDir(abs, 'workspace');
   if (!isDir(workspaceDir)) throw new SetupError(`${abs}: missing workspace/ directory (the fixture the agent works in)`);
-  const checkDir = join(abs, 'check');
+  const checkDir = inDir(abs, 'check');
   const hasCheck = isDir(checkDir);
-  const sim = join(abs, 'sim.yaml');
+  const sim = inDir(abs, 'sim.yaml');
   if (spec.evaluate?.check && !hasCheck) throw new SetupError(`${file}: evaluate.check is set but ${checkDir} does not exist`);
   return { spec, dir: abs, workspaceDir, checkDir: hasCheck ? checkDir : null, simScriptPath: existsSync(sim) ? sim : null };
 }
@@ -134,7 +142,7 @@ export function workloadFinder(root: string): (name: string) => Workload | null 
   const entries = new Set(readdirSync(abs));
   return (name) => {
     if (!entries.has(name)) return null;
-    const dir = join(abs, name);
+    const dir = inDir(abs, name);
     // One read of workload.yaml serves the kind check and the load (an oversized one is agent: the loader refuses it).
     const read = readWorkloadFile(dir);
     if (read === null || (read.bytes !== null && kindOfText(read.file, read.bytes.toString('utf8')) !== 'agent')) return null;
