@@ -61,11 +61,16 @@ export function checkInputSize(file: string, kind: InputKind, limits: InputLimit
   } catch {
     return null;
   }
+  refuseOverLimit(file, size, kind, limits);
+  return size;
+}
+
+/** `checkInputSize` for a size the caller has stat'ed already (one stat serves the existence check and this). */
+export function refuseOverLimit(file: string, size: number, kind: InputKind, limits: InputLimits = defaultInputLimits()): void {
   const limit = limits.limits[kind];
   if (size > limit.max_bytes)
     throw new SetupError(
       `${file}: ${formatBytes(size)} (${size} bytes) is over the ${kind} limit of ${formatBytes(limit.max_bytes)} (${limit.max_bytes} bytes) for ${limit.files} ` +
         `(limits.${kind}.max_bytes in harness/data/input-limits.json; see docs/cli.md, Input limits: split the file, or raise the limit there if the file is genuine)`,
     );
-  return size;
 }

@@ -27,6 +27,15 @@ export function turnCompetentProbability(competence: number, difficulty: number,
  * docs/decisions.md: a rep is solved iff every turn followed its competent plan.
  */
 export function scriptSolvedProbability(script: SimScript, competence: number, temperature: number): number {
-  const turns = [...script.turns, ...(script.workers ?? []).flatMap((w) => w.turns)];
-  return turns.reduce((p, t) => p * turnCompetentProbability(competence, t.difficulty, temperature), 1);
+  return solvedProbability(scriptDifficulties(script), competence, temperature);
+}
+
+/** The difficulty of every turn a model plays in the script, workers' turns included, in that order: all the truth reads of it. */
+export function scriptDifficulties(script: SimScript): number[] {
+  return [...script.turns, ...(script.workers ?? []).flatMap((w) => w.turns)].map((t) => t.difficulty);
+}
+
+/** `scriptSolvedProbability` from the script's difficulties (`scriptDifficulties`): the same product, in the same order. */
+export function solvedProbability(difficulties: readonly number[], competence: number, temperature: number): number {
+  return difficulties.reduce((p, d) => p * turnCompetentProbability(competence, d, temperature), 1);
 }

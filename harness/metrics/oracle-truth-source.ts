@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
+import { cachedParse } from '../../runtime/core/parsed-file-cache.ts';
 import { loadModelRegistry, type ModelRegistry } from '../../runtime/models/index.ts';
-import { loadSimScript, type SimScript } from '../../runtime/providers/sim/sim-script.ts';
+import { loadSimScript } from '../../runtime/providers/sim/sim-script.ts';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { workloadFinder } from '../workloads/load-workload.ts';
 import type { Workload } from '../workloads/workload.ts';
 import type { OracleMetricsOptions } from './oracle-block.ts';
-import { scriptSolvedProbability } from './oracle-sim-truth.ts';
+import { scriptDifficulties, solvedProbability } from './oracle-sim-truth.ts';
 
 /**
  * The true oracle's source for a run: on the simulated provider, each workload's sim.yaml (from the
@@ -14,28 +15,30 @@ import { scriptSolvedProbability } from './oracle-sim-truth.ts';
 export function simTruthFor(provenance: Provenance, registry: ModelRegistry = loadModelRegistry()): OracleMetricsOptions['truth'] {
   if (provenance.actual_provider !== 'sim') return { unavailable: `provider ${provenance.actual_provider}: only the simulated provider knows P(competent)` };
   if (!existsSync(provenance.workloads_dir)) return { unavailable: `workloads dir ${provenance.workloads_dir} is gone; the sim scripts cannot be read` };
-  const scripts = new Map<string, SimScript | null>();
+  const scripts = new Map<string, number[] | null>();
   // Only the run's workloads are read (a report asks for each of them), not every one in the directory.
   let find: ((name: string) => Workload | null) | null = null;
-  const scriptOf = (workload: string): SimScript | null => {
+  const difficultiesOf = (workload: string): number[] | null => {
     if (scripts.has(workload)) return scripts.get(workload)!;
     find ??= workloadFinder(provenance.workloads_dir);
     const path = find(workload)?.simScriptPath ?? null;
-    const script = path ? loadSimScript(path) : null;
-    scripts.set(workload, script);
-    return script;
+    // Kept as the turns' difficulties alone, all the truth reads: a cold analyze parsed some 120 KB of kept
+    // scripts for them. A script that does not load keeps nothing, so it is refused as it always was.
+    const difficulties = path ? cachedParse('sim-difficulties', path, () => scriptDifficulties(loadSimScript(path))) : null;
+    scripts.set(workload, difficulties);
+    return difficulties;
   };
   return {
     pSolved(workload, model) {
-      const script = scriptOf(workload);
-      if (!script) return null;
+      const difficulties = difficultiesOf(workload);
+      if (!difficulties) return null;
       let competence: number;
       try {
         competence = registry.resolve(model).sim.competence;
       } catch {
         return null;
       }
-      return scriptSolvedProbability(script, competence, provenance.temperature);
+      return solvedProbability(difficulties, competence, provenance.temperature);
     },
   };
 }

@@ -1,14 +1,14 @@
 import { isUtf8 } from 'node:buffer';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { cachedParse } from '../../runtime/core/parsed-file-cache.ts';
 import { validatorFor } from '../../runtime/core/schemas.ts';
 import { DataFileError, loadYamlValidated } from '../../runtime/core/yaml-document.ts';
 import { SetupError } from '../errors.ts';
-import { checkInputSize } from '../input-limits.ts';
+import { defaultInputLimits, refuseOverLimit } from '../input-limits.ts';
 import type { Workload, WorkloadSpec } from './workload.ts';
 import { firstInvalidUtf8Offset, lineAndColumnOfByte } from './utf8.ts';
-import { workloadKind, type WorkloadKind } from './workload-kind.ts';
+import { kindOfText, workloadKind, type WorkloadKind } from './workload-kind.ts';
 
 /** Whether `p` is a directory: one stat, no exception when it does not exist (an unreadable path is no directory). */
 function isDir(p: string): boolean {
@@ -24,36 +24,78 @@ export function loadWorkload(dir: string): Workload {
   return loadWorkloadOfKind(dir, null);
 }
 
-/** `loadWorkload`, given the kind its workload.yaml declares when the caller has read it already (null: read it here). */
-function loadWorkloadOfKind(dir: string, known: WorkloadKind | null): Workload {
+/**
+ * `join(dir, name)` for a `dir` that `resolve` gave (absolute, normalized) and a plain entry name: the same
+ * string without normalizing it again, which costs microseconds a call in a cold process (ten a workload).
+ */
+function inDir(dir: string, name: string): string {
+  return dir.endsWith(sep) ? dir + name : dir + sep + name;
+}
+
+/** A workload.yaml as the loader needs it: its size and, when within the size limit and readable, its bytes. */
+interface WorkloadFile {
+  file: string;
+  size: number;
+  bytes: Buffer | null;
+}
+
+/**
+ * `dir`'s workload.yaml, stat'ed and read once for its kind, its encoding check and its parse (each read it
+ * afresh: three reads and four stats per workload, most of what the true oracle's workloads cost a cold
+ * analyze); null when there is none. An oversized file is not read: the loader refuses it by its size.
+ */
+function readWorkloadFile(dir: string): WorkloadFile | null {
+  const file = inDir(dir, 'workload.yaml');
+  let size: number;
+  try {
+    const seen = statSync(file, { throwIfNoEntry: false });
+    if (seen === undefined) return null;
+    size = seen.size;
+  } catch {
+    return null;
+  }
+  if (size > defaultInputLimits().limits.workload_file.max_bytes) return { file, size, bytes: null };
+  try {
+    return { file, size, bytes: readFileSync(file) };
+  } catch {
+    // The loader reads it again, and that read's error is the one reported.
+    return { file, size, bytes: null };
+  }
+}
+
+/**
+ * `loadWorkload`, given the kind its workload.yaml declares when the caller has read it already (null: read it
+ * here), and the file when the caller has read that too.
+ */
+function loadWorkloadOfKind(dir: string, known: WorkloadKind | null, read: WorkloadFile | null = readWorkloadFile(resolve(dir))): Workload {
   const abs = resolve(dir);
-  const file = join(abs, 'workload.yaml');
-  if (!existsSync(file)) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
-  checkInputSize(file, 'workload_file');
-  assertUtf8(file);
-  if ((known ?? workloadKind(abs)) === 'matrix')
+  const file = inDir(abs, 'workload.yaml');
+  if (read === null) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
+  refuseOverLimit(file, read.size, 'workload_file');
+  const bytes = read.bytes ?? readFileSync(file);
+  assertUtf8(file, bytes);
+  if ((known ?? kindOfText(file, bytes.toString('utf8'))) === 'matrix')
     throw new SetupError(`${file}: kind: matrix holds recorded outcomes, not an agent workload (bench validate and bench list read it; the matrix protocol judges it)`);
   let spec: WorkloadSpec;
   try {
-    spec = cachedParse('workload', file, () => loadYamlValidated<WorkloadSpec>(file, validatorFor<WorkloadSpec>('workload.schema.json')));
+    spec = cachedParse('workload', file, () => loadYamlValidated<WorkloadSpec>(file, validatorFor<WorkloadSpec>('workload.schema.json'), bytes.toString('utf8')));
   } catch (e) {
     if (e instanceof DataFileError) throw new SetupError(e.message);
     throw e;
   }
   if (spec.name !== basename(abs))
     throw new SetupError(`${file}: name '${spec.name}' does not match its directory '${basename(abs)}' (rename one of them)`);
-  const workspaceDir = join(abs, 'workspace');
+  const workspaceDir = inDir(abs, 'workspace');
   if (!isDir(workspaceDir)) throw new SetupError(`${abs}: missing workspace/ directory (the fixture the agent works in)`);
-  const checkDir = join(abs, 'check');
+  const checkDir = inDir(abs, 'check');
   const hasCheck = isDir(checkDir);
-  const sim = join(abs, 'sim.yaml');
+  const sim = inDir(abs, 'sim.yaml');
   if (spec.evaluate?.check && !hasCheck) throw new SetupError(`${file}: evaluate.check is set but ${checkDir} does not exist`);
   return { spec, dir: abs, workspaceDir, checkDir: hasCheck ? checkDir : null, simScriptPath: existsSync(sim) ? sim : null };
 }
 
-/** Refuses a file that is not UTF-8 (a YAML reader would silently turn its bad bytes into U+FFFD). */
-function assertUtf8(file: string): void {
-  const bytes = readFileSync(file);
+/** Refuses `bytes` (the file's) when they are not UTF-8 (a YAML reader would silently turn bad bytes into U+FFFD). */
+function assertUtf8(file: string, bytes: Buffer): void {
   // Node's check (simdutf) answers in microseconds; the byte scan, which finds where it goes wrong, runs on a bad file only.
   if (isUtf8(bytes)) return;
   const at = firstInvalidUtf8Offset(bytes);
@@ -100,8 +142,11 @@ export function workloadFinder(root: string): (name: string) => Workload | null 
   const entries = new Set(readdirSync(abs));
   return (name) => {
     if (!entries.has(name)) return null;
-    const dir = join(abs, name);
-    return existsSync(join(dir, 'workload.yaml')) && workloadKind(dir) === 'agent' ? loadWorkloadOfKind(dir, 'agent') : null;
+    const dir = inDir(abs, name);
+    // One read of workload.yaml serves the kind check and the load (an oversized one is agent: the loader refuses it).
+    const read = readWorkloadFile(dir);
+    if (read === null || (read.bytes !== null && kindOfText(read.file, read.bytes.toString('utf8')) !== 'agent')) return null;
+    return loadWorkloadOfKind(dir, 'agent', read);
   };
 }
 

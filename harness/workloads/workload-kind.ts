@@ -14,11 +14,19 @@ export function workloadKind(dir: string): WorkloadKind {
     const file = join(dir, 'workload.yaml');
     // An oversized file is not parsed here: the loader refuses it by its size, naming the limit.
     if (statSync(file).size > defaultInputLimits().limits.workload_file.max_bytes) return 'agent';
-    const text = readFileSync(file, 'utf8');
-    // A file that never spells `kind` has no kind key: agent, without parsing (bench list reads every workload).
-    if (!text.includes('kind')) return 'agent';
+    return kindOfText(resolve(file), readFileSync(file, 'utf8'));
+  } catch {
+    return 'agent';
+  }
+}
+
+/** The kind the text of the workload.yaml at `file` (absolute) declares, for a caller that has read it; `agent` when it cannot be parsed. */
+export function kindOfText(file: string, text: string): WorkloadKind {
+  // A file that never spells `kind` has no kind key: agent, without parsing (bench list reads every workload).
+  if (!text.includes('kind')) return 'agent';
+  try {
     // Kept in the parsed-file cache (when dist/ is fresh) so a reader of workloads need not load the YAML parser.
-    return cachedParse<WorkloadKind>('workload-kind', resolve(file), () => ((yamlLib().parse(text) as { kind?: unknown } | null)?.kind === 'matrix' ? 'matrix' : 'agent'));
+    return cachedParse<WorkloadKind>('workload-kind', file, () => ((yamlLib().parse(text) as { kind?: unknown } | null)?.kind === 'matrix' ? 'matrix' : 'agent'));
   } catch {
     return 'agent';
   }

@@ -5,8 +5,17 @@
 // entry are the ones reading it, and a rebuild deletes them; without it every file is parsed as before.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+
+// The folder of the last cacheDir asked for (one per process in practice): a join per lookup cost microseconds, cold.
+let parsedFolder: { cacheDir: string; dir: string } | null = null;
+
+/** `join(cacheDir, 'parsed')`, normalized once per cacheDir. */
+function parsedDir(cacheDir: string): string {
+  if (parsedFolder?.cacheDir !== cacheDir) parsedFolder = { cacheDir, dir: join(cacheDir, 'parsed') };
+  return parsedFolder.dir;
+}
 
 interface Entry {
   file: string;
@@ -28,7 +37,7 @@ export function cachedParse<T>(kind: string, file: string, parse: () => T, cache
   } catch {
     return parse();
   }
-  const at = join(cacheDir, 'parsed', `${kind}-${createHash('sha256').update(file).digest('hex').slice(0, 20)}.json`);
+  const at = `${parsedDir(cacheDir)}${sep}${kind}-${createHash('sha256').update(file).digest('hex').slice(0, 20)}.json`;
   try {
     const kept = JSON.parse(readFileSync(at, 'utf8')) as Entry;
     if (kept.file === file && kept.size === seen.size && kept.mtimeMs === seen.mtimeMs) return kept.data as T;
@@ -40,7 +49,7 @@ export function cachedParse<T>(kind: string, file: string, parse: () => T, cache
   try {
     const text = JSON.stringify({ file, size: seen.size, mtimeMs: seen.mtimeMs, data } satisfies Entry);
     if (isDeepStrictEqual((JSON.parse(text) as Entry).data, data)) {
-      mkdirSync(join(cacheDir, 'parsed'), { recursive: true });
+      mkdirSync(parsedDir(cacheDir), { recursive: true });
       const tmp = `${at}.${process.pid}.tmp`;
       writeFileSync(tmp, text);
       renameSync(tmp, at);
