@@ -13,6 +13,7 @@ const NOT_BENCHMARKS: Record<string, string> = {
   'run-all': 'this runner',
   'bandwidth-floor': 'the floor pass knn-scale and knn-phases import',
   'matrix-report-diff': 'compares two matrix reports named on its command line',
+  'measured-env': 'the environment startup and nightly-growth give the processes they time',
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
