@@ -1,10 +1,12 @@
+// In the integration project, a fresh module graph per file: node:fs is mocked here to count the loader's calls,
+// which the unit project's shared graph (isolate: false) cannot do for a module another file loaded first.
 import * as fs from 'node:fs';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { tempDir } from '../../test/support/temp.ts';
-import { defaultInputLimits } from '../input-limits.ts';
-import { loadWorkload, workloadFinder } from './load-workload.ts';
+import { tempDir } from './support/temp.ts';
+import { defaultInputLimits } from '../harness/input-limits.ts';
+import { loadWorkload, workloadFinder } from '../harness/workloads/load-workload.ts';
 
 // The loader's file calls, counted per path (the real calls still run).
 vi.mock('node:fs', async (importOriginal) => {
@@ -12,7 +14,7 @@ vi.mock('node:fs', async (importOriginal) => {
   return { ...real, existsSync: vi.fn(real.existsSync), readFileSync: vi.fn(real.readFileSync), statSync: vi.fn(real.statSync) };
 });
 
-const WORKLOADS = join(import.meta.dirname, '..', '..', 'workloads');
+const WORKLOADS = join(import.meta.dirname, '..', 'workloads');
 
 /** How many times each of fs's stat and read calls named `file`. */
 function callsOn(file: string): { stats: number; reads: number } {
