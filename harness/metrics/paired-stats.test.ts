@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { clusteredFigure, clusteredSeCr2, pairedDifference, pairedSavingsPct, unitCorrelation, unpairedDifference, type PairedUnit } from './paired-stats.ts';
 import { incompleteBeta, studentTCdf, studentTQuantile } from './student-t.ts';
+import { plainBisection } from './test-support/plain-bisection.ts';
 
 const unit = (cluster: string, a: number, b: number, den = 1): PairedUnit => ({ cluster, a: { num: a, den }, b: { num: b, den } });
 
@@ -42,18 +43,7 @@ describe('Student t', () => {
   });
 
   it('answers a level and df asked again, among other asks, with the number the bisection gives that pair (kept quantiles) (property)', () => {
-    const plain = (p: number, df: number): number => {
-      const cdf = (t: number) => 1 - 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
-      let lo = 0;
-      let hi = 1;
-      while (cdf(hi) < p) hi *= 2;
-      for (let i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
-        const mid = (lo + hi) / 2;
-        if (cdf(mid) < p) lo = mid;
-        else hi = mid;
-      }
-      return (lo + hi) / 2;
-    };
+    const plain = (p: number, df: number): number => plainBisection(p, df).q;
     // Few levels and degrees of freedom, so asks repeat, and one level meets several df (and one df several levels).
     const ask = fc.tuple(fc.constantFrom(0.975, 0.95, 0.8, 0.025), fc.oneof(fc.constantFrom(14, 14.000000000000034, 14.000000000000036, 11.21074069427918), fc.double({ min: 0.5, max: 300, noNaN: true })));
     fc.assert(

@@ -1,24 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bisectQuantile, incompleteBeta } from './student-t.ts';
-
-/** The CDF and the plain bisection the quantile was before its bracket, counting CDF evaluations. */
-function plainBisection(p: number, df: number): { q: number; evaluations: number } {
-  let evaluations = 0;
-  const cdf = (t: number) => {
-    evaluations += 1;
-    return 1 - 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
-  };
-  let lo = 0;
-  let hi = 1;
-  while (cdf(hi) < p) hi *= 2;
-  for (let i = 0; i < 200 && hi - lo > 1e-12 * Math.max(1, hi); i++) {
-    const mid = (lo + hi) / 2;
-    if (cdf(mid) < p) lo = mid;
-    else hi = mid;
-  }
-  return { q: (lo + hi) / 2, evaluations };
-}
+import { bisectQuantile } from './student-t.ts';
+import { plainBisection } from './test-support/plain-bisection.ts';
 
 describe('bisectQuantile', () => {
   it('is the plain bisection to the last bit, at any level above 0.5 and any df, near 0.5 and 1 included (property)', () => {

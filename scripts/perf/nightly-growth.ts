@@ -23,25 +23,13 @@ import type { CliIO } from '../../harness/io/cli-io.ts';
 import { copyRuns } from '../../harness/runs/test-support/run-copies.ts';
 import { readEventsSeal } from '../../harness/runs/run-events-seal.ts';
 import { distIsFresh } from '../../bin/launch.cjs';
+import { RAW_SQL } from './cold-runs.ts';
 import { measuredEnv } from './measured-env.ts';
 
 const TARGET_MS = 2000;
 /** analyze may cost at most this many times the raw SQL aggregation of the same run. */
 const TARGET_RATIO = 2;
 const REPO = new URL('../../', import.meta.url).pathname;
-
-/**
- * The floor analyze is held to: one run's per-workload, per-pass calls, tokens and spend, straight from its
- * reps' session lists and their llm.call_completed events. `+type` keeps SQLite on the (session_id, id)
- * index; with `type` in a LEFT JOIN it took minutes on 100 nights, scanning every call per session.
- */
-const RAW_SQL = `
-SELECT r.workload, r.pass, count(e.id) AS calls,
-       sum(e.payload_json ->> '$.input_tokens') AS input_tokens, sum(e.payload_json ->> '$.output_tokens') AS output_tokens,
-       sum(CAST(e.payload_json ->> '$.cost_usd' AS REAL)) AS cost_usd
-FROM workload_runs r JOIN json_each(r.session_ids_json) s JOIN events e ON e.session_id = s.value
-WHERE r.run_id = ? AND +e.type = 'llm.call_completed'
-GROUP BY r.workload, r.pass`;
 
 /**
  * The raw SQL aggregation as its own Node process (open, query, print), the peer of a CLI analyze: the ES module

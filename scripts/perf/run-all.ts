@@ -14,6 +14,7 @@ const NOT_BENCHMARKS: Record<string, string> = {
   'bandwidth-floor': 'the floor pass knn-scale and knn-phases import',
   'matrix-report-diff': 'compares two matrix reports named on its command line',
   'measured-env': 'the environment startup and nightly-growth give the processes they time',
+  'cold-runs': 'what the fresh-process trace read scripts share',
 };
 
 const here = dirname(fileURLToPath(import.meta.url));
