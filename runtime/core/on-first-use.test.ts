@@ -41,3 +41,12 @@ describe('onFirstUse', () => {
     );
   });
 });
+
+describe('onFirstUse, once made', () => {
+  it('keeps the value as a plain property: no getter is left to run at later reads', () => {
+    const o = onFirstUse({ a: () => 1 });
+    expect(Object.getOwnPropertyDescriptor(o, 'a')?.get).toBeTypeOf('function');
+    expect(o.a).toBe(1);
+    expect(Object.getOwnPropertyDescriptor(o, 'a')).toEqual({ value: 1, enumerable: true, writable: false, configurable: false });
+  });
+});
