@@ -125,6 +125,7 @@ describe("a run's events digest", () => {
         const grouped = db.prepare("SELECT session_id, type, count(*) FROM events WHERE session_id IN ('s0', 's1', 's2') AND typeof(type) = 'text' GROUP BY 1, 2").raw().all() as [string, string, number][];
         for (const [session, type, n] of grouped) if (COUNTED_TYPES.includes(type)) expected.set(session, (expected.get(session) ?? new Map<string, number>()).set(type, n));
         expect(pass.counts).toEqual(expected);
+        expect(pass.sessions).toEqual([...new Set(rows.map((r) => r.session))].sort());
         expect(pass.digest).toBe(runEventsPass(db, 'r', version).digest);
         expect(runEventsPass(db, 'r', version).counts).toEqual(new Map());
       }),
@@ -132,15 +133,19 @@ describe("a run's events digest", () => {
     );
   });
 
-  it("comes with the run's sessions, sub-sessions included; an empty run's digest is the digest of nothing", () => {
-    const db = runDb([]);
-    for (const version of VERSIONS) {
-      const pass = runEventsPass(db, 'r', version);
-      expect(pass.sessions).toEqual(['s0', 's1', 's2']);
-      expect(pass.sessions).toEqual(runSessionIds(db, 'r').sort());
-    }
-    expect(runEventsPass(db, 'r', 1).digest).toBe(createHash('sha256').digest('hex'));
-    expect(runEventsPass(db, 'r', 2).digest).toBe(`v2:${createHash('sha256').digest('hex')}`);
+  it("comes with the run's sessions that hold rows, sub-sessions included, as its one statement grouped them; an empty run's digest is the digest of nothing", () => {
+    const empty = runDb([]);
+    for (const version of VERSIONS) expect(runEventsPass(empty, 'r', version).sessions).toEqual([]);
+    expect(runEventsPass(empty, 'r', 1).digest).toBe(createHash('sha256').digest('hex'));
+    expect(runEventsPass(empty, 'r', 2).digest).toBe(`v2:${createHash('sha256').digest('hex')}`);
+    // s2 is s1's sub-session; s1 has no rows; x is the other run's.
+    const db = runDb([
+      { session: 's2', id: 'e2', type: 'turn.started', payload: '{}' },
+      { session: 's0', id: 'e1', type: 'tool.called', payload: '{}' },
+      { session: 's0', id: 'e3', type: 'turn.started', payload: '{}' },
+    ]);
+    for (const version of VERSIONS) expect(runEventsPass(db, 'r', version).sessions).toEqual(['s0', 's2']);
+    expect(runSessionIds(db, 'r').sort()).toEqual(['s0', 's1', 's2']);
   });
 
   it("is written in the current version, whose digest text names it, and a seal's digest text says which version to recompute", () => {
