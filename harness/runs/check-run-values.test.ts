@@ -1,7 +1,11 @@
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { checkBenchRunRow, checkRunRows, checkWorkloadRunRow, jsonVouched, type BenchRunRow, type WorkloadRunRow } from './check-run-values.ts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventCatalogDigest } from '../../runtime/events/index.ts';
+import { checkBenchRunRow, checkRunRows, checkWorkloadRunRow, eventChecksStamp, jsonVouched, type BenchRunRow, type WorkloadRunRow } from './check-run-values.ts';
 
 /** Text built from JSON's tokens and the characters where parsers differ (NUL, other whitespace, surrogates, JSON5). */
 const jsonish = fc
@@ -87,5 +91,25 @@ describe("the harness's rows of a run", () => {
       }),
       { seed: 2036, numRuns: 2000 },
     );
+  });
+});
+
+describe('the stamp of the event checks', () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("names the checks' version and the catalog's, from the catalog's files; while dist/ is fresh (a cache folder), it is kept and read back instead of hashing those files again", () => {
+    vi.stubEnv('METIS_BENCH_CACHE_DIR', '');
+    const catalog = eventCatalogDigest();
+    const stamp = `event-checks/1 catalog/${catalog.version} sha256:${catalog.digest}`;
+    expect(eventChecksStamp()).toBe(stamp);
+    const cache = mkdtempSync(join(tmpdir(), 'checks-stamp-'));
+    vi.stubEnv('METIS_BENCH_CACHE_DIR', cache);
+    expect(eventChecksStamp()).toBe(stamp);
+    const kept = readdirSync(join(cache, 'parsed')).filter((f) => f.startsWith('event-checks-stamp-'));
+    expect(kept).toHaveLength(1);
+    // What the next start reads is the kept entry: a stamp changed there is what it answers.
+    const at = join(cache, 'parsed', kept[0]!);
+    writeFileSync(at, readFileSync(at, 'utf8').replace(stamp, 'kept stamp'));
+    expect(eventChecksStamp()).toBe('kept stamp');
   });
 });
