@@ -41,55 +41,118 @@ export interface EventRow {
 /** A payload field of `type`'s rows, NULL on the others: a row pays only for the `->>` of its own type's fields. */
 const ofType = (type: string, expr: string) => `CASE type WHEN '${type}' THEN ${expr} END`;
 
-/** Each EventRow column and its expression over `events`, in the row's order. */
-const COLUMNS: readonly (readonly [keyof EventRow, string])[] = [
-  ['id', 'id'],
-  ['session_id', 'session_id'],
-  ['turn_id', 'turn_id'],
-  ['type', 'type'],
-  ['payload_json', ofType('route.decided', 'payload_json')],
-  ['model', ofType('llm.call_completed', USAGE_EXPR.model)],
-  ['input_tokens', ofType('llm.call_completed', USAGE_EXPR.input_tokens)],
-  ['output_tokens', ofType('llm.call_completed', USAGE_EXPR.output_tokens)],
-  ['cached_input_tokens', ofType('llm.call_completed', USAGE_EXPR.cached_input_tokens)],
-  ['cache_creation_input_tokens', ofType('llm.call_completed', USAGE_EXPR.cache_creation_input_tokens)],
-  ['cost_usd', ofType('llm.call_completed', "payload_json ->> '$.cost_usd'")],
-  ['cache_tier', ofType('llm.call_completed', "payload_json ->> '$.cache_tier'")],
-  ['policy', ofType('route.decided', "payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy')")],
-  ['chosen_model', ofType('route.decided', "payload_json ->> '$.chosen_model'")],
-  ['explored', ofType('cache.miss', "payload_json ->> '$.explored' = 1")],
-  ['tier', ofType('cache.hit', "payload_json ->> '$.tier'")],
-  ['avoided_cost_usd', ofType('cache.hit', "payload_json ->> '$.avoided_cost_usd'")],
-  ['served_cost_usd', ofType('cache.hit', "payload_json ->> '$.served_cost_usd'")],
+/** The columns every row has, in the row's order. */
+const PLAIN: readonly (keyof EventRow)[] = ['id', 'session_id', 'turn_id', 'type'];
+
+/**
+ * Each payload type's fields and their expressions over `events`, in the order they take a raw row's slots after
+ * its plain columns. The most frequent type first: a slot's CASE compares `type` with each type in this order.
+ */
+const PAYLOAD_FIELDS: readonly (readonly [type: string, fields: readonly (readonly [keyof EventRow, string])[]])[] = [
+  [
+    'llm.call_completed',
+    [
+      ['model', USAGE_EXPR.model],
+      ['input_tokens', USAGE_EXPR.input_tokens],
+      ['output_tokens', USAGE_EXPR.output_tokens],
+      ['cached_input_tokens', USAGE_EXPR.cached_input_tokens],
+      ['cache_creation_input_tokens', USAGE_EXPR.cache_creation_input_tokens],
+      ['cost_usd', "payload_json ->> '$.cost_usd'"],
+      ['cache_tier', "payload_json ->> '$.cache_tier'"],
+    ],
+  ],
+  [
+    'route.decided',
+    [
+      ['payload_json', 'payload_json'],
+      ['policy', "payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy')"],
+      ['chosen_model', "payload_json ->> '$.chosen_model'"],
+    ],
+  ],
+  [
+    'cache.hit',
+    [
+      ['tier', "payload_json ->> '$.tier'"],
+      ['avoided_cost_usd', "payload_json ->> '$.avoided_cost_usd'"],
+      ['served_cost_usd', "payload_json ->> '$.served_cost_usd'"],
+    ],
+  ],
+  ['cache.miss', [['explored', "payload_json ->> '$.explored' = 1"]]],
 ];
+
+/** The EventRow fields in the interface's order: the named SELECT's columns, so its rows' keys come in this order. */
+const ROW_ORDER: readonly (keyof EventRow)[] = [
+  ...PLAIN,
+  'payload_json',
+  'model',
+  'input_tokens',
+  'output_tokens',
+  'cached_input_tokens',
+  'cache_creation_input_tokens',
+  'cost_usd',
+  'cache_tier',
+  'policy',
+  'chosen_model',
+  'explored',
+  'tier',
+  'avoided_cost_usd',
+  'served_cost_usd',
+];
+
+/** Each payload field's expression over `events`, NULL on the rows of other types. */
+const FIELD_EXPR = new Map(PAYLOAD_FIELDS.flatMap(([type, fields]) => fields.map(([name, expr]) => [name, ofType(type, expr)] as const)));
+
+/** Each EventRow column and its expression over `events`, in the row's order. */
+const COLUMNS: readonly (readonly [keyof EventRow, string])[] = ROW_ORDER.map((name) => [name, FIELD_EXPR.get(name) ?? name]);
 
 /** The columns of an EventRow, as a SELECT list over `events` (each named as its field). */
 export const EVENT_ROW_COLUMNS = COLUMNS.map(([name, expr]) => (name === expr ? name : `${expr} AS ${name}`)).join(', ');
 
-/** The same columns unnamed, for a statement read in raw mode and turned into rows by eventRowOf. */
-export const EVENT_ROW_VALUES = COLUMNS.map(([, expr]) => expr).join(', ');
+/** How many slots a raw row has after its plain columns: as many as the type with the most fields. */
+const SLOTS = Math.max(...PAYLOAD_FIELDS.map(([, fields]) => fields.length));
 
-/** An EventRow from the values of EVENT_ROW_VALUES, in that order (a raw row costs less to read than a named one). */
+/**
+ * The same values packed for a statement read in raw mode and turned into rows by eventRowOf: the plain columns,
+ * then slot i holding the i-th field of the row's own type (NULL past its last). 11 values a row instead of 18:
+ * better-sqlite3 sets each value of a raw row into its array one by one, and most of the 18 were NULL.
+ */
+export const EVENT_ROW_VALUES = [
+  ...PLAIN,
+  ...Array.from({ length: SLOTS }, (_, i) => {
+    const whens = PAYLOAD_FIELDS.filter(([, fields]) => i < fields.length).map(([type, fields]) => `WHEN '${type}' THEN ${fields[i]![1]}`);
+    return `CASE type ${whens.join(' ')} END`;
+  }),
+].join(', ');
+
+/**
+ * An EventRow from the values of EVENT_ROW_VALUES, in that order (a raw row costs less to read than a named one).
+ * Written out field by field for PAYLOAD_FIELDS' slots (a test holds the two to the same rows): one object shape
+ * for every row, as analytics reads them in hot loops.
+ */
 export function eventRowOf(v: readonly unknown[]): EventRow {
+  const type = v[3] as string;
+  const llm = type === 'llm.call_completed';
+  const decided = type === 'route.decided';
+  const hit = type === 'cache.hit';
   return {
     id: v[0] as string,
     session_id: v[1] as string,
     turn_id: v[2] as string | null,
-    type: v[3] as string,
-    payload_json: v[4] as string | null,
-    model: v[5] as Field,
-    input_tokens: v[6] as Field,
-    output_tokens: v[7] as Field,
-    cached_input_tokens: v[8] as Field,
-    cache_creation_input_tokens: v[9] as Field,
-    cost_usd: v[10] as Field,
-    cache_tier: v[11] as Field,
-    policy: v[12] as Field,
-    chosen_model: v[13] as Field,
-    explored: v[14] as Field,
-    tier: v[15] as Field,
-    avoided_cost_usd: v[16] as Field,
-    served_cost_usd: v[17] as Field,
+    type,
+    payload_json: decided ? (v[4] as string | null) : null,
+    model: llm ? (v[4] as Field) : null,
+    input_tokens: llm ? (v[5] as Field) : null,
+    output_tokens: llm ? (v[6] as Field) : null,
+    cached_input_tokens: llm ? (v[7] as Field) : null,
+    cache_creation_input_tokens: llm ? (v[8] as Field) : null,
+    cost_usd: llm ? (v[9] as Field) : null,
+    cache_tier: llm ? (v[10] as Field) : null,
+    policy: decided ? (v[5] as Field) : null,
+    chosen_model: decided ? (v[6] as Field) : null,
+    explored: type === 'cache.miss' ? (v[4] as Field) : null,
+    tier: hit ? (v[4] as Field) : null,
+    avoided_cost_usd: hit ? (v[5] as Field) : null,
+    served_cost_usd: hit ? (v[6] as Field) : null,
   };
 }
 
