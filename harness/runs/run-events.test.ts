@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EVENT_ROW_COLUMNS, PAYLOAD_TYPES } from '../../runtime/analytics/event-rows.ts';
+import { EVENT_ROW_COLUMNS, EVENT_ROW_VALUES, PAYLOAD_TYPES } from '../../runtime/analytics/event-rows.ts';
 import { createEventsFixture } from '../../runtime/analytics/events-fixture.ts';
 import fc from 'fast-check';
 import { runEventsPass } from './events-digest.ts';
@@ -49,6 +49,13 @@ describe("a run's rows of the payload types", () => {
     const decision = flat.find((r) => r.type === 'route.decided')!;
     expect(decision.payload_json).toBe(f.db.prepare('SELECT payload_json FROM events WHERE id = ?').pluck().get(decision.id));
     expect(flat.filter((r) => r.type !== 'route.decided').map((r) => r.payload_json)).toEqual([null, null, null]);
+  });
+
+  it('are read packed: a raw row holds the four plain columns and a slot per field of the type with the most (7, of llm.call_completed), not a column per field of every type (18)', () => {
+    const f = fixtureRun();
+    const columns = f.db.prepare(`SELECT ${EVENT_ROW_VALUES} FROM events`).columns();
+    expect(columns).toHaveLength(11);
+    expect(f.db.prepare(`SELECT ${EVENT_ROW_COLUMNS} FROM events`).columns()).toHaveLength(18);
   });
 
   it('are the rows the digest pass found on its way, read by rowid, under either digest version', () => {
