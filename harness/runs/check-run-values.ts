@@ -78,7 +78,7 @@ const EVENT_CHECKS_VERSION = 1;
  * the catalog's files alone: a reader whose seal matches never loads the catalog. Kept in the parsed-file cache
  * under catalog.json: that cache exists only while dist/ is fresh, that is while every file of the catalog is as
  * the build read it (each is an input of the bundle its stamp checks at start), so reading and hashing
- * catalog.json and its 27 schemas again at every start (1.4 ms of a cold analyze) would find the same stamp.
+ * catalog.json and its 27 schemas again at every start (about 1 ms of a cold analyze) would find the same stamp.
  */
 export function eventChecksStamp(): string {
   return cachedParse('event-checks-stamp', join(EVENTS_SCHEMA_DIR, 'catalog.json'), () => {

@@ -87,7 +87,7 @@ export interface RunEventsPass {
 /**
  * The run's sessions with rows (sub-sessions included), the digest of every event row it holds, the rowids of its
  * rows of `types` and each session's count of rows of each of `countTypes`, in one pass over its rows: one
- * statement, whose groups are the sessions (a second run of the sessions CTE for the list was 0.7 ms of a cold analyze).
+ * statement, whose groups are the sessions (a second run of the sessions CTE for the list was about 0.8 ms of a cold analyze).
  */
 export function runEventsPass(
   db: Database.Database,
