@@ -7,7 +7,9 @@
 const { Buffer, isAscii } = require('node:buffer');
 const { createHash } = require('node:crypto');
 const { closeSync, fstatSync, openSync, readSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
-const { createRequire } = require('node:module');
+// node:module's createRequire, from the loader class it is defined on: node:module itself loads Node's ES module
+// loader and source maps, which nothing here needs.
+const { createRequire } = module.constructor;
 const { dirname } = require('node:path');
 const vm = require('node:vm');
 

@@ -34,9 +34,10 @@ const INLINED_PACKAGES = ['commander', 'decimal.js'];
 /**
  * Node builtins that code compiled into a one-command bundle requires when it loads but uses on rare paths
  * only: each is required at its first use instead (scripts/lazy-builtins.mjs). commander requires child_process (and with it
- * net, dgram and the streams) for executable subcommands, which the CLI has none of.
+ * net, dgram and the streams) for executable subcommands, which the CLI has none of; node:module (with Node's ES
+ * module loader and source maps) is there for createRequire, called where a package is loaded late (ajv, yaml).
  */
-const LAZY_BUILTINS = ['child_process'];
+const LAZY_BUILTINS = ['child_process', 'module'];
 /**
  * better-sqlite3's lib/database.js finds its binary through `bindings`, which takes the package's folder from
  * the caller's file (from a stack trace): inlined, that would be the bundle's. Its JavaScript (13 files, loaded

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.cjs';
-import { distIsFresh } from '../../bin/launch.cjs';
+import { CACHE_DIR_ENV, distIsFresh } from '../../bin/launch.cjs';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 import { sharedRun } from '../support/shared-run.ts';
 
@@ -205,28 +205,45 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
     expect(b.code, b.stderr).toBe(0);
     // A CommonJS start, so that Node's ES module loader (which reads files through fs/promises and readline)
     // adds nothing; stdout and stderr go to files, as a pipe would load net for them.
-    const probe = join(out, 'probe-builtins.cjs');
-    writeFileSync(
-      probe,
-      "const fs = require('node:fs');\nconst [list, ...args] = process.argv.slice(2);\n" +
-        "require('./analyze.cjs').main(args).then((code) => {\n  process.exitCode = code;\n  fs.writeFileSync(list, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));\n});\n",
-    );
+    // `loaded`: the bundle required as a module, or run as bin/analyze.cjs runs it (bin/code-cache.cjs).
+    const probeOf = (name: string, loaded: string) => {
+      const probe = join(out, name);
+      writeFileSync(
+        probe,
+        "const fs = require('node:fs');\nconst [list, ...args] = process.argv.slice(2);\n" +
+          `${loaded}.main(args).then((code) => {\n  process.exitCode = code;\n  fs.writeFileSync(list, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));\n});\n`,
+      );
+      return probe;
+    };
+    const probe = probeOf('probe-builtins.cjs', "require('./analyze.cjs')");
+    const codeCache = `require(${JSON.stringify(join(REPO_ROOT, 'bin', 'code-cache.cjs'))})`;
+    const probeCached = probeOf('probe-builtins-cached.cjs', `${codeCache}.runWithCodeCache(require('node:path').join(__dirname, 'analyze.cjs')).exports`);
     const env = { PATH: process.env.PATH ?? '' };
     const db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], env);
     const dir = tempDir('bench-dist-builtins-');
-    const [list, json, stdout, stderr] = [join(dir, 'builtins.json'), join(dir, 'analyze.json'), join(dir, 'stdout.txt'), join(dir, 'stderr.txt')];
-    const [o, e] = [openSync(stdout, 'w'), openSync(stderr, 'w')];
-    const r = spawnSync(process.execPath, [probe, list, 'analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'], { cwd: REPO_ROOT, env, stdio: ['ignore', o, e] });
-    closeSync(o);
-    closeSync(e);
-    expect([0, 1], readFileSync(stderr, 'utf8')).toContain(r.status);
-    expect(readFileSync(stdout, 'utf8')).toContain('savings');
-    const loaded = JSON.parse(readFileSync(list, 'utf8')) as { builtins: string[]; files: string[] };
-    const builtins = loaded.builtins.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    /** One analyze in a fresh process: the builtins it loaded and its files. */
+    const analyzed = (run: string, extraEnv: Record<string, string>): { builtins: string[]; files: string[] } => {
+      const [list, json, stdout, stderr] = [join(dir, 'builtins.json'), join(dir, 'analyze.json'), join(dir, 'stdout.txt'), join(dir, 'stderr.txt')];
+      const [o, e] = [openSync(stdout, 'w'), openSync(stderr, 'w')];
+      const r = spawnSync(process.execPath, [run, list, 'analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'], { cwd: REPO_ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', o, e] });
+      closeSync(o);
+      closeSync(e);
+      expect([0, 1], readFileSync(stderr, 'utf8')).toContain(r.status);
+      expect(readFileSync(stdout, 'utf8')).toContain('savings');
+      const loaded = JSON.parse(readFileSync(list, 'utf8')) as { builtins: string[]; files: string[] };
+      return { builtins: loaded.builtins.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)), files: loaded.files };
+    };
+    const loaded = analyzed(probe, {});
+    const builtins = loaded.builtins;
     // The report needs crypto (SHA-256) and vm (the validators' code cache); it never starts a process
     // (commander requires child_process for executable subcommands), reads a line or times itself.
     expect(builtins).toEqual(expect.arrayContaining(['fs', 'crypto', 'vm']));
     for (const unused of ['child_process', 'net', 'dgram', 'perf_hooks', 'readline', 'internal/readline/interface', 'internal/fs/promises']) expect(builtins, unused).not.toContain(unused);
+    // Run as bin/analyze.cjs runs it, once its parsed files are kept: no node:module (with it come Node's ES module
+    // loader and source maps), which the code needs only to load a package late (ajv, yaml).
+    const kept = { [CACHE_DIR_ENV]: tempDir('bench-dist-kept-') };
+    analyzed(probeCached, kept);
+    expect(analyzed(probeCached, kept).builtins).not.toContain('module');
     // better-sqlite3's binary is loaded from where the build found it, without the bindings package's search.
     expect(loaded.files.filter((f) => f.endsWith('.node')).map((f) => basename(f))).toEqual(['better_sqlite3.node']);
     expect(loaded.files.filter((f) => /[\\/]node_modules[\\/](bindings|file-uri-to-path)[\\/]/.test(f))).toEqual([]);
