@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { STAMP_FILE } from '../bin/launch.cjs';
+import { BUNDLE_STAMP_SUFFIX, STAMP_FILE } from '../bin/launch.cjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
 import { sqliteBinaryCall } from './sqlite-binary-call.mjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
@@ -58,6 +58,7 @@ try {
 } catch (e) {
   if (!values['if-possible']) throw e;
   rmSync(join(outdir, STAMP_FILE), { force: true });
+  for (const command of ONE_COMMAND_BUNDLES) rmSync(join(outdir, `${command}.cjs${BUNDLE_STAMP_SUFFIX}`), { force: true });
   console.warn(`warning: could not compile the CLI into ${relative(ROOT, outdir) || '.'}/ (${firstProblem(e)}); bench runs from the TypeScript sources through tsx, which starts slower. Fix the build and run: npm run build`);
 }
 
@@ -107,8 +108,9 @@ async function buildDist(dir) {
     if (!seen) throw new Error(`${path} appeared during the build`);
     inputs[path] = seen;
   }
-  // `bundles`: the inputs of each one-command bundle, which bin/launch.cjs checks alone before running it.
-  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs, bundles }, null, 1)}\n`);
+  // Each one-command bundle's inputs in a stamp of its own, which bin/launch.cjs checks alone before running it.
+  for (const [bundle, paths] of Object.entries(bundles)) writeFileSync(join(dir, bundle + BUNDLE_STAMP_SUFFIX), `${JSON.stringify(paths.map((path) => [path, ...inputs[path]]))}\n`);
+  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs }, null, 1)}\n`);
 }
 
 

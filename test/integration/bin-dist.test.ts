@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.cjs';
-import { CACHE_DIR_ENV, distIsFresh } from '../../bin/launch.cjs';
+import { BUNDLE_STAMP_SUFFIX, CACHE_DIR_ENV, distIsFresh } from '../../bin/launch.cjs';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 import { sharedRun } from '../support/shared-run.ts';
 
@@ -63,7 +63,7 @@ describe('bin/bench.mjs and bin/analyze.cjs', () => {
       join(root, 'dist', 'analyze.cjs'),
       "exports.main = async (argv) => {\n  if (argv.includes('--throw')) throw new Error('main failed');\n  console.log(`esm loader: ${process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')}`);\n  return 0;\n};\n",
     );
-    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs: { 'harness/cli/main.ts': [statSync(source).size, statSync(source).mtimeMs] }, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
+    writeFileSync(join(root, 'dist', `analyze.cjs${BUNDLE_STAMP_SUFFIX}`), JSON.stringify([['harness/cli/main.ts', statSync(source).size, statSync(source).mtimeMs]]));
     const analyze = join(root, 'bin', 'analyze.cjs');
     expect((await node(analyze, ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('esm loader: false\n');
     // The same bundle run from an ES module entry does load it: the check above can fail.
@@ -83,7 +83,8 @@ describe('bin/bench.mjs and bin/analyze.cjs', () => {
     writeFileSync(other, 'export const other = 1;\n');
     const stat = (f: string) => [statSync(f).size, statSync(f).mtimeMs];
     const inputs = { 'harness/cli/main.ts': stat(source), 'harness/cli/other.ts': stat(other) };
-    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
+    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs }));
+    writeFileSync(join(root, 'dist', `analyze.cjs${BUNDLE_STAMP_SUFFIX}`), JSON.stringify([['harness/cli/main.ts', ...stat(source)]]));
     const analyze = join(root, 'bin', 'analyze.cjs');
     // A help run compiles little: the cache is left to the first run that does the work.
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
@@ -100,6 +101,12 @@ describe('bin/bench.mjs and bin/analyze.cjs', () => {
     writeFileSync(other, 'export const other = 2;\n');
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
     expect((await node(join(root, 'bin', 'bench.mjs'), ['list'], { cwd: root })).stdout).toBe('sources list\n');
+    // Without its own stamp the bundle is never taken to be fresh.
+    const bundleStamp = join(root, 'dist', `analyze.cjs${BUNDLE_STAMP_SUFFIX}`);
+    const kept = readFileSync(bundleStamp);
+    rmSync(bundleStamp);
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('sources analyze --help\n');
+    writeFileSync(bundleStamp, kept);
     writeFileSync(source, "export async function main(argv: string[]): Promise<number> {\n  console.log(`edited ${argv.join(' ')}`);\n  return 0;\n}\n");
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('edited analyze --help\n');
   });
@@ -134,8 +141,11 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
       expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs', 'schemas/workload.schema.json', 'schemas/events/turn.started.json', 'runtime/core/ajv-options.json']),
     );
     expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`))).toBe(true);
-    // The analyze bundle's own inputs: its command and the schemas, not the other commands.
-    const analyzeInputs = (JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { bundles: Record<string, string[]> }).bundles['analyze.cjs'];
+    // The analyze bundle's own inputs, in its own stamp as the whole build's saw them: its command and the schemas,
+    // not the other commands.
+    const analyzeStamp = JSON.parse(readFileSync(join(out, `analyze.cjs${BUNDLE_STAMP_SUFFIX}`), 'utf8')) as [string, number, number][];
+    for (const [path, size, mtimeMs] of analyzeStamp) expect(stamp.inputs[path], path).toEqual([size, mtimeMs]);
+    const analyzeInputs = analyzeStamp.map(([path]) => path);
     expect(analyzeInputs).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/analyze.ts', 'scripts/build-dist.mjs', 'schemas/report.schema.json']));
     expect(analyzeInputs).not.toContain('harness/cli/commands/run.ts');
     // A vm.Script's import() would need Node 20's experimental loader option (which warns): the bundle has none.
