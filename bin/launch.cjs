@@ -30,28 +30,31 @@ const BUNDLE_STAMP_SUFFIX = '.stamp.json';
  * @returns {boolean}
  */
 function distIsFresh(distDir, rootDir, bundle = null) {
-  let inputs;
+  let stamp;
   try {
-    inputs = bundle === null ? buildInputs(JSON.parse(readFileSync(new URL(STAMP_FILE, distDir), 'utf8'))) : JSON.parse(readFileSync(new URL(bundle + BUNDLE_STAMP_SUFFIX, distDir), 'utf8'));
+    stamp = JSON.parse(readFileSync(new URL(bundle === null ? STAMP_FILE : bundle + BUNDLE_STAMP_SUFFIX, distDir), 'utf8'));
   } catch {
     return false;
   }
-  if (!Array.isArray(inputs)) return false;
-  // Plain path strings and no exception per missing file: this runs on every start, for some 250 to 500 files.
   const root = fileURLToPath(rootDir);
-  for (const input of inputs) {
-    if (!Array.isArray(input) || typeof input[0] !== 'string') return false;
-    const now = statSync(root + input[0], { throwIfNoEntry: false });
-    if (now === undefined || now.size !== input[1] || now.mtimeMs !== input[2]) return false;
+  if (bundle !== null) return Array.isArray(stamp) && stamp.every((input) => Array.isArray(input) && unchanged(root, input[0], input[1], input[2]));
+  const inputs = stamp?.inputs;
+  if (!inputs || typeof inputs !== 'object') return false;
+  for (const path of Object.keys(inputs)) {
+    const seen = inputs[path];
+    if (!Array.isArray(seen) || !unchanged(root, path, seen[0], seen[1])) return false;
   }
   return true;
 }
 
-/** The whole build's inputs as [path, size, mtimeMs] from stamp.json's `inputs` (path -> [size, mtimeMs]), or null. */
-function buildInputs(stamp) {
-  const inputs = stamp?.inputs;
-  if (!inputs || typeof inputs !== 'object') return null;
-  return Object.entries(inputs).map(([path, seen]) => (Array.isArray(seen) ? [path, seen[0], seen[1]] : null));
+/**
+ * True when the file at `path` (relative to `root`, which ends in a separator) has this size and mtime. Plain path
+ * strings and no exception for a missing file: this runs on every start, for some 250 to 500 files.
+ */
+function unchanged(root, path, size, mtimeMs) {
+  if (typeof path !== 'string') return false;
+  const now = statSync(root + path, { throwIfNoEntry: false });
+  return now !== undefined && now.size === size && now.mtimeMs === mtimeMs;
 }
 
 /**
