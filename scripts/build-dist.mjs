@@ -50,6 +50,15 @@ const SQLITE_BINARY = 'better_sqlite3.node';
 /** The package's folder, found at run time (bindings' `module_root`). */
 const SQLITE_ROOT = "require('node:path').dirname(require.resolve('better-sqlite3/package.json'))";
 
+/** Annotation keywords, which no validator reads (ajv reports no schema text unless `verbose`). */
+const ANNOTATIONS = new Set(['description', 'title', '$comment', 'examples']);
+/** Keywords whose value is a schema (or, for `items`, may be: else a list of schemas). */
+const SCHEMA_KEYWORDS = new Set(['additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'items', 'unevaluatedItems', 'unevaluatedProperties']);
+/** Keywords whose value is a list of schemas. */
+const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
+/** Keywords whose value maps names to schemas (`dependencies`: to a schema or a list of names). */
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'dependencies']);
+
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
 
@@ -138,7 +147,7 @@ async function standaloneValidators(dir) {
   for (const path of files) {
     const rel = path.slice('schemas/'.length);
     try {
-      const schema = JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
+      const schema = withoutAnnotations(JSON.parse(readFileSync(join(ROOT, path), 'utf8')));
       if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) continue;
       const key = typeof schema.$id === 'string' ? schema.$id : rel;
       if (!ajv.getSchema(key)) ajv.addSchema(schema, typeof schema.$id === 'string' ? undefined : rel);
@@ -201,6 +210,26 @@ async function standaloneValidators(dir) {
     '};',
   ].join('\n');
   return { code, inputs: [...files, AJV_OPTIONS_FILE, 'scripts/validator-code-cache.mjs'] };
+}
+
+/**
+ * `schema` without its annotations, at every place the keywords above say a schema sits (a property named
+ * `description` stays, as do `enum`, `const` and `default` values whole): the standalone code copies the schema
+ * objects it refers to, descriptions and all, into the validator, which makes them at every load (the report's: 24
+ * of its 322 KB). The validator checks exactly what it did.
+ */
+function withoutAnnotations(schema) {
+  if (typeof schema !== 'object' || schema === null) return schema;
+  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
+  const out = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (ANNOTATIONS.has(key)) continue;
+    if (SCHEMA_KEYWORDS.has(key) || SCHEMA_LIST_KEYWORDS.has(key)) out[key] = withoutAnnotations(value);
+    else if (SCHEMA_MAP_KEYWORDS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, Array.isArray(sub) ? sub : withoutAnnotations(sub)]));
+    } else out[key] = value;
+  }
+  return out;
 }
 
 /**
