@@ -50,7 +50,12 @@ describe("dist/'s report validator with its build-time V8 code", () => {
     const descriptions: string[] = [];
     const collect = (x: unknown): void => {
       if (Array.isArray(x)) x.forEach(collect);
-      else if (typeof x === 'object' && x !== null) for (const [k, v] of Object.entries(x)) (k === 'description' && typeof v === 'string' ? descriptions.push(v) : collect(v));
+      else if (typeof x === 'object' && x !== null) {
+        for (const [k, v] of Object.entries(x)) {
+          if (k === 'description' && typeof v === 'string') descriptions.push(v);
+          else collect(v);
+        }
+      }
     };
     collect(JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', 'report.schema.json'), 'utf8')));
     const code = readFileSync(join(out, 'validators', file!), 'utf8');
