@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BUNDLE_STAMP_SUFFIX, STAMP_FILE } from '../bin/launch.cjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
+import { withoutAnnotations } from './schema-annotations.mjs';
 import { sqliteBinaryCall } from './sqlite-binary-call.mjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
 
@@ -49,15 +50,6 @@ const SQLITE_BINDINGS_CALL = "require('bindings')('better_sqlite3.node')";
 const SQLITE_BINARY = 'better_sqlite3.node';
 /** The package's folder, found at run time (bindings' `module_root`). */
 const SQLITE_ROOT = "require('node:path').dirname(require.resolve('better-sqlite3/package.json'))";
-
-/** Annotation keywords, which no validator reads (ajv reports no schema text unless `verbose`). */
-const ANNOTATIONS = new Set(['description', 'title', '$comment', 'examples']);
-/** Keywords whose value is a schema (or, for `items`, may be: else a list of schemas). */
-const SCHEMA_KEYWORDS = new Set(['additionalProperties', 'additionalItems', 'contains', 'propertyNames', 'if', 'then', 'else', 'not', 'items', 'unevaluatedItems', 'unevaluatedProperties']);
-/** Keywords whose value is a list of schemas. */
-const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
-/** Keywords whose value maps names to schemas (`dependencies`: to a schema or a list of names). */
-const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', 'definitions', '$defs', 'dependentSchemas', 'dependencies']);
 
 const { values } = parseArgs({ options: { outdir: { type: 'string', default: 'dist' }, 'if-possible': { type: 'boolean', default: false } } });
 const outdir = resolve(ROOT, values.outdir);
@@ -209,27 +201,7 @@ async function standaloneValidators(dir) {
     '  },',
     '};',
   ].join('\n');
-  return { code, inputs: [...files, AJV_OPTIONS_FILE, 'scripts/validator-code-cache.mjs'] };
-}
-
-/**
- * `schema` without its annotations, at every place the keywords above say a schema sits (a property named
- * `description` stays, as do `enum`, `const` and `default` values whole): the standalone code copies the schema
- * objects it refers to, descriptions and all, into the validator, which makes them at every load (the report's: 24
- * of its 322 KB). The validator checks exactly what it did.
- */
-function withoutAnnotations(schema) {
-  if (typeof schema !== 'object' || schema === null) return schema;
-  if (Array.isArray(schema)) return schema.map(withoutAnnotations);
-  const out = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (ANNOTATIONS.has(key)) continue;
-    if (SCHEMA_KEYWORDS.has(key) || SCHEMA_LIST_KEYWORDS.has(key)) out[key] = withoutAnnotations(value);
-    else if (SCHEMA_MAP_KEYWORDS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, Array.isArray(sub) ? sub : withoutAnnotations(sub)]));
-    } else out[key] = value;
-  }
-  return out;
+  return { code, inputs: [...files, AJV_OPTIONS_FILE, 'scripts/validator-code-cache.mjs', 'scripts/schema-annotations.mjs'] };
 }
 
 /**
