@@ -6,9 +6,12 @@ export const CACHE_DIR_ENV: string;
 /** Name of the file in dist/ that records which source files (size, mtime) the build read. */
 export const STAMP_FILE: string;
 
+/** Suffix of the stamp beside a one-command bundle in dist/ (`analyze.cjs.stamp.json`): its inputs as [path, size, mtimeMs]. */
+export const BUNDLE_STAMP_SUFFIX: string;
+
 /**
  * True when `distDir` holds a finished build whose every input still has the size and mtime the build saw;
- * given `bundle` (`analyze.cjs`), the inputs of that one-command bundle only.
+ * given `bundle` (`analyze.cjs`), the inputs of that one-command bundle only, from its own stamp.
  */
 export function distIsFresh(distDir: URL, rootDir: URL, bundle?: string | null): boolean;
 

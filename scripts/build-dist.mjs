@@ -9,8 +9,9 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { STAMP_FILE } from '../bin/launch.cjs';
+import { BUNDLE_STAMP_SUFFIX, STAMP_FILE } from '../bin/launch.cjs';
 import { lazyBuiltins } from './lazy-builtins.mjs';
+import { withoutAnnotations } from './schema-annotations.mjs';
 import { sqliteBinaryCall } from './sqlite-binary-call.mjs';
 import { validatorCodeCache } from './validator-code-cache.mjs';
 
@@ -34,9 +35,10 @@ const INLINED_PACKAGES = ['commander', 'decimal.js'];
 /**
  * Node builtins that code compiled into a one-command bundle requires when it loads but uses on rare paths
  * only: each is required at its first use instead (scripts/lazy-builtins.mjs). commander requires child_process (and with it
- * net, dgram and the streams) for executable subcommands, which the CLI has none of.
+ * net, dgram and the streams) for executable subcommands, which the CLI has none of; node:module (with Node's ES
+ * module loader and source maps) is there for createRequire, called where a package is loaded late (ajv, yaml).
  */
-const LAZY_BUILTINS = ['child_process'];
+const LAZY_BUILTINS = ['child_process', 'module'];
 /**
  * better-sqlite3's lib/database.js finds its binary through `bindings`, which takes the package's folder from
  * the caller's file (from a stack trace): inlined, that would be the bundle's. Its JavaScript (13 files, loaded
@@ -57,6 +59,7 @@ try {
 } catch (e) {
   if (!values['if-possible']) throw e;
   rmSync(join(outdir, STAMP_FILE), { force: true });
+  for (const command of ONE_COMMAND_BUNDLES) rmSync(join(outdir, `${command}.cjs${BUNDLE_STAMP_SUFFIX}`), { force: true });
   console.warn(`warning: could not compile the CLI into ${relative(ROOT, outdir) || '.'}/ (${firstProblem(e)}); bench runs from the TypeScript sources through tsx, which starts slower. Fix the build and run: npm run build`);
 }
 
@@ -106,8 +109,9 @@ async function buildDist(dir) {
     if (!seen) throw new Error(`${path} appeared during the build`);
     inputs[path] = seen;
   }
-  // `bundles`: the inputs of each one-command bundle, which bin/launch.cjs checks alone before running it.
-  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs, bundles }, null, 1)}\n`);
+  // Each one-command bundle's inputs in a stamp of its own, which bin/launch.cjs checks alone before running it.
+  for (const [bundle, paths] of Object.entries(bundles)) writeFileSync(join(dir, bundle + BUNDLE_STAMP_SUFFIX), `${JSON.stringify(paths.map((path) => [path, ...inputs[path]]))}\n`);
+  writeFileSync(join(dir, STAMP_FILE), `${JSON.stringify({ built_at: new Date().toISOString(), inputs }, null, 1)}\n`);
 }
 
 
@@ -135,7 +139,7 @@ async function standaloneValidators(dir) {
   for (const path of files) {
     const rel = path.slice('schemas/'.length);
     try {
-      const schema = JSON.parse(readFileSync(join(ROOT, path), 'utf8'));
+      const schema = withoutAnnotations(JSON.parse(readFileSync(join(ROOT, path), 'utf8')));
       if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) continue;
       const key = typeof schema.$id === 'string' ? schema.$id : rel;
       if (!ajv.getSchema(key)) ajv.addSchema(schema, typeof schema.$id === 'string' ? undefined : rel);
@@ -197,7 +201,7 @@ async function standaloneValidators(dir) {
     '  },',
     '};',
   ].join('\n');
-  return { code, inputs: [...files, AJV_OPTIONS_FILE, 'scripts/validator-code-cache.mjs'] };
+  return { code, inputs: [...files, AJV_OPTIONS_FILE, 'scripts/validator-code-cache.mjs', 'scripts/schema-annotations.mjs'] };
 }
 
 /**

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CODE_CACHE_SUFFIX } from '../../bin/code-cache.cjs';
-import { distIsFresh } from '../../bin/launch.cjs';
+import { BUNDLE_STAMP_SUFFIX, CACHE_DIR_ENV, distIsFresh } from '../../bin/launch.cjs';
 import { bench, REPO_ROOT, tempDir } from '../support/cli.ts';
 import { sharedRun } from '../support/shared-run.ts';
 
@@ -63,7 +63,7 @@ describe('bin/bench.mjs and bin/analyze.cjs', () => {
       join(root, 'dist', 'analyze.cjs'),
       "exports.main = async (argv) => {\n  if (argv.includes('--throw')) throw new Error('main failed');\n  console.log(`esm loader: ${process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')}`);\n  return 0;\n};\n",
     );
-    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs: { 'harness/cli/main.ts': [statSync(source).size, statSync(source).mtimeMs] }, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
+    writeFileSync(join(root, 'dist', `analyze.cjs${BUNDLE_STAMP_SUFFIX}`), JSON.stringify([['harness/cli/main.ts', statSync(source).size, statSync(source).mtimeMs]]));
     const analyze = join(root, 'bin', 'analyze.cjs');
     expect((await node(analyze, ['--db-path', 'x.db'], { cwd: root })).stdout).toBe('esm loader: false\n');
     // The same bundle run from an ES module entry does load it: the check above can fail.
@@ -83,7 +83,8 @@ describe('bin/bench.mjs and bin/analyze.cjs', () => {
     writeFileSync(other, 'export const other = 1;\n');
     const stat = (f: string) => [statSync(f).size, statSync(f).mtimeMs];
     const inputs = { 'harness/cli/main.ts': stat(source), 'harness/cli/other.ts': stat(other) };
-    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs, bundles: { 'analyze.cjs': ['harness/cli/main.ts'] } }));
+    writeFileSync(join(root, 'dist', 'stamp.json'), JSON.stringify({ inputs }));
+    writeFileSync(join(root, 'dist', `analyze.cjs${BUNDLE_STAMP_SUFFIX}`), JSON.stringify([['harness/cli/main.ts', ...stat(source)]]));
     const analyze = join(root, 'bin', 'analyze.cjs');
     // A help run compiles little: the cache is left to the first run that does the work.
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
@@ -100,6 +101,12 @@ describe('bin/bench.mjs and bin/analyze.cjs', () => {
     writeFileSync(other, 'export const other = 2;\n');
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('bundle analyze --help\n');
     expect((await node(join(root, 'bin', 'bench.mjs'), ['list'], { cwd: root })).stdout).toBe('sources list\n');
+    // Without its own stamp the bundle is never taken to be fresh.
+    const bundleStamp = join(root, 'dist', `analyze.cjs${BUNDLE_STAMP_SUFFIX}`);
+    const kept = readFileSync(bundleStamp);
+    rmSync(bundleStamp);
+    expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('sources analyze --help\n');
+    writeFileSync(bundleStamp, kept);
     writeFileSync(source, "export async function main(argv: string[]): Promise<number> {\n  console.log(`edited ${argv.join(' ')}`);\n  return 0;\n}\n");
     expect((await node(analyze, ['--help'], { cwd: root })).stdout).toBe('edited analyze --help\n');
   });
@@ -134,8 +141,11 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
       expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/run.ts', 'scripts/build-dist.mjs', 'schemas/workload.schema.json', 'schemas/events/turn.started.json', 'runtime/core/ajv-options.json']),
     );
     expect(distIsFresh(new URL(`file://${out}/`), new URL(`file://${REPO_ROOT}`))).toBe(true);
-    // The analyze bundle's own inputs: its command and the schemas, not the other commands.
-    const analyzeInputs = (JSON.parse(readFileSync(join(out, 'stamp.json'), 'utf8')) as { bundles: Record<string, string[]> }).bundles['analyze.cjs'];
+    // The analyze bundle's own inputs, in its own stamp as the whole build's saw them: its command and the schemas,
+    // not the other commands.
+    const analyzeStamp = JSON.parse(readFileSync(join(out, `analyze.cjs${BUNDLE_STAMP_SUFFIX}`), 'utf8')) as [string, number, number][];
+    for (const [path, size, mtimeMs] of analyzeStamp) expect(stamp.inputs[path], path).toEqual([size, mtimeMs]);
+    const analyzeInputs = analyzeStamp.map(([path]) => path);
     expect(analyzeInputs).toEqual(expect.arrayContaining(['harness/cli/main.ts', 'harness/cli/commands/analyze.ts', 'scripts/build-dist.mjs', 'schemas/report.schema.json']));
     expect(analyzeInputs).not.toContain('harness/cli/commands/run.ts');
     // A vm.Script's import() would need Node 20's experimental loader option (which warns): the bundle has none.
@@ -205,28 +215,45 @@ describe('the compiled CLI (scripts/build-dist.mjs)', () => {
     expect(b.code, b.stderr).toBe(0);
     // A CommonJS start, so that Node's ES module loader (which reads files through fs/promises and readline)
     // adds nothing; stdout and stderr go to files, as a pipe would load net for them.
-    const probe = join(out, 'probe-builtins.cjs');
-    writeFileSync(
-      probe,
-      "const fs = require('node:fs');\nconst [list, ...args] = process.argv.slice(2);\n" +
-        "require('./analyze.cjs').main(args).then((code) => {\n  process.exitCode = code;\n  fs.writeFileSync(list, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));\n});\n",
-    );
+    // `loaded`: the bundle required as a module, or run as bin/analyze.cjs runs it (bin/code-cache.cjs).
+    const probeOf = (name: string, loaded: string) => {
+      const probe = join(out, name);
+      writeFileSync(
+        probe,
+        "const fs = require('node:fs');\nconst [list, ...args] = process.argv.slice(2);\n" +
+          `${loaded}.main(args).then((code) => {\n  process.exitCode = code;\n  fs.writeFileSync(list, JSON.stringify({ builtins: process.moduleLoadList, files: Object.keys(require.cache) }));\n});\n`,
+      );
+      return probe;
+    };
+    const probe = probeOf('probe-builtins.cjs', "require('./analyze.cjs')");
+    const codeCache = `require(${JSON.stringify(join(REPO_ROOT, 'bin', 'code-cache.cjs'))})`;
+    const probeCached = probeOf('probe-builtins-cached.cjs', `${codeCache}.runWithCodeCache(require('node:path').join(__dirname, 'analyze.cjs')).exports`);
     const env = { PATH: process.env.PATH ?? '' };
     const db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], env);
     const dir = tempDir('bench-dist-builtins-');
-    const [list, json, stdout, stderr] = [join(dir, 'builtins.json'), join(dir, 'analyze.json'), join(dir, 'stdout.txt'), join(dir, 'stderr.txt')];
-    const [o, e] = [openSync(stdout, 'w'), openSync(stderr, 'w')];
-    const r = spawnSync(process.execPath, [probe, list, 'analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'], { cwd: REPO_ROOT, env, stdio: ['ignore', o, e] });
-    closeSync(o);
-    closeSync(e);
-    expect([0, 1], readFileSync(stderr, 'utf8')).toContain(r.status);
-    expect(readFileSync(stdout, 'utf8')).toContain('savings');
-    const loaded = JSON.parse(readFileSync(list, 'utf8')) as { builtins: string[]; files: string[] };
-    const builtins = loaded.builtins.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length));
+    /** One analyze in a fresh process: the builtins it loaded and its files. */
+    const analyzed = (run: string, extraEnv: Record<string, string>): { builtins: string[]; files: string[] } => {
+      const [list, json, stdout, stderr] = [join(dir, 'builtins.json'), join(dir, 'analyze.json'), join(dir, 'stdout.txt'), join(dir, 'stderr.txt')];
+      const [o, e] = [openSync(stdout, 'w'), openSync(stderr, 'w')];
+      const r = spawnSync(process.execPath, [run, list, 'analyze', '--skip-execute', '--db-path', db, '--json', json, '--force'], { cwd: REPO_ROOT, env: { ...env, ...extraEnv }, stdio: ['ignore', o, e] });
+      closeSync(o);
+      closeSync(e);
+      expect([0, 1], readFileSync(stderr, 'utf8')).toContain(r.status);
+      expect(readFileSync(stdout, 'utf8')).toContain('savings');
+      const loaded = JSON.parse(readFileSync(list, 'utf8')) as { builtins: string[]; files: string[] };
+      return { builtins: loaded.builtins.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice('NativeModule '.length)), files: loaded.files };
+    };
+    const loaded = analyzed(probe, {});
+    const builtins = loaded.builtins;
     // The report needs crypto (SHA-256) and vm (the validators' code cache); it never starts a process
     // (commander requires child_process for executable subcommands), reads a line or times itself.
     expect(builtins).toEqual(expect.arrayContaining(['fs', 'crypto', 'vm']));
     for (const unused of ['child_process', 'net', 'dgram', 'perf_hooks', 'readline', 'internal/readline/interface', 'internal/fs/promises']) expect(builtins, unused).not.toContain(unused);
+    // Run as bin/analyze.cjs runs it, once its parsed files are kept: no node:module (with it come Node's ES module
+    // loader and source maps), which the code needs only to load a package late (ajv, yaml).
+    const kept = { [CACHE_DIR_ENV]: tempDir('bench-dist-kept-') };
+    analyzed(probeCached, kept);
+    expect(analyzed(probeCached, kept).builtins).not.toContain('module');
     // better-sqlite3's binary is loaded from where the build found it, without the bindings package's search.
     expect(loaded.files.filter((f) => f.endsWith('.node')).map((f) => basename(f))).toEqual(['better_sqlite3.node']);
     expect(loaded.files.filter((f) => /[\\/]node_modules[\\/](bindings|file-uri-to-path)[\\/]/.test(f))).toEqual([]);

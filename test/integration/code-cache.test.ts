@@ -65,6 +65,18 @@ describe('bin/code-cache.cjs', () => {
     }
   });
 
+  it('loads no node:module (its createRequire comes from the loader class, without the ES module loader it brings)', async () => {
+    const b = bundleDir('one');
+    // A CommonJS probe: an ES module one would set up the ES module loader itself.
+    const probe = join(b.dir, 'probe-builtins.cjs');
+    writeFileSync(
+      probe,
+      `const s = require(${JSON.stringify(join(REPO_ROOT, 'bin', 'code-cache.cjs'))}).runWithCodeCache(process.argv[2]);\n` +
+        "s.exports.main().then((said) => console.log(JSON.stringify({ said, module: process.moduleLoadList.includes('NativeModule module') })));\n",
+    );
+    expect(JSON.parse((await run(process.execPath, [probe, b.bundle])).stdout)).toEqual({ said: 'one', module: false });
+  });
+
   it('runs from the source when the cache is damaged or cannot be written', async () => {
     const b = bundleDir('one');
     await b.start();

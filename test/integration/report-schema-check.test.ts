@@ -45,6 +45,23 @@ describe("dist/'s report validator with its build-time V8 code", () => {
     for (const f of validators) expect(existsSync(join(out, 'validators', `${f}.v8`)), f).toBe(true);
     // The report schema's file: the largest validator.
     const [file] = validators.sort((a, b) => readFileSync(join(out, 'validators', b)).length - readFileSync(join(out, 'validators', a)).length);
+    // Compiled without the schema's annotations, which the standalone code would otherwise copy in with the schema
+    // objects it refers to (every string value of a `description` key; a property named so has a schema as value).
+    const descriptions: string[] = [];
+    const collect = (x: unknown): void => {
+      if (Array.isArray(x)) x.forEach(collect);
+      else if (typeof x === 'object' && x !== null) {
+        for (const [k, v] of Object.entries(x)) {
+          if (k === 'description' && typeof v === 'string') descriptions.push(v);
+          else collect(v);
+        }
+      }
+    };
+    collect(JSON.parse(readFileSync(join(REPO_ROOT, 'schemas', 'report.schema.json'), 'utf8')));
+    const code = readFileSync(join(out, 'validators', file!), 'utf8');
+    const ascii = descriptions.filter((d) => /^[\x20-\x7e]{30,}$/.test(d) && !d.includes('"') && !d.includes('\\'));
+    expect(ascii.length).toBeGreaterThan(10);
+    expect(ascii.filter((d) => code.includes(d))).toEqual([]);
 
     const good = JSON.parse(readFileSync(join(REPO_ROOT, 'test', 'fixtures', 'reports', 'a3.json'), 'utf8')) as BenchReport;
     const bad = structuredClone(good) as unknown as Record<string, unknown>;
