@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { TEST_PRICES } from './events-fixture.ts';
 import { createPriceTable } from '../pricing/price-table.ts';
-import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, savingsFromScaled, scaledSavingsOf, sumSavings, tableExponent, UnpricedBaselineError, type TokenGroup } from './savings.ts';
+import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, roundedPercentText, savingsFromScaled, scaledSavingsOf, sumSavings, tableExponent, UnpricedBaselineError, type TokenGroup } from './savings.ts';
 
 const table = TEST_PRICES;
 const SONNET = 'anthropic:claude-sonnet-4-6';
@@ -119,6 +119,18 @@ describe('savings from exact per-session sums', () => {
     );
   });
 
+  it('makes its difference and percentage without a Decimal minus, division or product (one per rep, workload and pass of a report)', () => {
+    const spies = [vi.spyOn(Decimal.prototype, 'minus'), vi.spyOn(Decimal.prototype, 'dividedBy'), vi.spyOn(Decimal.prototype, 'times')];
+    try {
+      const e = tableExponent(table)!;
+      const r = savingsFromScaled(scaledSavingsOf([group('anthropic:claude-haiku-4-5', 1, 1200, 300, 70, 0)], SONNET, table, e)!, e, table.version, SONNET)!;
+      expect(r.savings_pct!.toString()).toBe(r.savings_usd.dividedBy(r.baseline_repriced_usd).times(100).toString());
+      expect(spies.map((s) => s.mock.calls.length)).toEqual([0, 1, 1]); // the check's own division and product only
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
+  });
+
   it('is null for a baseline the table does not price (computeSavings then refuses it)', () => {
     expect(scaledSavingsOf([], 'local:unpriced', table, tableExponent(table)!)).toBeNull();
   });
@@ -134,3 +146,34 @@ function mergeByModel(groups: readonly TokenGroup[]): TokenGroup[] {
   }
   return [...by.values()];
 }
+
+describe('roundedPercentText', () => {
+  const digits = (max: number) => fc.bigInt({ min: 0n, max: 10n ** BigInt(max) });
+  /** Decimal's own answer: the quotient at its precision (ROUND_HALF_UP), times 100. */
+  const byDecimal = (num: bigint, den: bigint) => new Decimal(num.toString()).dividedBy(den.toString()).times(100).toString();
+
+  it('is Decimal dividedBy then times(100), digit for digit, at any sign and length (property)', () => {
+    fc.assert(
+      fc.property(digits(24), digits(24).map((d) => d + 1n), fc.boolean(), (n, d, negative) => {
+        const num = negative ? -n : n;
+        expect(new Decimal(roundedPercentText(num, d, Decimal.precision)).toString()).toBe(byDecimal(num, d));
+      }),
+      { seed: 2911, numRuns: 2000 },
+    );
+  });
+
+  it('rounds a tie away from zero, as ROUND_HALF_UP does, and carries into a new digit', () => {
+    // 21 significant digits ending in 5 over a power of ten: exactly half of the 20th digit is left over.
+    fc.assert(
+      fc.property(fc.bigInt({ min: 10n ** 19n, max: 10n ** 20n - 1n }), fc.integer({ min: 0, max: 6 }), fc.boolean(), (m, shift, negative) => {
+        const num = (negative ? -1n : 1n) * (m * 10n + 5n);
+        const den = 10n ** BigInt(21 + shift);
+        expect(new Decimal(roundedPercentText(num, den, Decimal.precision)).toString()).toBe(byDecimal(num, den));
+      }),
+      { seed: 2912, numRuns: 300 },
+    );
+    expect(new Decimal(roundedPercentText(999999999999999999995n, 10n ** 21n, 20)).toString()).toBe('100');
+    expect(new Decimal(roundedPercentText(-999999999999999999995n, 10n ** 21n, 20)).toString()).toBe(byDecimal(-999999999999999999995n, 10n ** 21n));
+    expect(roundedPercentText(0n, 7n, 20)).toBe('0');
+  });
+});

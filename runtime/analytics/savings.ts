@@ -137,7 +137,47 @@ export function savingsFromScaled(s: ScaledSavings, e: number, pricingVersion: s
   const baseline = s.baseline.toString();
   const precision = Math.min(s.precision, Decimal.precision);
   if (actual.length > precision || baseline.length > precision) return null;
-  return savingsFrom(new Decimal(`${actual}e${e - 6}`), new Decimal(`${baseline}e${e - 6}`), s.rows_total, s.rows_missing_from_price_table, pricingVersion, baselineModel);
+  const actualUsd = new Decimal(`${actual}e${e - 6}`);
+  const baselineUsd = new Decimal(`${baseline}e${e - 6}`);
+  if (Decimal.rounding !== Decimal.ROUND_HALF_UP) return savingsFrom(actualUsd, baselineUsd, s.rows_total, s.rows_missing_from_price_table, pricingVersion, baselineModel);
+  // The difference and the percentage from the integers: a report makes one per rep, workload and pass, and the
+  // Decimal minus, division and product were most of each. The difference is exact in Decimal too (no longer
+  // than the larger total), and the percentage is the quotient as dividedBy rounds it (times(100) only moves the point).
+  const saved = s.baseline - s.actual;
+  return {
+    actual_repriced_usd: actualUsd,
+    baseline_repriced_usd: baselineUsd,
+    savings_usd: new Decimal(`${saved}e${e - 6}`),
+    savings_pct: s.baseline === 0n ? null : new Decimal(roundedPercentText(saved, s.baseline, Decimal.precision)),
+    rows_total: s.rows_total,
+    rows_missing_from_price_table: s.rows_missing_from_price_table,
+    pricing_version: pricingVersion,
+    baseline_model: baselineModel,
+  };
+}
+
+/**
+ * 100 · `num` / `den` (`den` > 0) as Decimal text: the quotient rounded to `precision` significant digits, half
+ * away from zero (Decimal's ROUND_HALF_UP, as `dividedBy` rounds it), then times 100, which rounds nothing.
+ */
+export function roundedPercentText(num: bigint, den: bigint, precision: number): string {
+  if (num === 0n) return '0';
+  const magnitude = num < 0n ? -num : num;
+  // The quotient scaled by 10^k has `precision` or `precision` + 1 digits before the point; one fewer power when + 1.
+  const k0 = precision + den.toString().length - magnitude.toString().length;
+  const k = integerQuotient(magnitude, den, k0).q.toString().length > precision ? k0 - 1 : k0;
+  let { q, r, d } = integerQuotient(magnitude, den, k);
+  // Half or more of the last digit left over rounds the magnitude up (a tie away from zero).
+  if (2n * r >= d) q += 1n;
+  return `${num < 0n ? '-' : ''}${q}e${2 - k}`;
+}
+
+/** floor(n · 10^k / d) with its remainder, over the divisor the remainder is of (d · 10^−k when k < 0). */
+function integerQuotient(n: bigint, d: bigint, k: number): { q: bigint; r: bigint; d: bigint } {
+  const num = k >= 0 ? n * 10n ** BigInt(k) : n;
+  const den = k >= 0 ? d : d * 10n ** BigInt(-k);
+  const q = num / den;
+  return { q, r: num - q * den, d: den };
 }
 
 /** Exact Decimal sum of several results for one baseline (the report's aggregate over workloads). */
