@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { TEST_PRICES } from './events-fixture.ts';
 import { createPriceTable } from '../pricing/price-table.ts';
-import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, roundedPercentText, savingsFromScaled, scaledSavingsOf, sumSavings, tableExponent, UnpricedBaselineError, type TokenGroup } from './savings.ts';
+import { addScaledSavings, computeSavings, decimalText, NO_SCALED_SAVINGS, roundedPercentText, savingsFromScaled, savingsText, savingsTextFromScaled, scaledSavingsOf, sumSavings, tableExponent, UnpricedBaselineError, type TokenGroup } from './savings.ts';
 
 const table = TEST_PRICES;
 const SONNET = 'anthropic:claude-sonnet-4-6';
@@ -111,6 +111,8 @@ describe('savings from exact per-session sums', () => {
         for (const groups of sessions) sum = addScaledSavings(sum, scaledSavingsOf(groups, baseline, t, e)!);
         const whole = computeSavings(mergeByModel(sessions.flat()), baseline, t);
         const exact = savingsFromScaled(sum, e, t.version, baseline);
+        // The text made from the integers is the exact result's, and there when it is.
+        expect(savingsTextFromScaled(sum, e, t.version, baseline)).toEqual(exact && savingsText(exact));
         if (exact) expect(text(exact)).toBe(text(whole));
         // Null only where a total is longer than Decimal's precision at e (where the chain may have rounded).
         else expect(Math.max(sum.actual.toString().length, sum.baseline.toString().length)).toBeGreaterThan(Decimal.precision);
@@ -175,5 +177,19 @@ describe('roundedPercentText', () => {
     expect(new Decimal(roundedPercentText(999999999999999999995n, 10n ** 21n, 20)).toString()).toBe('100');
     expect(new Decimal(roundedPercentText(-999999999999999999995n, 10n ** 21n, 20)).toString()).toBe(byDecimal(-999999999999999999995n, 10n ** 21n));
     expect(roundedPercentText(0n, 7n, 20)).toBe('0');
+  });
+});
+
+describe('decimalText', () => {
+  it('is Decimal\'s toString of coefficient · 10^exponent, in fixed and exponential notation, trailing zeros and sign included (property)', () => {
+    const coefficient = fc.oneof(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), fc.tuple(fc.bigInt({ min: -999n, max: 999n }), fc.integer({ min: 0, max: 12 })).map(([m, z]) => m * 10n ** BigInt(z)));
+    fc.assert(
+      fc.property(coefficient, fc.integer({ min: -45, max: 45 }), (c, e) => {
+        expect(decimalText(c, e)).toBe(new Decimal(`${c}e${e}`).toString());
+      }),
+      { seed: 2913, numRuns: 3000 },
+    );
+    // The bounds of fixed notation (toExpNeg −7, toExpPos 21), each side.
+    for (const [c, e] of [[1n, -7], [1n, -6], [12n, -8], [1n, 20], [1n, 21], [-15n, 20], [0n, 5], [1000n, -3]] as const) expect(decimalText(c, e)).toBe(new Decimal(`${c}e${e}`).toString());
   });
 });

@@ -156,12 +156,85 @@ export function savingsFromScaled(s: ScaledSavings, e: number, pricingVersion: s
   };
 }
 
+/** A savings result as a report holds it: each Decimal as its text (`toString`). */
+export interface SavingsText {
+  actual_repriced_usd: string;
+  baseline_repriced_usd: string;
+  savings_usd: string;
+  savings_pct: string | null;
+  rows_total: number;
+  rows_missing_from_price_table: number;
+  pricing_version: string;
+  baseline_model: string;
+}
+
+/** `s` with each Decimal as its text. */
+export function savingsText(s: SavingsResult): SavingsText {
+  return {
+    actual_repriced_usd: s.actual_repriced_usd.toString(),
+    baseline_repriced_usd: s.baseline_repriced_usd.toString(),
+    savings_usd: s.savings_usd.toString(),
+    savings_pct: s.savings_pct === null ? null : s.savings_pct.toString(),
+    rows_total: s.rows_total,
+    rows_missing_from_price_table: s.rows_missing_from_price_table,
+    pricing_version: s.pricing_version,
+    baseline_model: s.baseline_model,
+  };
+}
+
+/**
+ * savingsText(savingsFromScaled(...)) written from the integers, without making a Decimal (a report writes one
+ * per rep: four Decimals parsed and printed again each); null where savingsFromScaled is null.
+ */
+export function savingsTextFromScaled(s: ScaledSavings, e: number, pricingVersion: string, baselineModel: string): SavingsText | null {
+  const precision = Math.min(s.precision, Decimal.precision);
+  if (s.actual.toString().length > precision || s.baseline.toString().length > precision) return null;
+  if (Decimal.rounding !== Decimal.ROUND_HALF_UP) return savingsText(savingsFromScaled(s, e, pricingVersion, baselineModel)!);
+  const pct = s.baseline === 0n ? null : roundedPercent(s.baseline - s.actual, s.baseline, Decimal.precision);
+  return {
+    actual_repriced_usd: decimalText(s.actual, e - 6),
+    baseline_repriced_usd: decimalText(s.baseline, e - 6),
+    savings_usd: decimalText(s.baseline - s.actual, e - 6),
+    savings_pct: pct === null ? null : decimalText(pct.coefficient, pct.exponent),
+    rows_total: s.rows_total,
+    rows_missing_from_price_table: s.rows_missing_from_price_table,
+    pricing_version: pricingVersion,
+    baseline_model: baselineModel,
+  };
+}
+
+/**
+ * `new Decimal(`${coefficient}e${exponent}`).toString()`, without the Decimal: the digits without trailing zeros,
+ * in exponential notation when the leading digit's power of ten is at most Decimal.toExpNeg or at least toExpPos.
+ */
+export function decimalText(coefficient: bigint, exponent: number): string {
+  if (coefficient === 0n) return '0';
+  const negative = coefficient < 0n;
+  let digits = (negative ? -coefficient : coefficient).toString();
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 48) end -= 1;
+  const e = digits.length - 1 + exponent; // the leading digit's power of ten
+  digits = digits.slice(0, end);
+  let text: string;
+  if (e <= Decimal.toExpNeg || e >= Decimal.toExpPos) text = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${e < 0 ? 'e' : 'e+'}${e}`;
+  else if (e < 0) text = `0.${'0'.repeat(-e - 1)}${digits}`;
+  else if (e + 1 >= digits.length) text = digits + '0'.repeat(e + 1 - digits.length);
+  else text = `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+  return negative ? `-${text}` : text;
+}
+
 /**
  * 100 · `num` / `den` (`den` > 0) as Decimal text: the quotient rounded to `precision` significant digits, half
  * away from zero (Decimal's ROUND_HALF_UP, as `dividedBy` rounds it), then times 100, which rounds nothing.
  */
 export function roundedPercentText(num: bigint, den: bigint, precision: number): string {
-  if (num === 0n) return '0';
+  const { coefficient, exponent } = roundedPercent(num, den, precision);
+  return coefficient === 0n ? '0' : `${coefficient}e${exponent}`;
+}
+
+/** roundedPercentText's value as coefficient · 10^exponent. */
+function roundedPercent(num: bigint, den: bigint, precision: number): { coefficient: bigint; exponent: number } {
+  if (num === 0n) return { coefficient: 0n, exponent: 0 };
   const magnitude = num < 0n ? -num : num;
   // The quotient scaled by 10^k has `precision` or `precision` + 1 digits before the point; one fewer power when + 1.
   const k0 = precision + den.toString().length - magnitude.toString().length;
@@ -169,7 +242,7 @@ export function roundedPercentText(num: bigint, den: bigint, precision: number):
   let { q, r, d } = integerQuotient(magnitude, den, k);
   // Half or more of the last digit left over rounds the magnitude up (a tie away from zero).
   if (2n * r >= d) q += 1n;
-  return `${num < 0n ? '-' : ''}${q}e${2 - k}`;
+  return { coefficient: num < 0n ? -q : q, exponent: 2 - k };
 }
 
 /** floor(n · 10^k / d) with its remainder, over the divisor the remainder is of (d · 10^−k when k < 0). */
