@@ -239,10 +239,10 @@ function roundedPercent(num: bigint, den: bigint, precision: number): { coeffici
   // The quotient scaled by 10^k has `precision` or `precision` + 1 digits before the point; one fewer power when + 1.
   const k0 = precision + den.toString().length - magnitude.toString().length;
   const k = integerQuotient(magnitude, den, k0).q.toString().length > precision ? k0 - 1 : k0;
-  let { q, r, d } = integerQuotient(magnitude, den, k);
+  const { q, r, d } = integerQuotient(magnitude, den, k);
   // Half or more of the last digit left over rounds the magnitude up (a tie away from zero).
-  if (2n * r >= d) q += 1n;
-  return { coefficient: num < 0n ? -q : q, exponent: 2 - k };
+  const rounded = 2n * r >= d ? q + 1n : q;
+  return { coefficient: num < 0n ? -rounded : rounded, exponent: 2 - k };
 }
 
 /** floor(n · 10^k / d) with its remainder, over the divisor the remainder is of (d · 10^−k when k < 0). */
