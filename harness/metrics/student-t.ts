@@ -115,8 +115,9 @@ function quantileBracket(p: number, df: number, c: number, start: number, cdf: (
     const step = (p - cdf(t)) / tDensity(t, df, c);
     if (!Number.isFinite(step)) return null;
     t += step;
-    // Wide enough that the CDF moves by 1000·CLEAR across each half; Newton's error after a step is about the step squared.
-    const width = Math.max(1e-10, (1000 * CLEAR) / (tDensity(t, df, c) * t));
+    // Wide enough that the CDF moves by 10·CLEAR across each half (its ends are checked clear of p below), and no wider:
+    // each halving of the bracket is a CDF evaluation of the bisection. Newton's error after a step is about the step squared.
+    const width = Math.max(1e-11, (10 * CLEAR) / (tDensity(t, df, c) * t));
     if (Math.abs(step) <= 1e-3 * width * t) {
       const below = t * (1 - width);
       const above = t * (1 + width);
