@@ -33,8 +33,8 @@ describe('bisectQuantile', () => {
   });
 
   it("evaluates the CDF at most 40% as often as the plain bisection at a report's levels and degrees of freedom (the bracket is no wider than its ends' check needs)", () => {
-    // A nightly report's four quantiles took 22 evaluations each with a bracket 100 times wider (88 in all, enough
-    // for V8 to compile the continued fraction in the background in a cold analyze); now 15-17.
+    // A nightly report's four quantiles took 22 evaluations each with only the wide bracket (88 in all, enough for V8
+    // to compile the continued fraction in the background of a cold analyze); now 15-16.
     for (const [p, df] of [
       [0.975, 14],
       [0.975, 11.21074069427918],
