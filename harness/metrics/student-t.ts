@@ -118,9 +118,15 @@ function quantileBracket(p: number, df: number, c: number, start: number, cdf: (
     // Wide enough that the CDF moves by 1000·CLEAR across each half; Newton's error after a step is about the step squared.
     const width = Math.max(1e-10, (1000 * CLEAR) / (tDensity(t, df, c) * t));
     if (Math.abs(step) <= 1e-3 * width * t) {
-      const below = t * (1 - width);
-      const above = t * (1 + width);
-      return p - cdf(below) > CLEAR && cdf(above) - p > CLEAR ? { below, above } : null;
+      // A hundred times narrower first, when its ends are clear of p too: each halving inside the bracket is a CDF
+      // evaluation of the bisection (a report's quantile 22 → 15-16). Where the CDF's rounding is coarser
+      // (p = 0.999, df ≥ 100) only the wide one's ends are clear.
+      for (const w of [width / 100, width]) {
+        const below = t * (1 - w);
+        const above = t * (1 + w);
+        if (p - cdf(below) > CLEAR && cdf(above) - p > CLEAR) return { below, above };
+      }
+      return null;
     }
   }
   return null;

@@ -87,7 +87,8 @@ export function buildReport<T = unknown, U = unknown>(options: {
         assertions: r.assertions,
         error: r.error,
         error_class: r.error_class ?? null,
-        savings: savingsJson(analytics.savings(sel, baseline)),
+        // As text from the rep's exact sums: no Decimal is made for a figure only written.
+        savings: analytics.savingsText(sel, baseline),
       };
     });
     const savings = analytics.savings({ sessions: reps.flatMap((r) => r.session_ids) }, baseline);

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
-import { checkCell, estimateCell, pct, qualityCell, rate, usd } from './format.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { checkCell, estimateCell, fixedText, pct, qualityCell, rate, usd } from './format.ts';
 import type { Rep } from '../../schemas/types/report.ts';
 
 describe('report cell formatters', () => {
@@ -29,6 +29,33 @@ describe('report cell formatters', () => {
         expect(usd(exact.toFixed())).toMatch(/^-?\d+\.\d{4}$/);
       }),
     );
+  });
+
+  it('fixes decimal text as Decimal toFixed does, digit for digit: ties away from zero, exponents, signs, zeros (property)', () => {
+    // Text as Decimal writes it (toString: exponential past 1e21 or below 1e-7; toFixed), of values with few and many digits.
+    const value = fc.oneof(
+      fc.tuple(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.integer({ min: -30, max: 30 })).map(([c, e]) => new Decimal(`${c}e${e}`)),
+      fc.tuple(fc.bigInt({ min: -9999n, max: 9999n }), fc.integer({ min: 0, max: 8 })).map(([c, d]) => new Decimal(`${c}5e-${d + 1}`)),
+    );
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 8 }), fc.boolean(), (v, places, fixed) => {
+        const text = fixed ? v.toFixed() : v.toString();
+        expect(fixedText(text, places)).toBe(new Decimal(text).toFixed(places));
+      }),
+      { seed: 2914, numRuns: 3000 },
+    );
+    for (const [text, places] of [['-0.00001', 4], ['-0', 2], ['0', 0], ['2.5', 0], ['-2.5', 0], ['9.99995', 4], ['1e+21', 2], ['1.5e-7', 6], ['123', 3]] as const)
+      expect(fixedText(text, places), text).toBe(new Decimal(text).toFixed(places));
+  });
+
+  it('money and percent cells round on the text, without a Decimal (a report table prints some 250)', () => {
+    const rounded = vi.spyOn(Decimal.prototype, 'toFixed');
+    try {
+      expect([usd('0.0398511'), usd('-1.2e-7'), pct('66.666666666666666667'), pct('-0.05')]).toEqual(['0.0399', '-0.0000', '66.7%', '-0.1%']);
+      expect(rounded).not.toHaveBeenCalled();
+    } finally {
+      rounded.mockRestore();
+    }
   });
 
   it('percent, rate and null', () => {

@@ -7,12 +7,39 @@ import { zeroWidth } from './verdict-grammar.ts';
 
 /** Money (Decimal text) to 4 decimals for display; the JSON keeps the exact value. */
 export function usd(s: string): string {
-  return new Decimal(s).toFixed(4);
+  return fixedText(s, 4);
 }
 
 /** A percent held as Decimal text (e.g. `66.7`), to one decimal with `%`; `n/a` when null. */
 export function pct(s: string | null): string {
-  return s === null ? 'n/a' : `${new Decimal(s).toFixed(1)}%`;
+  return s === null ? 'n/a' : `${fixedText(s, 1)}%`;
+}
+
+/** Decimal text: a sign, digits with an optional fraction, an optional exponent (what Decimal's toString and toFixed write). */
+const DECIMAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]?\d+))?$/;
+
+/**
+ * `new Decimal(text).toFixed(places)`, rounded half away from zero (Decimal's ROUND_HALF_UP) on the exact digits,
+ * worked out on the text: a report table prints some 250 amounts, and a Decimal parsed and rounded for each was
+ * most of their cost. Text of any other form, or another rounding mode, is left to Decimal.
+ */
+export function fixedText(text: string, places: number): string {
+  const m = DECIMAL_TEXT.exec(text);
+  if (!m || Decimal.rounding !== Decimal.ROUND_HALF_UP) return new Decimal(text).toFixed(places);
+  const fraction = m[3] ?? '';
+  const scale = fraction.length - Number(m[4] ?? 0); // text = coefficient · 10^−scale
+  const coefficient = BigInt(m[2]! + fraction);
+  let units: bigint; // the value in units of 10^−places, rounded
+  if (scale <= places) units = coefficient * 10n ** BigInt(places - scale);
+  else {
+    const unit = 10n ** BigInt(scale - places);
+    units = coefficient / unit;
+    if (2n * (coefficient % unit) >= unit) units += 1n;
+  }
+  const digits = units.toString().padStart(places + 1, '0');
+  const body = places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`;
+  // The sign of the value, as toFixed keeps it: -0.00001 prints -0.0000, and -0 prints 0.
+  return m[1] && coefficient !== 0n ? `-${body}` : body;
 }
 
 /** A plain number to `digits` decimals; `n/a` when null. */

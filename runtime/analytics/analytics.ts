@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
 import type { PriceTable } from '../pricing/rates.ts';
 import { POLICY_NAMES, type PolicyName, type RouteDecidedPayload } from '../routing/route-decision.ts';
-import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, savingsFromScaled, scaledSavingsOf, tableExponent, type SavingsResult, type ScaledSavings, type TokenGroup } from './savings.ts';
+import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, savingsFromScaled, savingsText, savingsTextFromScaled, scaledSavingsOf, tableExponent, type SavingsResult, type SavingsText, type ScaledSavings, type TokenGroup } from './savings.ts';
 import { selectorFilter, type EventSelector, type SqlFilter } from './selector.ts';
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
 import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
@@ -105,6 +105,11 @@ export interface Analytics {
    */
   routeChoices(selector: EventSelector): RouteChoiceRow[];
   savings(selector: EventSelector, baselineModel: string): SavingsResult;
+  /**
+   * savings' figures with each Decimal as its text (what a report writes), made from the exact sums without a
+   * Decimal where savings takes them from there too (a report writes one per rep).
+   */
+  savingsText(selector: EventSelector, baselineModel: string): SavingsText;
   routing(selector: EventSelector): RoutingSummary;
   cacheEffectiveness(selector: EventSelector): CacheEffectiveness;
   usageCounts(selector: EventSelector): UsageCounts;
@@ -387,8 +392,8 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
     }
     return m;
   };
-  /** computeSavings' answer for sessions summed from each session's exact sums; null where only computeSavings gives it (served rows, rounding). */
-  const exactSavings = (sessions: readonly string[], baselineModel: string): SavingsResult | null => {
+  /** The sessions' exact sums added up, at the table's exponent; null where only computeSavings prices them (served rows, no exponent). */
+  const exactSum = (sessions: readonly string[], baselineModel: string): { sum: ScaledSavings; e: number } | null => {
     exponent ??= tableExponent(table);
     if (exponent === null) return null;
     let sum = NO_SCALED_SAVINGS;
@@ -396,7 +401,23 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
       if (s === null) return null;
       sum = addScaledSavings(sum, s);
     }
-    return savingsFromScaled(sum, exponent, table.version, baselineModel);
+    return { sum, e: exponent };
+  };
+  /** computeSavings' answer for sessions summed from each session's exact sums; null where only computeSavings gives it (served rows, rounding). */
+  const exactSavings = (sessions: readonly string[], baselineModel: string): SavingsResult | null => {
+    const exact = exactSum(sessions, baselineModel);
+    return exact && savingsFromScaled(exact.sum, exact.e, table.version, baselineModel);
+  };
+
+  const savings = (selector: EventSelector, baselineModel: string): SavingsResult => {
+    if (!(memo && 'sessions' in selector)) return computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector));
+    // A report asks some selections twice (a workload's reps for its row and for the oracle's arms): priced once.
+    const sessions = selector.sessions;
+    const key = `${baselineModel}\u0000${sessions.length === 1 ? sessions[0] : [...new Set(sessions)].sort().join('\u0000')}`;
+    let kept = savingsKept.get(key);
+    if (!kept) savingsKept.set(key, (kept = exactSavings(selector.sessions, baselineModel) ?? computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector))));
+    // A copy: no caller shares (and could change) another's result object; its Decimals never change.
+    return { ...kept };
   };
 
   /** A selector's rows in id order: from a session memo when the selector names sessions, else from `sql`. */
@@ -442,15 +463,11 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
       }));
     },
 
-    savings(selector, baselineModel) {
-      if (!(memo && 'sessions' in selector)) return computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector));
-      // A report asks some selections twice (a workload's reps for its row and for the oracle's arms): priced once.
-      const sessions = selector.sessions;
-      const key = `${baselineModel}\u0000${sessions.length === 1 ? sessions[0] : [...new Set(sessions)].sort().join('\u0000')}`;
-      let kept = savingsKept.get(key);
-      if (!kept) savingsKept.set(key, (kept = exactSavings(selector.sessions, baselineModel) ?? computeSavings(tokenGroups(selector), baselineModel, table, servedCost(selector))));
-      // A copy: no caller shares (and could change) another's result object; its Decimals never change.
-      return { ...kept };
+    savings,
+
+    savingsText(selector, baselineModel) {
+      const exact = memo && 'sessions' in selector ? exactSum(selector.sessions, baselineModel) : null;
+      return (exact && savingsTextFromScaled(exact.sum, exact.e, table.version, baselineModel)) ?? savingsText(savings(selector, baselineModel));
     },
 
     routing(selector) {

@@ -1,9 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
 import { TEST_PRICES } from './events-fixture.ts';
 import { createPriceTable } from '../pricing/price-table.ts';
-import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, savingsFromScaled, scaledSavingsOf, sumSavings, tableExponent, UnpricedBaselineError, type TokenGroup } from './savings.ts';
+import { addScaledSavings, computeSavings, decimalText, NO_SCALED_SAVINGS, roundedPercentText, savingsFromScaled, savingsText, savingsTextFromScaled, scaledSavingsOf, sumSavings, tableExponent, UnpricedBaselineError, type TokenGroup } from './savings.ts';
 
 const table = TEST_PRICES;
 const SONNET = 'anthropic:claude-sonnet-4-6';
@@ -111,12 +111,26 @@ describe('savings from exact per-session sums', () => {
         for (const groups of sessions) sum = addScaledSavings(sum, scaledSavingsOf(groups, baseline, t, e)!);
         const whole = computeSavings(mergeByModel(sessions.flat()), baseline, t);
         const exact = savingsFromScaled(sum, e, t.version, baseline);
+        // The text made from the integers is the exact result's, and there when it is.
+        expect(savingsTextFromScaled(sum, e, t.version, baseline)).toEqual(exact && savingsText(exact));
         if (exact) expect(text(exact)).toBe(text(whole));
         // Null only where a total is longer than Decimal's precision at e (where the chain may have rounded).
         else expect(Math.max(sum.actual.toString().length, sum.baseline.toString().length)).toBeGreaterThan(Decimal.precision);
       }),
       { seed: 2033, numRuns: 600 },
     );
+  });
+
+  it('makes its difference and percentage without a Decimal minus, division or product (one per rep, workload and pass of a report)', () => {
+    const spies = [vi.spyOn(Decimal.prototype, 'minus'), vi.spyOn(Decimal.prototype, 'dividedBy'), vi.spyOn(Decimal.prototype, 'times')];
+    try {
+      const e = tableExponent(table)!;
+      const r = savingsFromScaled(scaledSavingsOf([group('anthropic:claude-haiku-4-5', 1, 1200, 300, 70, 0)], SONNET, table, e)!, e, table.version, SONNET)!;
+      expect(r.savings_pct!.toString()).toBe(r.savings_usd.dividedBy(r.baseline_repriced_usd).times(100).toString());
+      expect(spies.map((s) => s.mock.calls.length)).toEqual([0, 1, 1]); // the check's own division and product only
+    } finally {
+      for (const s of spies) s.mockRestore();
+    }
   });
 
   it('is null for a baseline the table does not price (computeSavings then refuses it)', () => {
@@ -134,3 +148,48 @@ function mergeByModel(groups: readonly TokenGroup[]): TokenGroup[] {
   }
   return [...by.values()];
 }
+
+describe('roundedPercentText', () => {
+  const digits = (max: number) => fc.bigInt({ min: 0n, max: 10n ** BigInt(max) });
+  /** Decimal's own answer: the quotient at its precision (ROUND_HALF_UP), times 100. */
+  const byDecimal = (num: bigint, den: bigint) => new Decimal(num.toString()).dividedBy(den.toString()).times(100).toString();
+
+  it('is Decimal dividedBy then times(100), digit for digit, at any sign and length (property)', () => {
+    fc.assert(
+      fc.property(digits(24), digits(24).map((d) => d + 1n), fc.boolean(), (n, d, negative) => {
+        const num = negative ? -n : n;
+        expect(new Decimal(roundedPercentText(num, d, Decimal.precision)).toString()).toBe(byDecimal(num, d));
+      }),
+      { seed: 2911, numRuns: 2000 },
+    );
+  });
+
+  it('rounds a tie away from zero, as ROUND_HALF_UP does, and carries into a new digit', () => {
+    // 21 significant digits ending in 5 over a power of ten: exactly half of the 20th digit is left over.
+    fc.assert(
+      fc.property(fc.bigInt({ min: 10n ** 19n, max: 10n ** 20n - 1n }), fc.integer({ min: 0, max: 6 }), fc.boolean(), (m, shift, negative) => {
+        const num = (negative ? -1n : 1n) * (m * 10n + 5n);
+        const den = 10n ** BigInt(21 + shift);
+        expect(new Decimal(roundedPercentText(num, den, Decimal.precision)).toString()).toBe(byDecimal(num, den));
+      }),
+      { seed: 2912, numRuns: 300 },
+    );
+    expect(new Decimal(roundedPercentText(999999999999999999995n, 10n ** 21n, 20)).toString()).toBe('100');
+    expect(new Decimal(roundedPercentText(-999999999999999999995n, 10n ** 21n, 20)).toString()).toBe(byDecimal(-999999999999999999995n, 10n ** 21n));
+    expect(roundedPercentText(0n, 7n, 20)).toBe('0');
+  });
+});
+
+describe('decimalText', () => {
+  it('is Decimal\'s toString of coefficient · 10^exponent, in fixed and exponential notation, trailing zeros and sign included (property)', () => {
+    const coefficient = fc.oneof(fc.bigInt({ min: -(10n ** 25n), max: 10n ** 25n }), fc.tuple(fc.bigInt({ min: -999n, max: 999n }), fc.integer({ min: 0, max: 12 })).map(([m, z]) => m * 10n ** BigInt(z)));
+    fc.assert(
+      fc.property(coefficient, fc.integer({ min: -45, max: 45 }), (c, e) => {
+        expect(decimalText(c, e)).toBe(new Decimal(`${c}e${e}`).toString());
+      }),
+      { seed: 2913, numRuns: 3000 },
+    );
+    // The bounds of fixed notation (toExpNeg −7, toExpPos 21), each side.
+    for (const [c, e] of [[1n, -7], [1n, -6], [12n, -8], [1n, 20], [1n, 21], [-15n, 20], [0n, 5], [1000n, -3]] as const) expect(decimalText(c, e)).toBe(new Decimal(`${c}e${e}`).toString());
+  });
+});

@@ -137,7 +137,120 @@ export function savingsFromScaled(s: ScaledSavings, e: number, pricingVersion: s
   const baseline = s.baseline.toString();
   const precision = Math.min(s.precision, Decimal.precision);
   if (actual.length > precision || baseline.length > precision) return null;
-  return savingsFrom(new Decimal(`${actual}e${e - 6}`), new Decimal(`${baseline}e${e - 6}`), s.rows_total, s.rows_missing_from_price_table, pricingVersion, baselineModel);
+  const actualUsd = new Decimal(`${actual}e${e - 6}`);
+  const baselineUsd = new Decimal(`${baseline}e${e - 6}`);
+  if (Decimal.rounding !== Decimal.ROUND_HALF_UP) return savingsFrom(actualUsd, baselineUsd, s.rows_total, s.rows_missing_from_price_table, pricingVersion, baselineModel);
+  // The difference and the percentage from the integers: a report makes one per rep, workload and pass, and the
+  // Decimal minus, division and product were most of each. The difference is exact in Decimal too (no longer
+  // than the larger total), and the percentage is the quotient as dividedBy rounds it (times(100) only moves the point).
+  const saved = s.baseline - s.actual;
+  return {
+    actual_repriced_usd: actualUsd,
+    baseline_repriced_usd: baselineUsd,
+    savings_usd: new Decimal(`${saved}e${e - 6}`),
+    savings_pct: s.baseline === 0n ? null : new Decimal(roundedPercentText(saved, s.baseline, Decimal.precision)),
+    rows_total: s.rows_total,
+    rows_missing_from_price_table: s.rows_missing_from_price_table,
+    pricing_version: pricingVersion,
+    baseline_model: baselineModel,
+  };
+}
+
+/** A savings result as a report holds it: each Decimal as its text (`toString`). */
+export interface SavingsText {
+  actual_repriced_usd: string;
+  baseline_repriced_usd: string;
+  savings_usd: string;
+  savings_pct: string | null;
+  rows_total: number;
+  rows_missing_from_price_table: number;
+  pricing_version: string;
+  baseline_model: string;
+}
+
+/** `s` with each Decimal as its text. */
+export function savingsText(s: SavingsResult): SavingsText {
+  return {
+    actual_repriced_usd: s.actual_repriced_usd.toString(),
+    baseline_repriced_usd: s.baseline_repriced_usd.toString(),
+    savings_usd: s.savings_usd.toString(),
+    savings_pct: s.savings_pct === null ? null : s.savings_pct.toString(),
+    rows_total: s.rows_total,
+    rows_missing_from_price_table: s.rows_missing_from_price_table,
+    pricing_version: s.pricing_version,
+    baseline_model: s.baseline_model,
+  };
+}
+
+/**
+ * savingsText(savingsFromScaled(...)) written from the integers, without making a Decimal (a report writes one
+ * per rep: four Decimals parsed and printed again each); null where savingsFromScaled is null.
+ */
+export function savingsTextFromScaled(s: ScaledSavings, e: number, pricingVersion: string, baselineModel: string): SavingsText | null {
+  const precision = Math.min(s.precision, Decimal.precision);
+  if (s.actual.toString().length > precision || s.baseline.toString().length > precision) return null;
+  if (Decimal.rounding !== Decimal.ROUND_HALF_UP) return savingsText(savingsFromScaled(s, e, pricingVersion, baselineModel)!);
+  const pct = s.baseline === 0n ? null : roundedPercent(s.baseline - s.actual, s.baseline, Decimal.precision);
+  return {
+    actual_repriced_usd: decimalText(s.actual, e - 6),
+    baseline_repriced_usd: decimalText(s.baseline, e - 6),
+    savings_usd: decimalText(s.baseline - s.actual, e - 6),
+    savings_pct: pct === null ? null : decimalText(pct.coefficient, pct.exponent),
+    rows_total: s.rows_total,
+    rows_missing_from_price_table: s.rows_missing_from_price_table,
+    pricing_version: pricingVersion,
+    baseline_model: baselineModel,
+  };
+}
+
+/**
+ * `new Decimal(`${coefficient}e${exponent}`).toString()`, without the Decimal: the digits without trailing zeros,
+ * in exponential notation when the leading digit's power of ten is at most Decimal.toExpNeg or at least toExpPos.
+ */
+export function decimalText(coefficient: bigint, exponent: number): string {
+  if (coefficient === 0n) return '0';
+  const negative = coefficient < 0n;
+  let digits = (negative ? -coefficient : coefficient).toString();
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 48) end -= 1;
+  const e = digits.length - 1 + exponent; // the leading digit's power of ten
+  digits = digits.slice(0, end);
+  let text: string;
+  if (e <= Decimal.toExpNeg || e >= Decimal.toExpPos) text = `${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ''}${e < 0 ? 'e' : 'e+'}${e}`;
+  else if (e < 0) text = `0.${'0'.repeat(-e - 1)}${digits}`;
+  else if (e + 1 >= digits.length) text = digits + '0'.repeat(e + 1 - digits.length);
+  else text = `${digits.slice(0, e + 1)}.${digits.slice(e + 1)}`;
+  return negative ? `-${text}` : text;
+}
+
+/**
+ * 100 · `num` / `den` (`den` > 0) as Decimal text: the quotient rounded to `precision` significant digits, half
+ * away from zero (Decimal's ROUND_HALF_UP, as `dividedBy` rounds it), then times 100, which rounds nothing.
+ */
+export function roundedPercentText(num: bigint, den: bigint, precision: number): string {
+  const { coefficient, exponent } = roundedPercent(num, den, precision);
+  return coefficient === 0n ? '0' : `${coefficient}e${exponent}`;
+}
+
+/** roundedPercentText's value as coefficient · 10^exponent. */
+function roundedPercent(num: bigint, den: bigint, precision: number): { coefficient: bigint; exponent: number } {
+  if (num === 0n) return { coefficient: 0n, exponent: 0 };
+  const magnitude = num < 0n ? -num : num;
+  // The quotient scaled by 10^k has `precision` or `precision` + 1 digits before the point; one fewer power when + 1.
+  const k0 = precision + den.toString().length - magnitude.toString().length;
+  const k = integerQuotient(magnitude, den, k0).q.toString().length > precision ? k0 - 1 : k0;
+  const { q, r, d } = integerQuotient(magnitude, den, k);
+  // Half or more of the last digit left over rounds the magnitude up (a tie away from zero).
+  const rounded = 2n * r >= d ? q + 1n : q;
+  return { coefficient: num < 0n ? -rounded : rounded, exponent: 2 - k };
+}
+
+/** floor(n · 10^k / d) with its remainder, over the divisor the remainder is of (d · 10^−k when k < 0). */
+function integerQuotient(n: bigint, d: bigint, k: number): { q: bigint; r: bigint; d: bigint } {
+  const num = k >= 0 ? n * 10n ** BigInt(k) : n;
+  const den = k >= 0 ? d : d * 10n ** BigInt(-k);
+  const q = num / den;
+  return { q, r: num - q * den, d: den };
 }
 
 /** Exact Decimal sum of several results for one baseline (the report's aggregate over workloads). */

@@ -1,10 +1,11 @@
 import type Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { Decimal } from 'decimal.js';
+import { describe, expect, it, vi } from 'vitest';
 import { createAnalytics, type Analytics } from './analytics.ts';
 import { createEventsFixture, llmCallCompletedPayload, TEST_PRICES } from './events-fixture.ts';
 import { createSessionMemo } from './session-memo.ts';
-import { UnpricedBaselineError } from './savings.ts';
+import { savingsText, UnpricedBaselineError } from './savings.ts';
 import { createPriceTable } from '../pricing/price-table.ts';
 import type { PriceTable } from '../pricing/rates.ts';
 import { COUNTED_TYPES, EVENT_ROW_COLUMNS, PAYLOAD_TYPES, rowsBySession, type EventRow, type PreReadEvents } from './event-rows.ts';
@@ -30,6 +31,8 @@ function readAll(a: Analytics, sessions: string[]) {
     // Two baselines: the same sessions priced against each are two answers.
     savings: money(a.savings(sel, 'anthropic:claude-sonnet-4-6')),
     savingsHaiku: money(a.savings(sel, 'anthropic:claude-haiku-4-5')),
+    // The report's text of the same figures: from the exact sums with the memo, from savings() without it.
+    savingsText: a.savingsText(sel, 'anthropic:claude-sonnet-4-6'),
     counts: a.usageCounts(sel),
     cache: a.cacheEffectiveness(sel),
     decisions: a.routeDecisions(sel),
@@ -245,6 +248,22 @@ describe('savings with the memo: each session priced once', () => {
     expect(calls.n).toBeLessThanOrEqual(3 + 2 * SESSIONS.length * 3);
   });
 
+  it('writes a selection\'s savings as text without making a Decimal where the exact sums answer it', () => {
+    const f = createEventsFixture();
+    f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 1234, output_tokens: 56, cached_input_tokens: 7 });
+    f.llmCall({ session_id: 's1', model: MODELS[1]!, input_tokens: 99, output_tokens: 1 });
+    const a = createAnalytics(f.db, table, { sessionMemo: true });
+    a.prefetch(['s0', 's1']);
+    const expected = ['s0', 's1'].map((s) => savingsText(a.savings({ sessions: [s] }, MODELS[1]!)));
+    const printed = vi.spyOn(Decimal.prototype, 'toString');
+    try {
+      expect(['s0', 's1'].map((s) => a.savingsText({ sessions: [s] }, MODELS[1]!))).toEqual(expected);
+      expect(printed).not.toHaveBeenCalled();
+    } finally {
+      printed.mockRestore();
+    }
+  });
+
   it('refuses a baseline the table does not price, as the queries do (the exact sums have none to add)', () => {
     const f = createEventsFixture();
     f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
@@ -252,6 +271,7 @@ describe('savings with the memo: each session priced once', () => {
       const a = createAnalytics(f.db, table, { sessionMemo });
       a.prefetch(['s0']);
       expect(() => a.savings({ sessions: ['s0'] }, 'local:unpriced'), `sessionMemo: ${sessionMemo}`).toThrow(UnpricedBaselineError);
+      expect(() => a.savingsText({ sessions: ['s0'] }, 'local:unpriced'), `sessionMemo: ${sessionMemo}`).toThrow(UnpricedBaselineError);
     }
   });
 
@@ -266,7 +286,11 @@ describe('savings with the memo: each session priced once', () => {
         for (const c of calls) f.llmCall({ session_id: c.session, model: c.model, input_tokens: c.input, output_tokens: c.output, cached_input_tokens: c.cached });
         const plain = createAnalytics(f.db, fine, { sessionMemo: false });
         const kept = createAnalytics(f.db, fine, { sessionMemo: true });
-        for (const sessions of selections) expect(JSON.stringify(readAll(kept, sessions).savings)).toBe(JSON.stringify(readAll(plain, sessions).savings));
+        for (const sessions of selections) {
+          const k = readAll(kept, sessions);
+          expect(JSON.stringify(k.savings)).toBe(JSON.stringify(readAll(plain, sessions).savings));
+          expect(JSON.stringify(k.savingsText)).toBe(JSON.stringify(k.savings));
+        }
       }),
       { seed: 2034, numRuns: 150 },
     );
