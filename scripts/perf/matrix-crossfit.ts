@@ -9,18 +9,21 @@
 // Prints one JSON object: wall and CPU ms of each phase, the load average at start and end (the machine is
 // shared: CPU time is the fairer figure), and the most outcomes / fingerprints a fold's store held under its caps.
 // The setting is played as `bench run` plays it (nested choice included); with --weights sweep at the default
-// sweep of cost weights. A plain K-NN cross-fit of the same shape runs in the same process as the floor: the
+// sweep of cost weights. A plain K-NN cross-fit of the same shape is the floor, in the same run: the
 // same tasks, outer and inner folds, k = 10, cosine over the same vectors, the argmax of
-// (1 − w)·mean score − w·normalised mean cost per weight. `protocol_cpu_over_baseline` is the ratio the goal
-// (≤ 2) is about.
+// (1 − w)·mean score − w·normalised mean cost per weight. Twice: in TypeScript in this process (one scalar dot
+// product per pair, `protocol_cpu_over_baseline`), and in numpy by python3 when it can import numpy
+// (scripts/perf/numpy-crossfit.py: BLAS matrix products, `protocol_cpu_over_numpy`). The goal (≤ 2× a numpy
+// cross-fit's CPU) is about the second; the first only flatters the protocol.
 // Usage: npx tsx scripts/perf/matrix-crossfit.ts [--embedder local:hashing-384|local:use-lite|none]
 //          [--workload routellm-mmlu] [--embedding-cache reports/.cache/matrix-embeddings.db]
-//          [--weights one|sweep] [--setting unseen_tasks|new_workspace] [--no-baseline] [--sqlite-too]
+//          [--weights one|sweep] [--setting unseen_tasks|new_workspace] [--no-baseline] [--no-numpy] [--sqlite-too]
 // With --sqlite-too the setting is played again with its per-fold stores in SQLite files (on /dev/shm), as
 // before the in-memory store, in the same process after the reported run: `sqlite_stores` holds that run's CPU and whether every
 // pick (outer and nested) came out the same as the in-memory run's.
-import { mkdirSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
@@ -44,6 +47,9 @@ const cachePath = arg('--embedding-cache', null);
 const weightsArg = arg('--weights', 'one')!;
 const setting = arg('--setting', 'unseen_tasks') as 'unseen_tasks' | 'new_workspace';
 const withBaseline = !process.argv.includes('--no-baseline');
+const withNumpy = !process.argv.includes('--no-numpy');
+/** The TypeScript floor's outer picks, once it ran: the numpy floor is checked against them (the same cross-fit). */
+let jsFloorPicks: number[][] | null = null;
 const sqliteToo = process.argv.includes('--sqlite-too');
 const FOLDS = 5;
 const K = 10;
@@ -125,7 +131,9 @@ if (sqliteToo) {
   const r = await playSetting(setting, protocolDeps(matrix, table, routing, weights, 0, undefined, 'sqlite'), FOLDS, 0);
   sqliteRun = { picks: r.picks, nested: r.nested, wall_ms: Math.round(performance.now() - t), cpu_ms: cpuMs(process.cpuUsage(c)) };
 }
-const base = withBaseline && routing.provider ? await baseline(routing.provider, run.folds ?? [], run.nested !== undefined) : null;
+const inputs = routing.provider && (withBaseline || withNumpy) ? await floorInputs(routing.provider, run.folds ?? [], run.nested !== undefined) : null;
+const base = inputs && withBaseline ? jsBaseline(inputs) : null;
+const numpy = inputs && withNumpy ? numpyBaseline(inputs) : null;
 console.log(
   JSON.stringify(
     {
@@ -165,8 +173,11 @@ console.log(
             memory_cpu_over_sqlite: +(cpu / Math.max(1, sqliteRun.cpu_ms)).toFixed(2),
           }
         : null,
+      numpy_baseline: numpy,
       protocol_cpu_over_baseline: base ? +(cpu / Math.max(1, base.cpu_ms)).toFixed(2) : null,
       protocol_wall_over_baseline: base ? +(crossFitMs / Math.max(1, base.wall_ms)).toFixed(2) : null,
+      protocol_cpu_over_numpy: numpy?.available ? +(cpu / Math.max(1, numpy.cpu_ms)).toFixed(2) : null,
+      protocol_wall_over_numpy: numpy?.available ? +(crossFitMs / Math.max(1, numpy.wall_ms)).toFixed(2) : null,
     },
     null,
     2,
@@ -174,16 +185,25 @@ console.log(
 );
 await routing.provider?.close();
 
-/**
- * The floor: a plain K-NN cross-fit of the protocol's shape over the same vectors. Per outer fold (and, when
- * nested, per inner fold of its training set), each held-out task's K most cosine-similar training tasks vote:
- * per model the mean recorded score and cost; per weight the model maximising (1 − w)·score − w·(cost − min)/(max − min).
- */
-async function baseline(provider: EmbeddingProvider, folds: readonly number[], nested: boolean): Promise<{ wall_ms: number; cpu_ms: number; queries: number; agreement_with_protocol: number | null }> {
+/** One fold the floors play: its held-out and training tasks, and the inner folds of its training set when nested. */
+interface FoldPlan {
+  train: number[];
+  test: number[];
+  inner: { train: number[]; test: number[] }[];
+}
+
+/** The floors' inputs: the unit vectors, each task's cost per model as numbers, and the folds the protocol played. */
+interface FloorInputs {
+  n: number;
+  dim: number;
+  unit: Float32Array;
+  cost: number[][];
+  folds: FoldPlan[];
+}
+
+async function floorInputs(provider: EmbeddingProvider, folds: readonly number[], nested: boolean): Promise<FloorInputs> {
   const n = table.taskIds.length;
   const vs = await provider.embed(matrix.tasks.map((t) => t.text));
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
   const dim = provider.dim;
   const unit = new Float32Array(n * dim);
   vs.forEach((v, i) => {
@@ -192,8 +212,48 @@ async function baseline(provider: EmbeddingProvider, folds: readonly number[], n
     const inv = norm > 0 ? 1 / Math.sqrt(norm) : 0;
     for (let j = 0; j < dim; j++) unit[i * dim + j] = v[j]! * inv;
   });
+  const how = setting === 'unseen_tasks' ? 'tasks' : 'clusters';
+  const plan: FoldPlan[] = [];
+  for (let f = 0; f < FOLDS; f++) {
+    const test = folds.flatMap((x, t) => (x === f ? [t] : []));
+    const train = folds.flatMap((x, t) => (x === f ? [] : [t]));
+    if (!test.length) continue;
+    const inner = nested ? assignFolds(train.map((t) => matrix.tasks[t]!.cluster), INNER_FOLDS, how, 1000 * (f + 1)) : null;
+    plan.push({
+      train,
+      test,
+      inner: inner ? Array.from({ length: INNER_FOLDS }, (_, j) => ({ train: train.filter((_, x) => inner[x] !== j), test: train.filter((_, x) => inner[x] === j) })) : [],
+    });
+  }
+  return { n, dim, unit, cost: table.cost.map((row) => row.map((c) => c.toNumber())), folds: plan };
+}
+
+/** Share of the routed (task, weight) picks in which `picks` agrees with `other`'s (the protocol's by default). */
+function agreementWithProtocol(picks: readonly (readonly number[])[], other: readonly (readonly number[])[] = run.picks): number | null {
+  let same = 0;
+  let total = 0;
+  weights.forEach((_, i) =>
+    picks[i]!.forEach((p, t) => {
+      if (p < 0) return;
+      total++;
+      if (p === other[i]![t]) same++;
+    }),
+  );
+  return total ? +(same / total).toFixed(3) : null;
+}
+
+
+/**
+ * The floor in TypeScript: a plain K-NN cross-fit of the protocol's shape over the same vectors. Per outer fold
+ * (and, when nested, per inner fold of its training set), each held-out task's K most cosine-similar training
+ * tasks vote: per model the mean recorded score and cost; per weight the model maximising
+ * (1 − w)·score − w·(cost − min)/(max − min). One scalar dot product per (query, training task): no numpy floor.
+ */
+function jsBaseline(input: FloorInputs): { wall_ms: number; cpu_ms: number; queries: number; agreement_with_protocol: number | null } {
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  const { n, dim, unit, cost } = input;
   const models = table.models.length;
-  const cost = table.cost.map((row) => row.map((c) => c.toNumber()));
   let queries = 0;
   const picks = weights.map(() => new Array<number>(n).fill(-1));
   const knnFold = (train: readonly number[], test: readonly number[], out: number[][]) => {
@@ -245,37 +305,33 @@ async function baseline(provider: EmbeddingProvider, folds: readonly number[], n
       });
     }
   };
-  const how = setting === 'unseen_tasks' ? 'tasks' : 'clusters';
-  for (let f = 0; f < FOLDS; f++) {
-    const test = folds.flatMap((x, t) => (x === f ? [t] : []));
-    const train = folds.flatMap((x, t) => (x === f ? [] : [t]));
-    if (!test.length) continue;
-    knnFold(train, test, picks);
-    if (!nested) continue;
-    const inner = assignFolds(
-      train.map((t) => matrix.tasks[t]!.cluster),
-      INNER_FOLDS,
-      how,
-      1000 * (f + 1),
-    );
+  for (const fold of input.folds) {
+    knnFold(fold.train, fold.test, picks);
     const innerPicks = weights.map(() => new Array<number>(n).fill(-1));
-    for (let j = 0; j < INNER_FOLDS; j++)
-      knnFold(
-        train.filter((_, x) => inner[x] !== j),
-        train.filter((_, x) => inner[x] === j),
-        innerPicks,
-      );
+    for (const inner of fold.inner) knnFold(inner.train, inner.test, innerPicks);
   }
   const wall = performance.now() - t0;
-  const cpuUsed = cpuMs(process.cpuUsage(c0));
-  let same = 0;
-  let total = 0;
-  weights.forEach((_, i) =>
-    picks[i]!.forEach((p, t) => {
-      if (p < 0) return;
-      total++;
-      if (p === run.picks[i]![t]) same++;
-    }),
-  );
-  return { wall_ms: Math.round(wall), cpu_ms: cpuUsed, queries, agreement_with_protocol: total ? +(same / total).toFixed(3) : null };
+  jsFloorPicks = picks;
+  return { wall_ms: Math.round(wall), cpu_ms: cpuMs(process.cpuUsage(c0)), queries, agreement_with_protocol: agreementWithProtocol(picks) };
+}
+
+/**
+ * The floor the goal names: the same cross-fit in numpy (scripts/perf/numpy-crossfit.py: a matrix product per block
+ * of held-out tasks, argpartition for the K best), run by python3 on the inputs written to a temporary folder. Its
+ * CPU time counts every BLAS thread. Null with the reason when python3 or numpy is not there.
+ */
+function numpyBaseline(input: FloorInputs): { available: true; wall_ms: number; cpu_ms: number; queries: number; numpy_version: string; agreement_with_protocol: number | null; agreement_with_typescript_floor: number | null } | { available: false; reason: string } {
+  const probe = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) return { available: false, reason: `python3 with numpy not found (${probe.error?.message ?? probe.stderr.trim().split('\n').at(-1)})` };
+  const dir = mkdtempSync(join(tmpdir(), 'numpy-crossfit-'));
+  try {
+    writeFileSync(join(dir, 'vectors.f32'), new Uint8Array(input.unit.buffer, input.unit.byteOffset, input.unit.byteLength));
+    writeFileSync(join(dir, 'plan.json'), JSON.stringify({ n: input.n, dim: input.dim, k: K, weights, score: table.score, cost: input.cost, folds: input.folds }));
+    const r = spawnSync('python3', [join(root, 'scripts', 'perf', 'numpy-crossfit.py'), dir], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+    if (r.status !== 0) throw new Error(`numpy-crossfit.py failed (exit ${r.status}): ${r.stderr}`);
+    const out = JSON.parse(r.stdout) as { wall_ms: number; cpu_ms: number; queries: number; numpy_version: string; picks: number[][] };
+    return { available: true, wall_ms: out.wall_ms, cpu_ms: out.cpu_ms, queries: out.queries, numpy_version: out.numpy_version, agreement_with_protocol: agreementWithProtocol(out.picks), agreement_with_typescript_floor: jsFloorPicks ? agreementWithProtocol(out.picks, jsFloorPicks) : null };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
