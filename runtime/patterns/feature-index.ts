@@ -56,6 +56,8 @@ export interface FeatureIndex {
   setEmbedding(fingerprintId: string, v: Float32Array): boolean;
   /** A copy of the fingerprint's embedding, or null. */
   embeddingOf(fingerprintId: string): Float32Array | null;
+  /** Whether the fingerprint holds an embedding: `embeddingOf(id) !== null`, without copying the vector. */
+  hasEmbedding(fingerprintId: string): boolean;
   /**
    * The v2 K-NN (pattern-store.md §16.5) in `compareBlendedNeighbors` order: α·cosine + (1−α)·structural
    * for fingerprints with an embedding (structural alone for the rest, or for all when `query` is not of
@@ -91,6 +93,8 @@ interface Candidate {
   o: IndexedOutcomeState;
 }
 const byBlendedOrder = (a: Candidate, b: Candidate) => compareBlendedNeighbors(a.sim, a.o, b.sim, b.o);
+/** Up to this k the blended K-NN keeps its best in an insertion-sorted array; above it, a heap. */
+const INSERTION_MAX_K = 32;
 
 /** Creates an empty index. */
 export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIndex {
@@ -206,6 +210,20 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       for (let s = 0; s < slots.length; s++)
         out[s] = combineSimilarity(c0.jaccard(s, q0), c1.jaccard(s, q1), c2.jaccard(s, q2), c3.jaccard(s, q3), c4.jaccard(s, q4), tokenBucket[s] === qBucket, images[s] === qImages, null);
     return out;
+  }
+
+  /** kNearestBlended's selection for a large k: a heap, O(n log k), where insertion would be O(n·k). */
+  function blendedByHeap(structural: Float64Array, cos: Float32Array | null, qWorkload: number, k: number, alpha: number): NeighborMatch[] {
+    const top = createBoundedTopK<Candidate>(k, byBlendedOrder);
+    for (let s = 0; s < slots.length; s++) {
+      const base = cos && vectors!.has(s) ? blendScores(cos[s]!, structural[s]!, alpha) : structural[s]!;
+      const w = workload[s]!;
+      const sim = qWorkload === -1 || w === -1 ? base : partitionScore(base, w === qWorkload);
+      const worst = top.worst;
+      if (worst && sim < worst.sim) continue;
+      for (const o of slots[s]!.outcomes) top.offer({ sim, o });
+    }
+    return top.sorted().map((c) => toMatch(c.o, c.sim));
   }
 
   return {
@@ -365,22 +383,40 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       const fp = byId.get(fingerprintId);
       return fp && vectors ? vectors.get(fp.slot) : null;
     },
+    hasEmbedding(fingerprintId) {
+      const fp = byId.get(fingerprintId);
+      return fp !== undefined && vectors !== null && vectors.has(fp.slot);
+    },
     kNearestBlended(features, k, useWorkloadId, query, alpha) {
       if (k <= 0 || outcomeCount === 0) return [];
       const structural = structuralScores(features);
       const qWorkload = useWorkloadId ? workloadCode(features.workload_id, false) : -1;
       const cos = vectors && vectors.count > 0 && query.length === embeddingDim ? vectors.dots(query, slots.length) : null;
-      const top = createBoundedTopK<Candidate>(k, byBlendedOrder);
+      if (k > INSERTION_MAX_K) return blendedByHeap(structural, cos, qWorkload, k, alpha);
+      // The k best in compareBlendedNeighbors order, a best-first array insertion-sorted as kNearest keeps
+      // its own: the order is total, so this is the one top k the heap finds too, with no object per
+      // candidate and no selector made per query (a matrix cross-fit asks this 70k times, at k = 10).
+      const top: IndexedOutcomeState[] = [];
+      const topSim: number[] = [];
       for (let s = 0; s < slots.length; s++) {
         const base = cos && vectors!.has(s) ? blendScores(cos[s]!, structural[s]!, alpha) : structural[s]!;
         const w = workload[s]!;
         const sim = qWorkload === -1 || w === -1 ? base : partitionScore(base, w === qWorkload);
         // Below the k-th kept similarity nothing of this fingerprint can enter (ties still compare).
-        const worst = top.worst;
-        if (worst && sim < worst.sim) continue;
-        for (const o of slots[s]!.outcomes) top.offer({ sim, o });
+        if (top.length === k && sim < topSim[k - 1]!) continue;
+        for (const o of slots[s]!.outcomes) {
+          if (top.length === k && compareBlendedNeighbors(sim, o, topSim[k - 1]!, top[k - 1]!) >= 0) continue;
+          let i = top.length === k ? k - 1 : top.length;
+          while (i > 0 && compareBlendedNeighbors(sim, o, topSim[i - 1]!, top[i - 1]!) < 0) {
+            top[i] = top[i - 1]!;
+            topSim[i] = topSim[i - 1]!;
+            i--;
+          }
+          top[i] = o;
+          topSim[i] = sim;
+        }
       }
-      return top.sorted().map((c) => toMatch(c.o, c.sim));
+      return top.map((o, i) => toMatch(o, topSim[i]!));
     },
     modelTotals(workloadId) {
       const copy = (key: number) => [...(totals.get(key)?.values() ?? [])].map((e) => ({ ...e }));

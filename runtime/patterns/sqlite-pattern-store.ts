@@ -255,7 +255,7 @@ export function openStructuralStore<T extends PatternTables>(
 
   /** v2: stores the turn's embedding on its fingerprint, in the record's transaction, unless it has one. */
   function attachEmbedding(d: T, fingerprintId: string, embedding: Float32Array | null | undefined): Float32Array | null {
-    if (!spec || !embedding || embedding.length !== spec.dim || !fingerprintId || index.embeddingOf(fingerprintId)) return null;
+    if (!spec || !embedding || embedding.length !== spec.dim || !fingerprintId || index.hasEmbedding(fingerprintId)) return null;
     return d.setEmbedding(fingerprintId, packVector(embedding), spec.provider_id, spec.dim) ? embedding : null;
   }
 
@@ -319,7 +319,8 @@ export function openStructuralStore<T extends PatternTables>(
 
   /** §16.8: events tell hybrid (v2, with an embedding) fingerprints from structural ones. */
   function kindOf(fingerprintId: string | null): 'structural' | 'hybrid' {
-    return fingerprintId && index.embeddingOf(fingerprintId) ? 'hybrid' : 'structural';
+    // Asked per record: a presence check, not a copy of the vector.
+    return fingerprintId && index.hasEmbedding(fingerprintId) ? 'hybrid' : 'structural';
   }
 
   function updateScore(input: UpdateScoreInput, ctx: EventContext): RecordResult {
