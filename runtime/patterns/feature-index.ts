@@ -3,6 +3,7 @@
 // query is one linear pass of popcounts over the fingerprints plus a partial top-K over the outcomes.
 import type { Decimal } from 'decimal.js';
 import { noEvidence, type ModelEvidence } from './expected-gain.ts';
+import { meanUsdFromMicros } from './money.ts';
 import { createBoundedTopK } from './bounded-top-k.ts';
 import { createEmbeddingRows, type EmbeddingRows } from './embeddings/embedding-rows.ts';
 import { compareBlendedNeighbors, compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
@@ -75,6 +76,48 @@ export interface FeatureIndexOptions {
   embeddingDim?: number;
 }
 
+/**
+ * An outcome row's state with its mean cost (two Decimal divisions) worked out at its first read and kept. A
+ * matrix fold's seeding replaces a row's state on every record (22k records onto ~600 rows), and most states
+ * are replaced before anything reads their cost. Immutable, so the index keeps it without a copy.
+ */
+class LazyCostOutcome implements IndexedOutcomeState {
+  readonly fingerprint_id: string;
+  readonly primary_model: string;
+  readonly sample_size: number;
+  readonly last_updated_at_us: number;
+  readonly success_score_mean: number;
+  readonly success_score_count: number;
+  readonly avg_latency_ms: number;
+  private readonly micros: bigint;
+  private avg: Decimal | null = null;
+  constructor(row: OutcomeCounts, avgLatencyMs: number) {
+    this.fingerprint_id = row.fingerprint_id;
+    this.primary_model = row.primary_model;
+    this.sample_size = row.sample_size;
+    this.last_updated_at_us = row.last_updated_at_us;
+    this.success_score_mean = row.success_score_mean;
+    this.success_score_count = row.success_score_count;
+    this.avg_latency_ms = avgLatencyMs;
+    this.micros = row.sum_cost_usd_micros;
+  }
+  get avg_cost_usd(): Decimal {
+    return (this.avg ??= meanUsdFromMicros(this.micros, this.sample_size));
+  }
+}
+
+/** What outcomeState reads of an outcome row. */
+export interface OutcomeCounts extends NeighborTieKey {
+  success_score_mean: number;
+  success_score_count: number;
+  sum_cost_usd_micros: bigint;
+}
+
+/** An outcome row's state, its avg_cost_usd the row's mean cost (meanUsdFromMicros) worked out when first read. */
+export function outcomeState(row: OutcomeCounts, avgLatencyMs: number): IndexedOutcomeState {
+  return new LazyCostOutcome(row, avgLatencyMs);
+}
+
 const toMatch = (o: IndexedOutcomeState, similarity: number): NeighborMatch => ({
   fingerprint_id: o.fingerprint_id,
   primary_model: o.primary_model,
@@ -93,6 +136,8 @@ interface Candidate {
   o: IndexedOutcomeState;
 }
 const byBlendedOrder = (a: Candidate, b: Candidate) => compareBlendedNeighbors(a.sim, a.o, b.sim, b.o);
+/** Changes to the per-model totals that may wait unapplied (modelTotals applies them): a fold's seeding (~45k) fits. */
+const PENDING_MAX = 65_536;
 /** Up to this k the blended K-NN keeps its best in an insertion-sorted array; above it, a heap. */
 const INSERTION_MAX_K = 32;
 
@@ -114,8 +159,31 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
   /** Running per-model totals: key -1 = the whole store, else a workload code. */
   let totals = new Map<number, Map<string, ModelEvidence>>();
 
-  /** Adds (sign 1) or removes (sign −1) an outcome row's contribution to the store's and its workload's totals. */
+  // The totals are read only by expected_gain's priors (modelTotals), while every write changes them: the
+  // changes wait in order here and are applied, in that order (the same Decimal sums to the last digit), when
+  // the totals are read or when PENDING_MAX wait. States are immutable, so a waiting one reads as it was.
+  let pendingCodes: number[] = [];
+  let pendingStates: IndexedOutcomeState[] = [];
+  let pendingSigns: (1 | -1)[] = [];
+
+  /** Adds (sign 1) or removes (sign −1) an outcome row's contribution to the totals, once they are next read. */
   function tally(code: number, o: IndexedOutcomeState, sign: 1 | -1): void {
+    pendingCodes.push(code);
+    pendingStates.push(o);
+    pendingSigns.push(sign);
+    if (pendingStates.length >= PENDING_MAX) settle();
+  }
+
+  /** Applies the waiting changes to the totals, in the order they were made. */
+  function settle(): void {
+    for (let i = 0; i < pendingStates.length; i++) applyTally(pendingCodes[i]!, pendingStates[i]!, pendingSigns[i]!);
+    pendingCodes = [];
+    pendingStates = [];
+    pendingSigns = [];
+  }
+
+  /** Adds (sign 1) or removes (sign −1) an outcome row's contribution to the store's and its workload's totals. */
+  function applyTally(code: number, o: IndexedOutcomeState, sign: 1 | -1): void {
     for (const key of code === -1 ? [-1] : [-1, code]) {
       let byModel = totals.get(key);
       if (!byModel) totals.set(key, (byModel = new Map()));
@@ -151,6 +219,9 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     bySig = new Map();
     workloads = new Map();
     totals = new Map();
+    pendingCodes = [];
+    pendingStates = [];
+    pendingSigns = [];
     vectors = embeddingDim > 0 ? createEmbeddingRows(embeddingDim, capacity) : null;
   }
   reset();
@@ -255,7 +326,8 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       const fp = byId.get(state.fingerprint_id);
       if (!fp) return;
       version++;
-      const copy = { ...state };
+      // outcomeState's states are immutable; any other is copied, so a caller's later change cannot reach the index.
+      const copy = state instanceof LazyCostOutcome ? state : { ...state };
       const at = fp.outcomes.findIndex((o) => o.primary_model === state.primary_model);
       if (at >= 0) tally(fp.workloadCode, fp.outcomes[at]!, -1);
       tally(fp.workloadCode, copy, 1);
@@ -419,6 +491,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       return top.map((o, i) => toMatch(o, topSim[i]!));
     },
     modelTotals(workloadId) {
+      settle();
       const copy = (key: number) => [...(totals.get(key)?.values() ?? [])].map((e) => ({ ...e }));
       if (workloadId === null) return { global: copy(-1), workspace: null };
       const code = workloadCode(workloadId, false);
