@@ -4,7 +4,7 @@ import type { EventBus } from '../../runtime/events/event.ts';
 import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
 import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
 import { freezeFeatures, isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
-import { createRouter, type PatternConfig, type RouteIds, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
+import { createRouter, readWorkspaceRouting, type PatternConfig, type RouteIds, type RoutingConfig, type TurnRouteRequest, type TurnRouter, type WorkspaceRoutingFile } from '../../runtime/routing/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
 
 /**
@@ -119,11 +119,19 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
   const v2 = isPatternStoreV2(o.store) ? o.store : null;
   const routers = new Map<number, TurnRouter>();
   const index = new Map(o.models.map((m, i) => [m, i]));
+  // Each cluster's workspace routing.yaml read once per router, not once per routed task: nothing edits a
+  // matrix run's workspaces while it routes (a session's agent may edit its own, so the runtime reads per turn).
+  const workspaceFiles = new Map<string, WorkspaceRoutingFile>();
+  const readWorkspace = (root: string): WorkspaceRoutingFile => {
+    let read = workspaceFiles.get(root);
+    if (!read) workspaceFiles.set(root, (read = readWorkspaceRouting(root)));
+    return read;
+  };
   const routerFor = (costWeight: number): TurnRouter => {
     let r = routers.get(costWeight);
     if (!r) {
       const global: RoutingConfig = { ...o.routing, default_model: o.defaultModel, pattern: { ...o.routing.pattern, cost_weight: costWeight } };
-      routers.set(costWeight, (r = createRouter({ bus: o.bus, registry, global, slot4: slot })));
+      routers.set(costWeight, (r = createRouter({ bus: o.bus, registry, global, slot4: slot, readWorkspace })));
     }
     return r;
   };
@@ -188,7 +196,7 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       return poolIndex(d.chosen_model);
     },
     prepare(task, mode) {
-      base ??= createRouter({ bus: o.bus, registry, global: { ...o.routing, default_model: o.defaultModel }, slot4: slot });
+      base ??= createRouter({ bus: o.bus, registry, global: { ...o.routing, default_model: o.defaultModel }, slot4: slot, readWorkspace });
       const router = base;
       const prepared = router.prepare?.(request(task, mode, `prepare:${mode}`));
       return {

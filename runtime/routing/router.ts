@@ -98,6 +98,11 @@ export interface RouterOptions {
   slot4?: Slot4Provider | null;
   /** Prices for routing modes' estimates (routing.yaml `routing_mode`); default the shipped table, read only when a mode is on. */
   prices?: PriceTable | null;
+  /**
+   * Reads a workspace's routing.yaml (default readWorkspaceRouting, on every turn: the agent may edit it). A
+   * caller whose workspaces' files cannot change while it routes (a matrix run) may answer from what it read once.
+   */
+  readWorkspace?: (workspaceRoot: string) => WorkspaceRoutingFile;
 }
 
 /**
@@ -107,6 +112,7 @@ export interface RouterOptions {
  */
 export function createRouter(options: RouterOptions): TurnRouter {
   const { bus, registry, global } = options;
+  const readWorkspace = options.readWorkspace ?? readWorkspaceRouting;
   const validate = createCapabilityValidator(registry);
   const lastGood = new Map<string, RoutingLoadResult>();
   const reported = new Set<string>();
@@ -141,7 +147,7 @@ export function createRouter(options: RouterOptions): TurnRouter {
       bus.emit({ session_id, type: 'routing.policy_invalid', actor: 'system', payload: { ...result.invalid } });
     }
   };
-  const load = (workspaceRoot: string, session_id: string | null, read: WorkspaceRoutingFile = readWorkspaceRouting(workspaceRoot)): RoutingLoadResult => {
+  const load = (workspaceRoot: string, session_id: string | null, read: WorkspaceRoutingFile = readWorkspace(workspaceRoot)): RoutingLoadResult => {
     const result = applyWorkspaceRouting(global, read, lastGood.get(workspaceRoot));
     if (result.invalid) report(workspaceRoot, result, session_id);
     else lastGood.set(workspaceRoot, result);
@@ -180,7 +186,7 @@ export function createRouter(options: RouterOptions): TurnRouter {
           if (key === undefined) patchKeys.set(pattern!, (key = JSON.stringify(pattern)));
           let routing = configs.get(key);
           if (!routing) {
-            workspaceFile ??= readWorkspaceRouting(req.workspaceRoot);
+            workspaceFile ??= readWorkspace(req.workspaceRoot);
             routing = pattern ? loadPatched(patchedGlobal(key, pattern), req.workspaceRoot, r.session_id, workspaceFile) : load(req.workspaceRoot, r.session_id, workspaceFile);
             configs.set(key, routing);
           }
