@@ -296,6 +296,8 @@ export function openStructuralStore<T extends PatternTables>(
     applyEviction(w.eviction);
 
     const { result, eviction, beforeCaps, afterCaps } = w;
+    // A store without a bus (a matrix fold's) emits nothing: its payloads (the cost as text, the kind) are not built.
+    if (!events.live) return result;
     const recordedId = events.recorded(ctx, {
       fingerprint_id: result.fingerprint_id,
       fingerprint_kind: kindOf(result.fingerprint_id),
