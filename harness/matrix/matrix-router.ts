@@ -3,7 +3,7 @@ import type { Decimal } from 'decimal.js';
 import type { EventBus } from '../../runtime/events/event.ts';
 import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
 import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
-import { freezeFeatures, isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
+import { freezeFeatures, isPatternStoreV2, type EmbeddingQuery, type PatternStore, type PatternStoreV2, type RecordInput, type StructuralFeatures } from '../../runtime/patterns/index.ts';
 import { createRouter, readWorkspaceRouting, type PatternConfig, type RouteIds, type RoutingConfig, type TurnRouteRequest, type TurnRouter, type WorkspaceRoutingFile } from '../../runtime/routing/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
 
@@ -81,6 +81,21 @@ export interface MatrixRouter {
 /** A task prepared for a sweep (MatrixRouter.prepare). */
 export interface PreparedMatrixTurn {
   route(turnId: string, costWeight: number): number;
+}
+
+/** `{ ...input, embedding }` written out: made per seeded outcome, and V8 adds a property after a spread slowly. */
+function withEmbedding(input: Omit<RecordInput, 'embedding'>, embedding: Float32Array): RecordInput & EmbeddingQuery {
+  return {
+    turn_id: input.turn_id,
+    features: input.features,
+    primary_model: input.primary_model,
+    success_score: input.success_score,
+    cost_usd: input.cost_usd,
+    latency_ms: input.latency_ms,
+    pricing_version: input.pricing_version,
+    prompt_text: input.prompt_text,
+    embedding,
+  };
 }
 
 /** A registry of exactly the pool: text-only, so every model passes capability validation. */
@@ -225,8 +240,10 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       };
       // As request() names the turn's session.
       const ctx = { session_id: `matrix:${turnId}`, turn_id: turnId, parent_event_id: null };
-      if (v2) return embeddingOf(v2, task.text).then((embedding) => void v2.record({ ...input, embedding }, ctx));
-      o.store.record(input, ctx);
+      if (!v2) return void o.store.record(input, ctx);
+      // The task's other models follow its first at once (seeding): the vector in hand, recorded without a promise.
+      if (lastEmbedded?.text === task.text) return void v2.record(withEmbedding(input, lastEmbedded.vector), ctx);
+      return embeddingOf(v2, task.text).then((embedding) => void v2.record(withEmbedding(input, embedding), ctx));
     },
     features: (task, mode) => featuresOf(task, mode, `features:${mode}`),
     warm(task) {

@@ -30,7 +30,7 @@ import { createEmbeddingCache, type EmbeddingCache, type EmbeddingCacheLimits } 
 import { promptRow } from './prompt-outcomes.ts';
 import type { PromptOutcomeRow } from './prompt-model.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
-import { canonicalForm, normalizeFeatures, type StructuralFeatures } from './structural-features.ts';
+import { canonicalForm, isFrozenFeatures, normalizeFeatures, type StructuralFeatures } from './structural-features.ts';
 
 /** Options of `openPatternStore`. */
 export interface PatternStoreOptions {
@@ -444,7 +444,7 @@ export function openStructuralStore<T extends PatternTables>(
     },
     kNearestBlended(features, k, useWorkloadId, query, alpha) {
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
-      return guardedRead('findKNearest', [], () => index.kNearestBlended(normalizeFeatures(features), k, useWorkloadId, query, alpha));
+      return guardedRead('findKNearest', [], () => index.kNearestBlended(isFrozenFeatures(features) ? canonicalForm(features).features : normalizeFeatures(features), k, useWorkloadId, query, alpha));
     },
     embeddingOf: (id) => guardedRead('fingerprintEmbedding', null, () => index.embeddingOf(id)),
     modelTotals: (workloadId) => guardedRead('recommend', { global: [], workspace: null }, () => index.modelTotals(workloadId)),
