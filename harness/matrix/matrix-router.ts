@@ -130,7 +130,9 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     draws++;
     return draw();
   };
-  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, random });
+  // The requests prepare() made, with their task's features (the run's): the slot routes on them, not on a fresh fingerprint.
+  const preparedFeatures = new WeakMap<TurnRouteRequest, StructuralFeatures>();
+  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, random, knownFingerprint: (req) => preparedFeatures.get(req) });
   const v2 = isPatternStoreV2(o.store) ? o.store : null;
   const routers = new Map<number, TurnRouter>();
   const index = new Map(o.models.map((m, i) => [m, i]));
@@ -213,7 +215,11 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     prepare(task, mode) {
       base ??= createRouter({ bus: o.bus, registry, global: { ...o.routing, default_model: o.defaultModel }, slot4: slot, readWorkspace });
       const router = base;
-      const prepared = router.prepare?.(request(task, mode, `prepare:${mode}`));
+      const req = request(task, mode, `prepare:${mode}`);
+      // The task's features as its seeding recorded them (computed here when this run has not met it yet): the same
+      // fingerprint the slot would compute for the request, its normal form and signature kept once per run.
+      preparedFeatures.set(req, featuresOf(task, mode, `features:${mode}`));
+      const prepared = router.prepare?.(req);
       return {
         route(turnId, costWeight) {
           // The ids alone: the rest of the request is the prepared one.

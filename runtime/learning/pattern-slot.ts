@@ -31,6 +31,12 @@ export function createPatternSlot(options: {
   random?: () => number;
   /** The models routing may choose (the registry's), which exploration may try before the store has seen them. */
   candidates?: () => readonly string[];
+  /**
+   * A turn's fingerprint computed already, or undefined (then the slot computes it): it must be what the slot
+   * would compute for the request, frozen. A matrix run routes each task in several folds' stores and keeps
+   * each task's fingerprint for the run, so its normal form and signature are worked out once per task.
+   */
+  knownFingerprint?: (req: TurnRouteRequest) => StructuralFeatures | undefined;
 }): PatternSlot {
   const { store, bus } = options;
   const features = new Map<string, StructuralFeatures>();
@@ -55,7 +61,8 @@ export function createPatternSlot(options: {
   };
 
   /** The turn's structural fingerprint (§5), computed from session state; frozen, so the store keeps what it derives from it. */
-  const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures =>
+  const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures => options.knownFingerprint?.(req) ?? computedFingerprint(req);
+  const computedFingerprint = (req: TurnRouteRequest): StructuralFeatures =>
     freezeFeatures(computeStructuralFeatures({
       userMessage: req.userMessage,
       // The router sees the history with this turn's user message already appended.
