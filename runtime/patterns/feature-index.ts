@@ -11,7 +11,7 @@ import type { NeighborMatch } from './pattern-store.ts';
 import { popcount, SetColumn } from './label-bitsets.ts';
 import { combineSimilarity, jaccardFromCounts } from './similarity.ts';
 import { blendScores, partitionScore } from './similarity-v2.ts';
-import type { StructuralFeatures } from './structural-features.ts';
+import { canonicalForm, isFrozenFeatures, type StructuralFeatures } from './structural-features.ts';
 
 /** An outcome row as the index keeps it. */
 export interface IndexedOutcomeState extends NeighborTieKey {
@@ -138,6 +138,8 @@ interface Candidate {
 const byBlendedOrder = (a: Candidate, b: Candidate) => compareBlendedNeighbors(a.sim, a.o, b.sim, b.o);
 /** Changes to the per-model totals that may wait unapplied (modelTotals applies them): a fold's seeding (~45k) fits. */
 const PENDING_MAX = 65_536;
+/** Structural scores kept per query shape at one index version, in all (8 MB of float64). */
+const SHAPE_SCORES_MAX_FLOATS = 1 << 20;
 /** Up to this k the blended K-NN keeps its best in an insertion-sorted array; above it, a heap. */
 const INSERTION_MAX_K = 32;
 
@@ -281,6 +283,33 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       for (let s = 0; s < slots.length; s++)
         out[s] = combineSimilarity(c0.jaccard(s, q0), c1.jaccard(s, q1), c2.jaccard(s, q2), c3.jaccard(s, q3), c4.jaccard(s, q4), tokenBucket[s] === qBucket, images[s] === qImages, null);
     return out;
+  }
+
+  /**
+   * Every slot's structural score per query shape (canonical signature), kept while the index is unchanged:
+   * the structural half depends on the shape alone, and a matrix fold routes thousands of tasks of a few
+   * hundred shapes between two writes. Frozen (normal) features only, whose signature is kept per object.
+   */
+  const shapeScores = { version: -1, bySig: new Map<string, Float64Array>(), floats: 0 };
+  function structuralScoresOfShape(features: StructuralFeatures): Float64Array {
+    if (!isFrozenFeatures(features)) return structuralScores(features);
+    if (shapeScores.version !== version) {
+      shapeScores.version = version;
+      shapeScores.bySig.clear();
+      shapeScores.floats = 0;
+    }
+    const { sig } = canonicalForm(features);
+    let scores = shapeScores.bySig.get(sig);
+    if (!scores) {
+      scores = structuralScores(features);
+      if (shapeScores.floats + slots.length <= SHAPE_SCORES_MAX_FLOATS) {
+        // A copy: structuralScores answers in a scratch array the next call overwrites.
+        scores = scores.slice(0, slots.length);
+        shapeScores.bySig.set(sig, scores);
+        shapeScores.floats += slots.length;
+      }
+    }
+    return scores;
   }
 
   /** kNearestBlended's selection for a large k: a heap, O(n log k), where insertion would be O(n·k). */
@@ -461,7 +490,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     },
     kNearestBlended(features, k, useWorkloadId, query, alpha) {
       if (k <= 0 || outcomeCount === 0) return [];
-      const structural = structuralScores(features);
+      const structural = structuralScoresOfShape(features);
       const qWorkload = useWorkloadId ? workloadCode(features.workload_id, false) : -1;
       const cos = vectors && vectors.count > 0 && query.length === embeddingDim ? vectors.dots(query, slots.length) : null;
       if (k > INSERTION_MAX_K) return blendedByHeap(structural, cos, qWorkload, k, alpha);
