@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createLatestFirstMap } from '../core/latest-first-map.ts';
 import { textMemo } from '../core/text-memo.ts';
 import type { EventBus } from '../events/event.ts';
 import { computeStructuralFeatures, freezeFeatures, createLearnedScorer, createPatternRecommender, createRegretBudget, type RegretBudget, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
@@ -39,12 +40,14 @@ export function createPatternSlot(options: {
   knownFingerprint?: (req: TurnRouteRequest) => StructuralFeatures | undefined;
 }): PatternSlot {
   const { store, bus } = options;
-  const features = new Map<string, StructuralFeatures>();
-  const texts = new Map<string, string>();
+  // Per-turn state, set when a turn is routed and dropped once it is decided and recorded: each map holds its
+  // latest turn outside a Map (a sweep decides one turn after another, and a Map emptied by a delete reallocates).
+  const features = createLatestFirstMap<string, StructuralFeatures>();
+  const texts = createLatestFirstMap<string, string>();
   /** Turns routed with a cached embedding (v2 blended K-NN) rather than on structure alone. */
-  const hybridTurns = new Set<string>();
+  const hybridTurns = createLatestFirstMap<string, true>();
   const v2 = isPatternStoreV2(store) ? store : null;
-  const recommendations = new Map<string, PatternRecommendation | null>();
+  const recommendations = createLatestFirstMap<string, PatternRecommendation | null>();
   let minEvalConfidence = 0.5;
   // scoring: learned reads the prompt through the store's prompt rows (trained lazily, on first use).
   const learned = createLearnedScorer(store);
@@ -123,7 +126,7 @@ export function createPatternSlot(options: {
           ? {
               embeddingOf: () => {
                 const e = v2.cachedEmbedding(req.userMessage);
-                if (e) hybridTurns.add(req.turn_id);
+                if (e) hybridTurns.set(req.turn_id, true);
                 return e;
               },
             }
@@ -170,7 +173,7 @@ export function createPatternSlot(options: {
                 return answer(rec);
               }
               const { ev, hybrid } = evidenceFor(opts);
-              if (hybrid) hybridTurns.add(req.turn_id);
+              if (hybrid) hybridTurns.set(req.turn_id, true);
               const rec = scoreEvidence(ev, opts);
               recommendations.set(req.turn_id, rec);
               return answer(rec);
