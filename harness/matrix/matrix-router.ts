@@ -3,8 +3,8 @@ import type { Decimal } from 'decimal.js';
 import type { EventBus } from '../../runtime/events/event.ts';
 import { createPatternSlot, type PatternSlot } from '../../runtime/learning/index.ts';
 import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../runtime/models/index.ts';
-import { freezeFeatures, isPatternStoreV2, type PatternStore, type PatternStoreV2, type StructuralFeatures } from '../../runtime/patterns/index.ts';
-import { createRouter, type PatternConfig, type RouteIds, type RoutingConfig, type TurnRouteRequest, type TurnRouter } from '../../runtime/routing/index.ts';
+import { freezeFeatures, isPatternStoreV2, type EmbeddingQuery, type PatternStore, type PatternStoreV2, type RecordInput, type StructuralFeatures } from '../../runtime/patterns/index.ts';
+import { createRouter, readWorkspaceRouting, type PatternConfig, type RouteIds, type RoutingConfig, type TurnRouteRequest, type TurnRouter, type WorkspaceRoutingFile } from '../../runtime/routing/index.ts';
 import type { Message } from '../../runtime/types/content.ts';
 
 /**
@@ -83,6 +83,21 @@ export interface PreparedMatrixTurn {
   route(turnId: string, costWeight: number): number;
 }
 
+/** `{ ...input, embedding }` written out: made per seeded outcome, and V8 adds a property after a spread slowly. */
+function withEmbedding(input: Omit<RecordInput, 'embedding'>, embedding: Float32Array): RecordInput & EmbeddingQuery {
+  return {
+    turn_id: input.turn_id,
+    features: input.features,
+    primary_model: input.primary_model,
+    success_score: input.success_score,
+    cost_usd: input.cost_usd,
+    latency_ms: input.latency_ms,
+    pricing_version: input.pricing_version,
+    prompt_text: input.prompt_text,
+    embedding,
+  };
+}
+
 /** A registry of exactly the pool: text-only, so every model passes capability validation. */
 export function poolRegistry(models: readonly string[]): ModelRegistry {
   const profiles = models.map(
@@ -115,15 +130,25 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
     draws++;
     return draw();
   };
-  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, random });
+  // The requests prepare() made, with their task's features (the run's): the slot routes on them, not on a fresh fingerprint.
+  const preparedFeatures = new WeakMap<TurnRouteRequest, StructuralFeatures>();
+  const slot: PatternSlot = createPatternSlot({ store: o.store, bus: o.bus, toolSideEffects: {}, candidates: () => o.models, random, knownFingerprint: (req) => preparedFeatures.get(req) });
   const v2 = isPatternStoreV2(o.store) ? o.store : null;
   const routers = new Map<number, TurnRouter>();
   const index = new Map(o.models.map((m, i) => [m, i]));
+  // Each cluster's workspace routing.yaml read once per router, not once per routed task: nothing edits a
+  // matrix run's workspaces while it routes (a session's agent may edit its own, so the runtime reads per turn).
+  const workspaceFiles = new Map<string, WorkspaceRoutingFile>();
+  const readWorkspace = (root: string): WorkspaceRoutingFile => {
+    let read = workspaceFiles.get(root);
+    if (!read) workspaceFiles.set(root, (read = readWorkspaceRouting(root)));
+    return read;
+  };
   const routerFor = (costWeight: number): TurnRouter => {
     let r = routers.get(costWeight);
     if (!r) {
       const global: RoutingConfig = { ...o.routing, default_model: o.defaultModel, pattern: { ...o.routing.pattern, cost_weight: costWeight } };
-      routers.set(costWeight, (r = createRouter({ bus: o.bus, registry, global, slot4: slot })));
+      routers.set(costWeight, (r = createRouter({ bus: o.bus, registry, global, slot4: slot, readWorkspace })));
     }
     return r;
   };
@@ -188,9 +213,13 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       return poolIndex(d.chosen_model);
     },
     prepare(task, mode) {
-      base ??= createRouter({ bus: o.bus, registry, global: { ...o.routing, default_model: o.defaultModel }, slot4: slot });
+      base ??= createRouter({ bus: o.bus, registry, global: { ...o.routing, default_model: o.defaultModel }, slot4: slot, readWorkspace });
       const router = base;
-      const prepared = router.prepare?.(request(task, mode, `prepare:${mode}`));
+      const req = request(task, mode, `prepare:${mode}`);
+      // The task's features as its seeding recorded them (computed here when this run has not met it yet): the same
+      // fingerprint the slot would compute for the request, its normal form and signature kept once per run.
+      preparedFeatures.set(req, featuresOf(task, mode, `features:${mode}`));
+      const prepared = router.prepare?.(req);
       return {
         route(turnId, costWeight) {
           // The ids alone: the rest of the request is the prepared one.
@@ -217,8 +246,10 @@ export function createMatrixRouter(o: MatrixRouterOptions): MatrixRouter {
       };
       // As request() names the turn's session.
       const ctx = { session_id: `matrix:${turnId}`, turn_id: turnId, parent_event_id: null };
-      if (v2) return embeddingOf(v2, task.text).then((embedding) => void v2.record({ ...input, embedding }, ctx));
-      o.store.record(input, ctx);
+      if (!v2) return void o.store.record(input, ctx);
+      // The task's other models follow its first at once (seeding): the vector in hand, recorded without a promise.
+      if (lastEmbedded?.text === task.text) return void v2.record(withEmbedding(input, lastEmbedded.vector), ctx);
+      return embeddingOf(v2, task.text).then((embedding) => void v2.record(withEmbedding(input, embedding), ctx));
     },
     features: (task, mode) => featuresOf(task, mode, `features:${mode}`),
     warm(task) {

@@ -57,6 +57,11 @@ export function memoizedProvider(p: EmbeddingProvider): EmbeddingProvider & { em
     dim: p.dim,
     max_input_tokens: p.max_input_tokens,
     async embed(texts) {
+      // One text already embedded (a fold's store asks per task): its vector, without the batch's set and maps.
+      if (texts.length === 1) {
+        const v = memo.get(texts[0]!);
+        if (v) return [v];
+      }
       const missing = [...new Set(texts.filter((t) => !memo.has(t)))];
       if (missing.length) {
         const vs = await p.embed(missing);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createLatestFirstMap } from '../core/latest-first-map.ts';
 import { textMemo } from '../core/text-memo.ts';
 import type { EventBus } from '../events/event.ts';
 import { computeStructuralFeatures, freezeFeatures, createLearnedScorer, createPatternRecommender, createRegretBudget, type RegretBudget, evidenceKey, isPatternStoreV2, patternMatchedPayload, scoreEvidence, type PatternRecommendation, type PatternStore, type RecommendEvidence, type RecommendOptions, type StructuralFeatures } from '../patterns/index.ts';
@@ -31,14 +32,22 @@ export function createPatternSlot(options: {
   random?: () => number;
   /** The models routing may choose (the registry's), which exploration may try before the store has seen them. */
   candidates?: () => readonly string[];
+  /**
+   * A turn's fingerprint computed already, or undefined (then the slot computes it): it must be what the slot
+   * would compute for the request, frozen. A matrix run routes each task in several folds' stores and keeps
+   * each task's fingerprint for the run, so its normal form and signature are worked out once per task.
+   */
+  knownFingerprint?: (req: TurnRouteRequest) => StructuralFeatures | undefined;
 }): PatternSlot {
   const { store, bus } = options;
-  const features = new Map<string, StructuralFeatures>();
-  const texts = new Map<string, string>();
+  // Per-turn state, set when a turn is routed and dropped once it is decided and recorded: each map holds its
+  // latest turn outside a Map (a sweep decides one turn after another, and a Map emptied by a delete reallocates).
+  const features = createLatestFirstMap<string, StructuralFeatures>();
+  const texts = createLatestFirstMap<string, string>();
   /** Turns routed with a cached embedding (v2 blended K-NN) rather than on structure alone. */
-  const hybridTurns = new Set<string>();
+  const hybridTurns = createLatestFirstMap<string, true>();
   const v2 = isPatternStoreV2(store) ? store : null;
-  const recommendations = new Map<string, PatternRecommendation | null>();
+  const recommendations = createLatestFirstMap<string, PatternRecommendation | null>();
   let minEvalConfidence = 0.5;
   // scoring: learned reads the prompt through the store's prompt rows (trained lazily, on first use).
   const learned = createLearnedScorer(store);
@@ -55,7 +64,8 @@ export function createPatternSlot(options: {
   };
 
   /** The turn's structural fingerprint (§5), computed from session state; frozen, so the store keeps what it derives from it. */
-  const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures =>
+  const fingerprintOf = (req: TurnRouteRequest): StructuralFeatures => options.knownFingerprint?.(req) ?? computedFingerprint(req);
+  const computedFingerprint = (req: TurnRouteRequest): StructuralFeatures =>
     freezeFeatures(computeStructuralFeatures({
       userMessage: req.userMessage,
       // The router sees the history with this turn's user message already appended.
@@ -116,7 +126,7 @@ export function createPatternSlot(options: {
           ? {
               embeddingOf: () => {
                 const e = v2.cachedEmbedding(req.userMessage);
-                if (e) hybridTurns.add(req.turn_id);
+                if (e) hybridTurns.set(req.turn_id, true);
                 return e;
               },
             }
@@ -163,7 +173,7 @@ export function createPatternSlot(options: {
                 return answer(rec);
               }
               const { ev, hybrid } = evidenceFor(opts);
-              if (hybrid) hybridTurns.add(req.turn_id);
+              if (hybrid) hybridTurns.set(req.turn_id, true);
               const rec = scoreEvidence(ev, opts);
               recommendations.set(req.turn_id, rec);
               return answer(rec);

@@ -89,6 +89,13 @@ describe('v2 blended K-NN fast path', () => {
         const useWorkloadId = rnd() < 0.7;
         expect(store.findKNearest(q, k, { embedding: emb, useWorkloadId })).toEqual(referenceKnn(store, q, k, emb, useWorkloadId, alpha));
       }
+      // Above k = 32 the index selects with a heap, not its insertion-sorted array: the same answer.
+      for (let j = 0; j < 8; j++) {
+        const q = rnd() < 0.5 ? pool[Math.floor(rnd() * pool.length)]! : gen();
+        const emb = vecs[Math.floor(rnd() * vecs.length)]!;
+        const k = 33 + Math.floor(rnd() * 12);
+        expect(store.findKNearest(q, k, { embedding: emb, useWorkloadId: true })).toEqual(referenceKnn(store, q, k, emb, true, alpha));
+      }
     }
   });
 });

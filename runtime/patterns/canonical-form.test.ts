@@ -28,6 +28,10 @@ describe('canonicalForm', () => {
         expect(canonicalForm(input)).toEqual(expected);
         expect(canonicalForm(input)).toEqual(expected);
         expect(isFrozenFeatures(canonicalForm(input).features)).toBe(true);
+        // The normal form handed back in is its own canonical form, answered from the memo.
+        const normal = canonicalForm(input).features;
+        expect(canonicalForm(normal)).toEqual(expected);
+        expect(canonicalForm(normal).features).toBe(normal);
       }),
       { seed: 20261129, numRuns: 200 },
     );

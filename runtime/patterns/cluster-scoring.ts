@@ -246,7 +246,7 @@ export function scoreEvidence(ev: RecommendEvidence, opts: RecommendOptions, ela
   // the same at each, so they are computed once per (evidence, scoring, min_similarity); only the ranking runs per call.
   // The pooled candidates enter the estimates only when exploring, so they are part of the key then.
   const pooled = opts.scoring === 'expected_gain' && opts.exploration === 'thompson' && opts.random ? `:pool:${(opts.candidates ?? []).join(',')}` : '';
-  const key = `${opts.scoring ?? 'uniform'}:${opts.min_similarity ?? 0}${pooled}`;
+  const key = pooled ? `${opts.scoring ?? 'uniform'}:${opts.min_similarity ?? 0}${pooled}` : plainKey(opts.scoring ?? 'uniform', opts.min_similarity ?? 0);
   // Keyed by what the half reads (the neighbours and the priors), so copies of one evidence share it.
   let byPriors = halves.get(ev.nearest);
   if (!byPriors) halves.set(ev.nearest, (byPriors = new WeakMap()));
@@ -272,6 +272,14 @@ export function scoreEvidence(ev: RecommendEvidence, opts: RecommendOptions, ela
     elapsed_ms: ev.elapsed_ms + elapsedMs,
     neighbors: half.summary,
   };
+}
+
+/** The last key made without a pool, reused while the knobs repeat (a sweep scores every decision under one pair). */
+let lastPlain = { scoring: '', minSimilarity: NaN, key: '' };
+/** `${scoring}:${minSimilarity}`, one string per run of equal knobs: a map keeps a string's hash, not a fresh one's. */
+function plainKey(scoring: string, minSimilarity: number): string {
+  if (lastPlain.scoring !== scoring || lastPlain.minSimilarity !== minSimilarity) lastPlain = { scoring, minSimilarity, key: `${scoring}:${minSimilarity}` };
+  return lastPlain.key;
 }
 
 /** The cost_weight-free half of each scored evidence, per neighbours, priors and scoring key (evidence is immutable once gathered). */

@@ -3,6 +3,7 @@
 // query is one linear pass of popcounts over the fingerprints plus a partial top-K over the outcomes.
 import type { Decimal } from 'decimal.js';
 import { noEvidence, type ModelEvidence } from './expected-gain.ts';
+import { meanUsdFromMicros } from './money.ts';
 import { createBoundedTopK } from './bounded-top-k.ts';
 import { createEmbeddingRows, type EmbeddingRows } from './embeddings/embedding-rows.ts';
 import { compareBlendedNeighbors, compareNeighbors, type NeighborTieKey } from './neighbor-order.ts';
@@ -10,7 +11,7 @@ import type { NeighborMatch } from './pattern-store.ts';
 import { popcount, SetColumn } from './label-bitsets.ts';
 import { combineSimilarity, jaccardFromCounts } from './similarity.ts';
 import { blendScores, partitionScore } from './similarity-v2.ts';
-import type { StructuralFeatures } from './structural-features.ts';
+import { canonicalForm, isFrozenFeatures, type StructuralFeatures } from './structural-features.ts';
 
 /** An outcome row as the index keeps it. */
 export interface IndexedOutcomeState extends NeighborTieKey {
@@ -56,6 +57,8 @@ export interface FeatureIndex {
   setEmbedding(fingerprintId: string, v: Float32Array): boolean;
   /** A copy of the fingerprint's embedding, or null. */
   embeddingOf(fingerprintId: string): Float32Array | null;
+  /** Whether the fingerprint holds an embedding: `embeddingOf(id) !== null`, without copying the vector. */
+  hasEmbedding(fingerprintId: string): boolean;
   /**
    * The v2 K-NN (pattern-store.md §16.5) in `compareBlendedNeighbors` order: α·cosine + (1−α)·structural
    * for fingerprints with an embedding (structural alone for the rest, or for all when `query` is not of
@@ -71,6 +74,48 @@ export interface FeatureIndex {
 export interface FeatureIndexOptions {
   /** Keep a slot-aligned embedding matrix of this dim (v2 stores). */
   embeddingDim?: number;
+}
+
+/**
+ * An outcome row's state with its mean cost (two Decimal divisions) worked out at its first read and kept. A
+ * matrix fold's seeding replaces a row's state on every record (22k records onto ~600 rows), and most states
+ * are replaced before anything reads their cost. Immutable, so the index keeps it without a copy.
+ */
+class LazyCostOutcome implements IndexedOutcomeState {
+  readonly fingerprint_id: string;
+  readonly primary_model: string;
+  readonly sample_size: number;
+  readonly last_updated_at_us: number;
+  readonly success_score_mean: number;
+  readonly success_score_count: number;
+  readonly avg_latency_ms: number;
+  private readonly micros: bigint;
+  private avg: Decimal | null = null;
+  constructor(row: OutcomeCounts, avgLatencyMs: number) {
+    this.fingerprint_id = row.fingerprint_id;
+    this.primary_model = row.primary_model;
+    this.sample_size = row.sample_size;
+    this.last_updated_at_us = row.last_updated_at_us;
+    this.success_score_mean = row.success_score_mean;
+    this.success_score_count = row.success_score_count;
+    this.avg_latency_ms = avgLatencyMs;
+    this.micros = row.sum_cost_usd_micros;
+  }
+  get avg_cost_usd(): Decimal {
+    return (this.avg ??= meanUsdFromMicros(this.micros, this.sample_size));
+  }
+}
+
+/** What outcomeState reads of an outcome row. */
+export interface OutcomeCounts extends NeighborTieKey {
+  success_score_mean: number;
+  success_score_count: number;
+  sum_cost_usd_micros: bigint;
+}
+
+/** An outcome row's state, its avg_cost_usd the row's mean cost (meanUsdFromMicros) worked out when first read. */
+export function outcomeState(row: OutcomeCounts, avgLatencyMs: number): IndexedOutcomeState {
+  return new LazyCostOutcome(row, avgLatencyMs);
 }
 
 const toMatch = (o: IndexedOutcomeState, similarity: number): NeighborMatch => ({
@@ -91,6 +136,12 @@ interface Candidate {
   o: IndexedOutcomeState;
 }
 const byBlendedOrder = (a: Candidate, b: Candidate) => compareBlendedNeighbors(a.sim, a.o, b.sim, b.o);
+/** Changes to the per-model totals that may wait unapplied (modelTotals applies them): a fold's seeding (~45k) fits. */
+const PENDING_MAX = 65_536;
+/** Structural scores kept per query shape at one index version, in all (8 MB of float64). */
+const SHAPE_SCORES_MAX_FLOATS = 1 << 20;
+/** Up to this k the blended K-NN keeps its best in an insertion-sorted array; above it, a heap. */
+const INSERTION_MAX_K = 32;
 
 /** Creates an empty index. */
 export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIndex {
@@ -110,8 +161,31 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
   /** Running per-model totals: key -1 = the whole store, else a workload code. */
   let totals = new Map<number, Map<string, ModelEvidence>>();
 
-  /** Adds (sign 1) or removes (sign −1) an outcome row's contribution to the store's and its workload's totals. */
+  // The totals are read only by expected_gain's priors (modelTotals), while every write changes them: the
+  // changes wait in order here and are applied, in that order (the same Decimal sums to the last digit), when
+  // the totals are read or when PENDING_MAX wait. States are immutable, so a waiting one reads as it was.
+  let pendingCodes: number[] = [];
+  let pendingStates: IndexedOutcomeState[] = [];
+  let pendingSigns: (1 | -1)[] = [];
+
+  /** Adds (sign 1) or removes (sign −1) an outcome row's contribution to the totals, once they are next read. */
   function tally(code: number, o: IndexedOutcomeState, sign: 1 | -1): void {
+    pendingCodes.push(code);
+    pendingStates.push(o);
+    pendingSigns.push(sign);
+    if (pendingStates.length >= PENDING_MAX) settle();
+  }
+
+  /** Applies the waiting changes to the totals, in the order they were made. */
+  function settle(): void {
+    for (let i = 0; i < pendingStates.length; i++) applyTally(pendingCodes[i]!, pendingStates[i]!, pendingSigns[i]!);
+    pendingCodes = [];
+    pendingStates = [];
+    pendingSigns = [];
+  }
+
+  /** Adds (sign 1) or removes (sign −1) an outcome row's contribution to the store's and its workload's totals. */
+  function applyTally(code: number, o: IndexedOutcomeState, sign: 1 | -1): void {
     for (const key of code === -1 ? [-1] : [-1, code]) {
       let byModel = totals.get(key);
       if (!byModel) totals.set(key, (byModel = new Map()));
@@ -147,6 +221,9 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     bySig = new Map();
     workloads = new Map();
     totals = new Map();
+    pendingCodes = [];
+    pendingStates = [];
+    pendingSigns = [];
     vectors = embeddingDim > 0 ? createEmbeddingRows(embeddingDim, capacity) : null;
   }
   reset();
@@ -208,6 +285,47 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
     return out;
   }
 
+  /**
+   * Every slot's structural score per query shape (canonical signature), kept while the index is unchanged:
+   * the structural half depends on the shape alone, and a matrix fold routes thousands of tasks of a few
+   * hundred shapes between two writes. Frozen (normal) features only, whose signature is kept per object.
+   */
+  const shapeScores = { version: -1, bySig: new Map<string, Float64Array>(), floats: 0 };
+  function structuralScoresOfShape(features: StructuralFeatures): Float64Array {
+    if (!isFrozenFeatures(features)) return structuralScores(features);
+    if (shapeScores.version !== version) {
+      shapeScores.version = version;
+      shapeScores.bySig.clear();
+      shapeScores.floats = 0;
+    }
+    const { sig } = canonicalForm(features);
+    let scores = shapeScores.bySig.get(sig);
+    if (!scores) {
+      scores = structuralScores(features);
+      if (shapeScores.floats + slots.length <= SHAPE_SCORES_MAX_FLOATS) {
+        // A copy: structuralScores answers in a scratch array the next call overwrites.
+        scores = scores.slice(0, slots.length);
+        shapeScores.bySig.set(sig, scores);
+        shapeScores.floats += slots.length;
+      }
+    }
+    return scores;
+  }
+
+  /** kNearestBlended's selection for a large k: a heap, O(n log k), where insertion would be O(n·k). */
+  function blendedByHeap(structural: Float64Array, cos: Float32Array | null, qWorkload: number, k: number, alpha: number): NeighborMatch[] {
+    const top = createBoundedTopK<Candidate>(k, byBlendedOrder);
+    for (let s = 0; s < slots.length; s++) {
+      const base = cos && vectors!.has(s) ? blendScores(cos[s]!, structural[s]!, alpha) : structural[s]!;
+      const w = workload[s]!;
+      const sim = qWorkload === -1 || w === -1 ? base : partitionScore(base, w === qWorkload);
+      const worst = top.worst;
+      if (worst && sim < worst.sim) continue;
+      for (const o of slots[s]!.outcomes) top.offer({ sim, o });
+    }
+    return top.sorted().map((c) => toMatch(c.o, c.sim));
+  }
+
   return {
     get fingerprintCount() {
       return slots.length;
@@ -237,7 +355,8 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       const fp = byId.get(state.fingerprint_id);
       if (!fp) return;
       version++;
-      const copy = { ...state };
+      // outcomeState's states are immutable; any other is copied, so a caller's later change cannot reach the index.
+      const copy = state instanceof LazyCostOutcome ? state : { ...state };
       const at = fp.outcomes.findIndex((o) => o.primary_model === state.primary_model);
       if (at >= 0) tally(fp.workloadCode, fp.outcomes[at]!, -1);
       tally(fp.workloadCode, copy, 1);
@@ -365,24 +484,43 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
       const fp = byId.get(fingerprintId);
       return fp && vectors ? vectors.get(fp.slot) : null;
     },
+    hasEmbedding(fingerprintId) {
+      const fp = byId.get(fingerprintId);
+      return fp !== undefined && vectors !== null && vectors.has(fp.slot);
+    },
     kNearestBlended(features, k, useWorkloadId, query, alpha) {
       if (k <= 0 || outcomeCount === 0) return [];
-      const structural = structuralScores(features);
+      const structural = structuralScoresOfShape(features);
       const qWorkload = useWorkloadId ? workloadCode(features.workload_id, false) : -1;
       const cos = vectors && vectors.count > 0 && query.length === embeddingDim ? vectors.dots(query, slots.length) : null;
-      const top = createBoundedTopK<Candidate>(k, byBlendedOrder);
+      if (k > INSERTION_MAX_K) return blendedByHeap(structural, cos, qWorkload, k, alpha);
+      // The k best in compareBlendedNeighbors order, a best-first array insertion-sorted as kNearest keeps
+      // its own: the order is total, so this is the one top k the heap finds too, with no object per
+      // candidate and no selector made per query (a matrix cross-fit asks this 70k times, at k = 10).
+      const top: IndexedOutcomeState[] = [];
+      const topSim: number[] = [];
       for (let s = 0; s < slots.length; s++) {
         const base = cos && vectors!.has(s) ? blendScores(cos[s]!, structural[s]!, alpha) : structural[s]!;
         const w = workload[s]!;
         const sim = qWorkload === -1 || w === -1 ? base : partitionScore(base, w === qWorkload);
         // Below the k-th kept similarity nothing of this fingerprint can enter (ties still compare).
-        const worst = top.worst;
-        if (worst && sim < worst.sim) continue;
-        for (const o of slots[s]!.outcomes) top.offer({ sim, o });
+        if (top.length === k && sim < topSim[k - 1]!) continue;
+        for (const o of slots[s]!.outcomes) {
+          if (top.length === k && compareBlendedNeighbors(sim, o, topSim[k - 1]!, top[k - 1]!) >= 0) continue;
+          let i = top.length === k ? k - 1 : top.length;
+          while (i > 0 && compareBlendedNeighbors(sim, o, topSim[i - 1]!, top[i - 1]!) < 0) {
+            top[i] = top[i - 1]!;
+            topSim[i] = topSim[i - 1]!;
+            i--;
+          }
+          top[i] = o;
+          topSim[i] = sim;
+        }
       }
-      return top.sorted().map((c) => toMatch(c.o, c.sim));
+      return top.map((o, i) => toMatch(o, topSim[i]!));
     },
     modelTotals(workloadId) {
+      settle();
       const copy = (key: number) => [...(totals.get(key)?.values() ?? [])].map((e) => ({ ...e }));
       if (workloadId === null) return { global: copy(-1), workspace: null };
       const code = workloadCode(workloadId, false);

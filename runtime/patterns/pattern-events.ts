@@ -8,6 +8,8 @@ export interface PatternEventEmitter {
   /** Returns the event id (parent of a cap-triggered pattern.evicted), or null when not emitted. */
   recorded(ctx: EventContext, payload: PatternRecordedPayload): string | null;
   evicted(ctx: EventContext, parentEventId: string | null, payload: PatternEvictedPayload): void;
+  /** False with no bus: nothing would be emitted, so a caller need not build the payloads. */
+  readonly live: boolean;
 }
 
 /** Creates the emitter; with no bus it does nothing. */
@@ -22,6 +24,7 @@ export function createPatternEventEmitter(bus: EventBus | null, logger: Logger):
     }
   }
   return {
+    live: bus !== null,
     recorded: (ctx, payload) => emit(ctx, ctx.parent_event_id, 'pattern.recorded', payload),
     evicted: (ctx, parent, payload) => void emit(ctx, parent, 'pattern.evicted', payload),
   };

@@ -30,7 +30,7 @@ import { createEmbeddingCache, type EmbeddingCache, type EmbeddingCacheLimits } 
 import { promptRow } from './prompt-outcomes.ts';
 import type { PromptOutcomeRow } from './prompt-model.ts';
 import { featuresOfRow, indexedOutcome, storedFingerprint, storedOutcome } from './stored-rows.ts';
-import { canonicalForm, normalizeFeatures, type StructuralFeatures } from './structural-features.ts';
+import { canonicalForm, isFrozenFeatures, normalizeFeatures, type StructuralFeatures } from './structural-features.ts';
 
 /** Options of `openPatternStore`. */
 export interface PatternStoreOptions {
@@ -255,7 +255,7 @@ export function openStructuralStore<T extends PatternTables>(
 
   /** v2: stores the turn's embedding on its fingerprint, in the record's transaction, unless it has one. */
   function attachEmbedding(d: T, fingerprintId: string, embedding: Float32Array | null | undefined): Float32Array | null {
-    if (!spec || !embedding || embedding.length !== spec.dim || !fingerprintId || index.embeddingOf(fingerprintId)) return null;
+    if (!spec || !embedding || embedding.length !== spec.dim || !fingerprintId || index.hasEmbedding(fingerprintId)) return null;
     return d.setEmbedding(fingerprintId, packVector(embedding), spec.provider_id, spec.dim) ? embedding : null;
   }
 
@@ -296,6 +296,8 @@ export function openStructuralStore<T extends PatternTables>(
     applyEviction(w.eviction);
 
     const { result, eviction, beforeCaps, afterCaps } = w;
+    // A store without a bus (a matrix fold's) emits nothing: its payloads (the cost as text, the kind) are not built.
+    if (!events.live) return result;
     const recordedId = events.recorded(ctx, {
       fingerprint_id: result.fingerprint_id,
       fingerprint_kind: kindOf(result.fingerprint_id),
@@ -319,7 +321,8 @@ export function openStructuralStore<T extends PatternTables>(
 
   /** §16.8: events tell hybrid (v2, with an embedding) fingerprints from structural ones. */
   function kindOf(fingerprintId: string | null): 'structural' | 'hybrid' {
-    return fingerprintId && index.embeddingOf(fingerprintId) ? 'hybrid' : 'structural';
+    // Asked per record: a presence check, not a copy of the vector.
+    return fingerprintId && index.hasEmbedding(fingerprintId) ? 'hybrid' : 'structural';
   }
 
   function updateScore(input: UpdateScoreInput, ctx: EventContext): RecordResult {
@@ -441,7 +444,7 @@ export function openStructuralStore<T extends PatternTables>(
     },
     kNearestBlended(features, k, useWorkloadId, query, alpha) {
       if (!Number.isInteger(k) || k < 0) throw new RangeError(`findKNearest: k must be a whole number >= 0, got ${k}`);
-      return guardedRead('findKNearest', [], () => index.kNearestBlended(normalizeFeatures(features), k, useWorkloadId, query, alpha));
+      return guardedRead('findKNearest', [], () => index.kNearestBlended(isFrozenFeatures(features) ? canonicalForm(features).features : normalizeFeatures(features), k, useWorkloadId, query, alpha));
     },
     embeddingOf: (id) => guardedRead('fingerprintEmbedding', null, () => index.embeddingOf(id)),
     modelTotals: (workloadId) => guardedRead('recommend', { global: [], workspace: null }, () => index.modelTotals(workloadId)),

@@ -1,6 +1,5 @@
 // Database rows → the store's public shapes and the index's entries.
-import type { IndexedOutcomeState } from './feature-index.ts';
-import { meanUsdFromMicros } from './money.ts';
+import { outcomeState, type IndexedOutcomeState } from './feature-index.ts';
 import type { FingerprintRow, OutcomeRow } from './pattern-db.ts';
 import type { StoredFingerprint, StoredOutcome } from './pattern-store.ts';
 import { normalizeFeatures, type StructuralFeatures } from './structural-features.ts';
@@ -15,18 +14,9 @@ export function storedFingerprint(row: FingerprintRow): StoredFingerprint {
   return { id: row.id, kind: 'structural', structural: featuresOfRow(row), created_at_us: row.created_at_us };
 }
 
-/** An outcomes row as the index keeps it: means precomputed once per write, not per query. */
+/** An outcomes row as the index keeps it: means worked out once per write (the cost at its first read, see outcomeState), not per query. */
 export function indexedOutcome(row: OutcomeRow): IndexedOutcomeState {
-  return {
-    fingerprint_id: row.fingerprint_id,
-    primary_model: row.primary_model,
-    sample_size: row.sample_size,
-    last_updated_at_us: row.last_updated_at_us,
-    success_score_mean: row.success_score_mean,
-    success_score_count: row.success_score_count,
-    avg_cost_usd: meanUsdFromMicros(row.sum_cost_usd_micros, row.sample_size),
-    avg_latency_ms: row.sample_size > 0 ? row.sum_latency_ms / row.sample_size : 0,
-  };
+  return outcomeState(row, row.sample_size > 0 ? row.sum_latency_ms / row.sample_size : 0);
 }
 
 /** An outcomes row as the public `StoredOutcome`. */

@@ -195,6 +195,8 @@ export function canonicalForm(f: StructuralFeatures): CanonicalFeatures {
   const json = canonicalJsonOfNormalized(features);
   const form = { features, json, sig: signatureOfCanonicalJson(json) };
   if (isFrozenFeatures(f)) canonicalMemo.set(f, form);
+  // The normal form is its own canonical form (normalizeFeatures is idempotent): a caller handed it is answered without a pass.
+  canonicalMemo.set(features, form);
   return form;
 }
 

@@ -7,7 +7,7 @@ import { scoreEvidence, type ModelPriors } from './cluster-scoring.ts';
 import type { EventContext, EvidenceOptions, KNearestOptions, NeighborMatch, PatternRecommendation, PatternStore, RecommendEvidence, RecommendOptions, RecordInput, RecordResult } from './pattern-store.ts';
 import { EMBEDDING_CACHE_SQL, PATTERN_SCHEMA_SQL, PATTERN_SCHEMA_VERSION_V2 } from './pattern-schema.ts';
 import { blendScores, DEFAULT_EMBEDDING_ALPHA } from './similarity-v2.ts';
-import { normalizeFeatures, structuralSignature, type StructuralFeatures } from './structural-features.ts';
+import { canonicalForm, type StructuralFeatures } from './structural-features.ts';
 
 /** The v2 knobs of §16.6 (routing.yaml pattern.embedding.*). */
 export interface EmbeddingConfig {
@@ -119,9 +119,11 @@ export function wrapPatternStoreV2(v1: PatternStore, hybrid: HybridIndex, provid
       if (!q?.embedding) return v1Evidence(feat, opts);
       const t0 = performance.now();
       try {
-        const nearest = hybrid.kNearestBlended(feat, opts.k ?? 10, true, q.embedding, cfg.alpha);
-        const priors = opts.scoring === 'expected_gain' ? hybrid.modelTotals(normalizeFeatures(feat).workload_id) : undefined;
-        const fingerprint_id = hybrid.fingerprintIdBySig(structuralSignature(normalizeFeatures(feat)));
+        // One normalisation and signature per features object (kept per frozen object: a turn's, across a sweep's folds).
+        const { features: normal, sig } = canonicalForm(feat);
+        const nearest = hybrid.kNearestBlended(normal, opts.k ?? 10, true, q.embedding, cfg.alpha);
+        const priors = opts.scoring === 'expected_gain' ? hybrid.modelTotals(normal.workload_id) : undefined;
+        const fingerprint_id = hybrid.fingerprintIdBySig(sig);
         return { nearest, priors, fingerprint_id, elapsed_ms: performance.now() - t0, failed: false };
       } catch {
         return v1Evidence(feat, opts);

@@ -2,8 +2,8 @@ export { createCapabilityValidator } from './capability-validator.ts';
 export type { CapabilityValidatorOptions } from './capability-validator.ts';
 export { chosenWithout, decideRoute, NoRouteError } from './decide-route.ts';
 export type { DecideRouteOptions, RouteValidator } from './decide-route.ts';
-export { loadGlobalRoutingConfig, loadRoutingConfig, readRoutingFile, WORKSPACE_ROUTING_PATH } from './load-routing-config.ts';
-export type { RoutingLoadResult } from './load-routing-config.ts';
+export { loadGlobalRoutingConfig, loadRoutingConfig, readRoutingFile, readWorkspaceRouting, WORKSPACE_ROUTING_PATH } from './load-routing-config.ts';
+export type { RoutingLoadResult, WorkspaceRoutingFile } from './load-routing-config.ts';
 export {
   createDelegateRequestPolicy,
   createGlobalDefaultPolicy,

@@ -89,4 +89,19 @@ describe('a prepared turn reads the workspace routing.yaml once', () => {
     expect(a).toEqual(b);
     expect(a!.invalid?.using_last_known_good).toBe(true);
   });
+
+  it('a router given readWorkspace reads every workspace file through it, in decide and in prepare', () => {
+    const { ws, write, request } = setup();
+    write('default_model: sonnet\n');
+    const bus = createEventBus({ mode: 'strict', logger: createMemoryLogger(), clock: createSystemClock() });
+    const roots: string[] = [];
+    const once = readWorkspaceRouting(ws);
+    const readWorkspace = (root: string) => (roots.push(root), once);
+    const router = createRouter({ bus, registry: loadModelRegistry(), global: { ...defaultRoutingConfig(), default_model: HAIKU }, readWorkspace });
+    write('default_model: opus\n');
+    // The file as readWorkspace answers it (read before the change), not as it now is on disk.
+    expect(router.decide(request).chosen_model).toBe(SONNET);
+    expect(router.prepare!(request).decide(ids(2), { cost_weight: 0.1 }).chosen_model).toBe(SONNET);
+    expect(roots).toEqual([ws, ws]);
+  });
 });

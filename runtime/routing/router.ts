@@ -98,6 +98,11 @@ export interface RouterOptions {
   slot4?: Slot4Provider | null;
   /** Prices for routing modes' estimates (routing.yaml `routing_mode`); default the shipped table, read only when a mode is on. */
   prices?: PriceTable | null;
+  /**
+   * Reads a workspace's routing.yaml (default readWorkspaceRouting, on every turn: the agent may edit it). A
+   * caller whose workspaces' files cannot change while it routes (a matrix run) may answer from what it read once.
+   */
+  readWorkspace?: (workspaceRoot: string) => WorkspaceRoutingFile;
 }
 
 /**
@@ -107,6 +112,7 @@ export interface RouterOptions {
  */
 export function createRouter(options: RouterOptions): TurnRouter {
   const { bus, registry, global } = options;
+  const readWorkspace = options.readWorkspace ?? readWorkspaceRouting;
   const validate = createCapabilityValidator(registry);
   const lastGood = new Map<string, RoutingLoadResult>();
   const reported = new Set<string>();
@@ -141,7 +147,7 @@ export function createRouter(options: RouterOptions): TurnRouter {
       bus.emit({ session_id, type: 'routing.policy_invalid', actor: 'system', payload: { ...result.invalid } });
     }
   };
-  const load = (workspaceRoot: string, session_id: string | null, read: WorkspaceRoutingFile = readWorkspaceRouting(workspaceRoot)): RoutingLoadResult => {
+  const load = (workspaceRoot: string, session_id: string | null, read: WorkspaceRoutingFile = readWorkspace(workspaceRoot)): RoutingLoadResult => {
     const result = applyWorkspaceRouting(global, read, lastGood.get(workspaceRoot));
     if (result.invalid) report(workspaceRoot, result, session_id);
     else lastGood.set(workspaceRoot, result);
@@ -170,9 +176,11 @@ export function createRouter(options: RouterOptions): TurnRouter {
       const configs = new Map<string, RoutingLoadResult>();
       // One turn reads its workspace's routing.yaml once, whatever knobs its decisions patch over the global config.
       let workspaceFile: WorkspaceRoutingFile | null = null;
+      // One recommender source per prepared turn, not a closure per decision (a sweep decides a turn at every point).
+      const recommenderOf = (x: TurnRouteRequest, p: PatternConfig): PatternRecommender | null => (turn ? turn.recommenderFor(x, p) : (options.slot4?.recommenderFor(x, p) ?? null));
       return {
         decide(ids, pattern) {
-          const r: TurnRouteRequest = { ...req, ...ids };
+          const r = withIds(req, ids);
           features ??= extractTurnFeatures(req.userMessage, req.history);
           turn ??= options.slot4?.prepareTurn?.(req) ?? null;
           // The knobs patch the global config, under the workspace's file, as a router built with them would.
@@ -180,12 +188,11 @@ export function createRouter(options: RouterOptions): TurnRouter {
           if (key === undefined) patchKeys.set(pattern!, (key = JSON.stringify(pattern)));
           let routing = configs.get(key);
           if (!routing) {
-            workspaceFile ??= readWorkspaceRouting(req.workspaceRoot);
+            workspaceFile ??= readWorkspace(req.workspaceRoot);
             routing = pattern ? loadPatched(patchedGlobal(key, pattern), req.workspaceRoot, r.session_id, workspaceFile) : load(req.workspaceRoot, r.session_id, workspaceFile);
             configs.set(key, routing);
           }
-          const prepared = turn;
-          return decideWith(r, routing, features, (x, p) => (prepared ? prepared.recommenderFor(x, p) : (options.slot4?.recommenderFor(x, p) ?? null)));
+          return decideWith(r, routing, features, recommenderOf);
         },
       };
     },
@@ -253,6 +260,29 @@ export function createRouter(options: RouterOptions): TurnRouter {
     options.slot4?.onDecided?.(req, payload, ev.id);
     return { chosen_model: payload.chosen_model, event_id: ev.id };
   }
+}
+
+/**
+ * `{ ...req, ...ids }` written out: made per decision of a prepared turn, and V8 adds the properties that
+ * follow a spread one by one on a slow path. The optional fields are carried as they are (absent reads as undefined).
+ */
+function withIds(req: TurnRouteRequest, ids: RouteIds): TurnRouteRequest {
+  return {
+    workspaceRoot: req.workspaceRoot,
+    userMessage: req.userMessage,
+    history: req.history,
+    estimatedInputTokens: req.estimatedInputTokens,
+    toolsOffered: req.toolsOffered,
+    hasImages: req.hasImages,
+    stickyModel: req.stickyModel,
+    overrideModel: req.overrideModel,
+    overrideReason: req.overrideReason,
+    workloadId: req.workloadId,
+    delegateTier: req.delegateTier,
+    session_id: ids.session_id,
+    turn_id: ids.turn_id,
+    parent_event_id: ids.parent_event_id,
+  };
 }
 
 function sha256Hex(text: string): string {

@@ -19,13 +19,27 @@ const DAY_US = 86_400_000_000;
  * writes as the SQLite cache's (which shares the store's connection) are.
  */
 export function createMemoryEmbeddingCache(clock: Clock, limits: EmbeddingCacheLimits, journal: (undo: () => void) => void = () => {}): EmbeddingCache {
-  // Keyed by the text itself: hashing is only needed for the eviction tie-break, so it waits for a trim.
-  const rows = new Map<string, CacheEntry>();
+  // Keyed by the text itself: hashing is only needed for the eviction tie-break, so it waits for a trim. One map
+  // per provider, keyed by the caller's own string: a string keeps its hash once computed, where a key joined
+  // per call (provider + text) was hashed over the whole text on every read and write.
+  const byProvider = new Map<string, Map<string, CacheEntry>>();
+  let size = 0;
+  const rowsOf = (providerId: string): Map<string, CacheEntry> => {
+    let rows = byProvider.get(providerId);
+    if (!rows) byProvider.set(providerId, (rows = new Map()));
+    return rows;
+  };
+  const add = (e: CacheEntry) => {
+    rowsOf(e.providerId).set(e.text, e);
+    size++;
+  };
+  const remove = (e: CacheEntry) => {
+    if (byProvider.get(e.providerId)?.delete(e.text)) size--;
+  };
   const slack = Math.max(1, Math.ceil(limits.max_rows / 10));
   let counted = 0;
   let hits = 0;
   let misses = 0;
-  const key = (providerId: string, text: string) => `${providerId}\0${text}`;
   const touch = (e: CacheEntry, now: number) => {
     const { lastUsedUs, useCount } = e;
     e.lastUsedUs = now;
@@ -37,14 +51,15 @@ export function createMemoryEmbeddingCache(clock: Clock, limits: EmbeddingCacheL
   };
 
   function trim(): number {
-    const before = rows.size;
+    const before = size;
     const cutoff = clock.nowUs() - limits.max_age_days * DAY_US;
-    const drop = (k: string, e: CacheEntry) => {
-      rows.delete(k);
-      journal(() => rows.set(k, e));
+    const drop = (e: CacheEntry) => {
+      remove(e);
+      journal(() => add(e));
     };
-    for (const [k, e] of rows) if (e.lastUsedUs < cutoff) drop(k, e);
-    const over = rows.size - limits.max_rows;
+    const all = () => [...byProvider.values()].flatMap((rows) => [...rows.values()]);
+    for (const e of all()) if (e.lastUsedUs < cutoff) drop(e);
+    const over = size - limits.max_rows;
     if (over > 0) {
       const sha = new Map<CacheEntry, string>();
       const shaOf = (e: CacheEntry) => {
@@ -53,16 +68,17 @@ export function createMemoryEmbeddingCache(clock: Clock, limits: EmbeddingCacheL
         return s;
       };
       const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-      const order = [...rows].sort(([, a], [, b]) => a.lastUsedUs - b.lastUsedUs || a.useCount - b.useCount || cmp(a.providerId, b.providerId) || cmp(shaOf(a), shaOf(b)));
-      for (let i = 0; i < over; i++) drop(order[i]![0], order[i]![1]);
+      // A total order (provider and text identify a row), so the rows dropped do not depend on the maps' order.
+      const order = all().sort((a, b) => a.lastUsedUs - b.lastUsedUs || a.useCount - b.useCount || cmp(a.providerId, b.providerId) || cmp(shaOf(a), shaOf(b)));
+      for (let i = 0; i < over; i++) drop(order[i]!);
     }
-    counted = rows.size;
-    return before - rows.size;
+    counted = size;
+    return before - size;
   }
 
   return {
     get(providerId, text) {
-      const e = rows.get(key(providerId, text));
+      const e = byProvider.get(providerId)?.get(text);
       if (!e) {
         misses++;
         return null;
@@ -74,14 +90,15 @@ export function createMemoryEmbeddingCache(clock: Clock, limits: EmbeddingCacheL
     },
     putMany(providerId, entries) {
       const now = clock.nowUs();
+      const rows = rowsOf(providerId);
       for (const { text, vector } of entries) {
-        const k = key(providerId, text);
-        const e = rows.get(k);
+        const e = rows.get(text);
         // An existing key keeps its vector and creation (the upsert only touches it).
         if (e) touch(e, now);
         else {
-          rows.set(k, { providerId, text, vector: new Float32Array(vector), lastUsedUs: now, useCount: 1 });
-          journal(() => rows.delete(k));
+          const added: CacheEntry = { providerId, text, vector: new Float32Array(vector), lastUsedUs: now, useCount: 1 };
+          add(added);
+          journal(() => remove(added));
         }
         // As the SQLite cache counts: one per statement that changed a row, upserts included.
         counted++;
@@ -89,6 +106,6 @@ export function createMemoryEmbeddingCache(clock: Clock, limits: EmbeddingCacheL
       if (counted > limits.max_rows + slack) trim();
     },
     trim,
-    stats: () => ({ hits, misses, rows: rows.size }),
+    stats: () => ({ hits, misses, rows: size }),
   };
 }
