@@ -8,7 +8,7 @@ import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { defaultRoutingConfig } from '../../runtime/routing/routing-config.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
-import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError, traceReadPragmas } from '../../runtime/trace/index.ts';
+import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError, traceReadPragmas, walFolderError } from '../../runtime/trace/index.ts';
 import { reportFingerprintSources } from './pattern-checks.ts';
 import { choosePatternStore, openRunPatternStore, type PatternStoreChoice, type V1StoreChoice } from '../runs/run-pattern-store.ts';
 import { assertTraceValues } from '../runs/check-run-values.ts';
@@ -42,6 +42,9 @@ export function openSqliteReadOnly(path: string): Database.Database {
   } catch (e) {
     // Corrupt pages can reach the schema table itself (a DB with more tables): still "damaged", with what to do.
     if (String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CORRUPT')) throw new SetupError(damagedTraceDbError(path, e)!.message);
+    // A WAL DB in a folder this user cannot write is readable elsewhere: say so, not that it is no trace DB.
+    const folder = walFolderError(path, e);
+    if (folder) throw new SetupError(folder.message);
     throw new SetupError(`${path}: not a SQLite trace DB (${(e as Error).message})`);
   }
   return db;

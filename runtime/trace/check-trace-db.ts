@@ -1,5 +1,6 @@
 // An existing trace DB is checked before anything reads it, so a wrong one gets a message, not a SqliteError stack.
 import { statSync } from 'node:fs';
+import { basename } from 'node:path';
 import type Database from 'better-sqlite3';
 import { TraceStoreError } from './errors.ts';
 import { READABLE_TRACE_SCHEMA_VERSIONS, TRACE_SCHEMA_VERSION } from './schema.ts';
@@ -53,6 +54,19 @@ function fileSize(path: string): number {
 export function damagedTraceDbError(path: string, e: unknown): TraceStoreError | null {
   const code = sqliteCode(e);
   return code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' ? damaged(path, e) : null;
+}
+
+/**
+ * The TraceStoreError for a read-only open SQLite refused because the DB is in WAL mode and the `-shm` file its
+ * readers share does not exist and cannot be made (the folder is not writable: another user's DB, a read-only
+ * mount); null for any other error. The DB itself may be fine, so it is not called damaged or foreign.
+ */
+export function walFolderError(path: string, e: unknown): TraceStoreError | null {
+  if (sqliteCode(e) !== 'SQLITE_READONLY_DIRECTORY') return null;
+  return new TraceStoreError(
+    path,
+    `cannot be read from here: it is in WAL mode, and SQLite must create ${basename(path)}-shm beside it to read it, but its folder is not writable. Make the folder writable, or copy the DB (with its -wal file, if there is one) to a folder you can write and pass that path`,
+  );
 }
 
 function damaged(path: string, e: unknown): TraceStoreError {

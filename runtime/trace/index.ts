@@ -2,5 +2,5 @@
 export { openTraceStore, sessionEventsOf, type EventsOfTypeOptions, type TimeWindow, type TraceStore, type TraceStoreOptions } from './trace-store.ts';
 export { TraceStoreError } from './errors.ts';
 export { READABLE_TRACE_SCHEMA_VERSIONS, TRACE_SCHEMA_VERSION } from './schema.ts';
-export { assertReadableTraceDb, damagedTraceDbError, QUICK_CHECK_MAX_BYTES } from './check-trace-db.ts';
+export { assertReadableTraceDb, damagedTraceDbError, walFolderError, QUICK_CHECK_MAX_BYTES } from './check-trace-db.ts';
 export { traceReadPragmas } from './read-pragmas.ts';
