@@ -48,8 +48,6 @@ const weightsArg = arg('--weights', 'one')!;
 const setting = arg('--setting', 'unseen_tasks') as 'unseen_tasks' | 'new_workspace';
 const withBaseline = !process.argv.includes('--no-baseline');
 const withNumpy = !process.argv.includes('--no-numpy');
-/** The TypeScript floor's outer picks, once it ran: the numpy floor is checked against them (the same cross-fit). */
-let jsFloorPicks: number[][] | null = null;
 const sqliteToo = process.argv.includes('--sqlite-too');
 const FOLDS = 5;
 const K = 10;
@@ -132,8 +130,10 @@ if (sqliteToo) {
   sqliteRun = { picks: r.picks, nested: r.nested, wall_ms: Math.round(performance.now() - t), cpu_ms: cpuMs(process.cpuUsage(c)) };
 }
 const inputs = routing.provider && (withBaseline || withNumpy) ? await floorInputs(routing.provider, run.folds ?? [], run.nested !== undefined) : null;
-const base = inputs && withBaseline ? jsBaseline(inputs) : null;
-const numpy = inputs && withNumpy ? numpyBaseline(inputs) : null;
+const jsFloor = inputs && withBaseline ? jsBaseline(inputs) : null;
+const base = jsFloor?.result ?? null;
+// The numpy floor is checked against the TypeScript one's picks when both ran (the same cross-fit).
+const numpy = inputs && withNumpy ? numpyBaseline(inputs, jsFloor?.picks ?? null) : null;
 console.log(
   JSON.stringify(
     {
@@ -229,7 +229,7 @@ async function floorInputs(provider: EmbeddingProvider, folds: readonly number[]
 }
 
 /** Share of the routed (task, weight) picks in which `picks` agrees with `other`'s (the protocol's by default). */
-function agreementWithProtocol(picks: readonly (readonly number[])[], other: readonly (readonly number[])[] = run.picks): number | null {
+function agreement(picks: readonly (readonly number[])[], other: readonly (readonly number[])[] = run.picks): number | null {
   let same = 0;
   let total = 0;
   weights.forEach((_, i) =>
@@ -249,7 +249,7 @@ function agreementWithProtocol(picks: readonly (readonly number[])[], other: rea
  * tasks vote: per model the mean recorded score and cost; per weight the model maximising
  * (1 − w)·score − w·(cost − min)/(max − min). One scalar dot product per (query, training task): no numpy floor.
  */
-function jsBaseline(input: FloorInputs): { wall_ms: number; cpu_ms: number; queries: number; agreement_with_protocol: number | null } {
+function jsBaseline(input: FloorInputs): { result: { wall_ms: number; cpu_ms: number; queries: number; agreement_with_protocol: number | null }; picks: number[][] } {
   const t0 = performance.now();
   const c0 = process.cpuUsage();
   const { n, dim, unit, cost } = input;
@@ -311,8 +311,7 @@ function jsBaseline(input: FloorInputs): { wall_ms: number; cpu_ms: number; quer
     for (const inner of fold.inner) knnFold(inner.train, inner.test, innerPicks);
   }
   const wall = performance.now() - t0;
-  jsFloorPicks = picks;
-  return { wall_ms: Math.round(wall), cpu_ms: cpuMs(process.cpuUsage(c0)), queries, agreement_with_protocol: agreementWithProtocol(picks) };
+  return { result: { wall_ms: Math.round(wall), cpu_ms: cpuMs(process.cpuUsage(c0)), queries, agreement_with_protocol: agreement(picks) }, picks };
 }
 
 /**
@@ -320,7 +319,7 @@ function jsBaseline(input: FloorInputs): { wall_ms: number; cpu_ms: number; quer
  * of held-out tasks, argpartition for the K best), run by python3 on the inputs written to a temporary folder. Its
  * CPU time counts every BLAS thread. Null with the reason when python3 or numpy is not there.
  */
-function numpyBaseline(input: FloorInputs): { available: true; wall_ms: number; cpu_ms: number; queries: number; numpy_version: string; agreement_with_protocol: number | null; agreement_with_typescript_floor: number | null } | { available: false; reason: string } {
+function numpyBaseline(input: FloorInputs, tsFloorPicks: readonly (readonly number[])[] | null): { available: true; wall_ms: number; cpu_ms: number; queries: number; numpy_version: string; agreement_with_protocol: number | null; agreement_with_typescript_floor: number | null } | { available: false; reason: string } {
   const probe = spawnSync('python3', ['-c', 'import numpy'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) return { available: false, reason: `python3 with numpy not found (${probe.error?.message ?? probe.stderr.trim().split('\n').at(-1)})` };
   const dir = mkdtempSync(join(tmpdir(), 'numpy-crossfit-'));
@@ -330,7 +329,7 @@ function numpyBaseline(input: FloorInputs): { available: true; wall_ms: number; 
     const r = spawnSync('python3', [join(root, 'scripts', 'perf', 'numpy-crossfit.py'), dir], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
     if (r.status !== 0) throw new Error(`numpy-crossfit.py failed (exit ${r.status}): ${r.stderr}`);
     const out = JSON.parse(r.stdout) as { wall_ms: number; cpu_ms: number; queries: number; numpy_version: string; picks: number[][] };
-    return { available: true, wall_ms: out.wall_ms, cpu_ms: out.cpu_ms, queries: out.queries, numpy_version: out.numpy_version, agreement_with_protocol: agreementWithProtocol(out.picks), agreement_with_typescript_floor: jsFloorPicks ? agreementWithProtocol(out.picks, jsFloorPicks) : null };
+    return { available: true, wall_ms: out.wall_ms, cpu_ms: out.cpu_ms, queries: out.queries, numpy_version: out.numpy_version, agreement_with_protocol: agreement(out.picks), agreement_with_typescript_floor: tsFloorPicks ? agreement(out.picks, tsFloorPicks) : null };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
