@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readlinkSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -49,5 +49,21 @@ describe('openSqliteReadOnly reads pages as traceReadPragmas says for the file s
     const missing = join(dir, 'none', 'history.db');
     expect(() => openSqliteReadOnly(missing)).toThrow(SetupError);
     expect(() => openSqliteReadOnly(missing)).toThrow(`${missing}: no such trace DB`);
+  });
+
+  // Linux's view of this process's open files: the test needs it to see a handle left behind.
+  it.runIf(existsSync('/proc/self/fd'))('a file it opened but cannot read is refused and not left open', () => {
+    const path = join(dir, 'notes.db');
+    writeFileSync(path, 'these are notes, not a database\n'.repeat(300));
+    const openOn = () =>
+      readdirSync('/proc/self/fd').filter((fd) => {
+        try {
+          return readlinkSync(`/proc/self/fd/${fd}`) === path;
+        } catch {
+          return false; // closed while listed (the directory's own handle)
+        }
+      }).length;
+    expect(() => openSqliteReadOnly(path)).toThrow(/notes\.db: not a SQLite trace DB/);
+    expect(openOn()).toBe(0);
   });
 });

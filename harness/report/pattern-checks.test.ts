@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { Decimal } from 'decimal.js';
 import { createVirtualClock } from '../../runtime/core/clock.ts';
 import { createMemoryLogger } from '../../runtime/core/logger.ts';
-import { createHashingProvider, openPatternStore } from '../../runtime/patterns/index.ts';
+import { createHashingProvider, fingerprintsOfStore, openPatternStore } from '../../runtime/patterns/index.ts';
 import { clusterTightness } from '../metrics/index.ts';
 import { accumulationErrors, fingerprintSource, fingerprintSourceV2, reportFingerprintSources } from './pattern-checks.ts';
 
@@ -45,7 +45,7 @@ describe('the accumulation check (benchmark.md §6.4)', () => {
     fx = makeStore();
     recordTurn(fx.store, features({ workload_id: 'a', intent_tags: ['debug'] }));
     recordTurn(fx.store, features({ workload_id: 'b', intent_tags: ['debug'] }));
-    const src = fingerprintSource(fx.store);
+    const src = fingerprintSource(fx.store.fingerprints());
     expect(src.items.map((i) => i.workload).sort()).toEqual(['a', 'b']);
     // Structurally identical, different workloads: 1 without the partition (it would be 0.15 with it).
     expect(src.similarity(src.items[0]!.value, src.items[1]!.value)).toBeCloseTo(1, 12);
@@ -60,16 +60,18 @@ describe('the accumulation check (benchmark.md §6.4)', () => {
         const input = { turn_id: `t${i}`, features: features({ workload_id: w, intent_tags: [...tags] }), primary_model: HAIKU, success_score: 0.9, cost_usd: new Decimal('0.01'), latency_ms: 100, pricing_version: 'p1' };
         store.record({ ...input, embedding: await store.embedForRecording(text) }, { session_id: 's', turn_id: `t${i}`, parent_event_id: null });
       }
-      const src = fingerprintSourceV2(store, 0.6);
+      const read = fingerprintsOfStore(store);
+      const src = fingerprintSourceV2(read.fingerprints, read.embeddings!, 0.6);
       expect(src.items.every((i) => i.value.embedding !== null && i.value.embedding_provider === 'local:hashing-384')).toBe(true);
       const t = clusterTightness(src.items, src.similarity);
       expect(t.intra!).toBeGreaterThan(t.inter!);
       // Embeddings change the figure: v2 is not the v1 number under another name.
-      const v1 = clusterTightness(fingerprintSource(store).items, fingerprintSource(store).similarity);
+      const v1Source = fingerprintSource(store.fingerprints());
+      const v1 = clusterTightness(v1Source.items, v1Source.similarity);
       expect(t.intra).not.toBeCloseTo(v1.intra!, 6);
       // A v1 store has no v2 view.
       fx = makeStore();
-      expect(reportFingerprintSources(fx.store, 0.6).fingerprintsV2).toBeNull();
+      expect(reportFingerprintSources(fingerprintsOfStore(fx.store), 0.6).fingerprintsV2).toBeNull();
     } finally {
       store.close();
       rmSync(dir, { recursive: true, force: true });

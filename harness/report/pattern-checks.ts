@@ -1,4 +1,4 @@
-import { DEFAULT_EMBEDDING_ALPHA, isPatternStoreV2, prepareFeatureList, preparedSimilarity, similarityV2, type HybridFingerprint, type PatternStore, type PatternStoreV2, type PreparedFeatures } from '../../runtime/patterns/index.ts';
+import { DEFAULT_EMBEDDING_ALPHA, prepareFeatureList, preparedSimilarity, similarityV2, type HybridFingerprint, type PatternFingerprints, type PatternStore, type PreparedFeatures, type StoredFingerprint } from '../../runtime/patterns/index.ts';
 import type { FingerprintSource } from './protocol-metrics.ts';
 import type { WorkloadRunRecord } from '../runs/run-store.ts';
 
@@ -32,11 +32,11 @@ export function accumulationErrors(store: PatternStore, records: readonly Worklo
 }
 
 /**
- * The store's fingerprints for cluster tightness, compared with the workload-id partition switched off (spec §8.3).
+ * A store's fingerprints for cluster tightness, compared with the workload-id partition switched off (spec §8.3).
  * Tightness scores every pair, so each fingerprint's label sets are built once (as bits), not once per pair.
  */
-export function fingerprintSource(store: PatternStore): FingerprintSource<PreparedFeatures> {
-  const prepared = prepareFeatureList(store.fingerprints().map((f) => f.structural));
+export function fingerprintSource(fingerprints: readonly StoredFingerprint[]): FingerprintSource<PreparedFeatures> {
+  const prepared = prepareFeatureList(fingerprints.map((f) => f.structural));
   return {
     items: prepared.map((p) => ({ workload: p.features.workload_id, value: p })),
     similarity: (a, b) => preparedSimilarity(a, b, { useWorkloadId: false }),
@@ -45,20 +45,19 @@ export function fingerprintSource(store: PatternStore): FingerprintSource<Prepar
 
 /**
  * The v2 view of the same fingerprints (pattern-store.md §16.10 test 5): blended cosine + structural
- * where both carry this provider's embedding, structural otherwise, workload partition off.
+ * where both carry the provider's embedding, structural otherwise, workload partition off.
  */
-export function fingerprintSourceV2(store: PatternStoreV2, alpha: number): FingerprintSource<HybridFingerprint> {
-  const provider = store.embeddingProvider.provider_id;
+export function fingerprintSourceV2(fingerprints: readonly StoredFingerprint[], embeddings: NonNullable<PatternFingerprints['embeddings']>, alpha: number): FingerprintSource<HybridFingerprint> {
   return {
-    items: store.fingerprints().map((f) => {
-      const embedding = store.fingerprintEmbedding(f.id);
-      return { workload: f.structural.workload_id, value: { structural: f.structural, embedding, embedding_provider: embedding ? provider : null } };
+    items: fingerprints.map((f) => {
+      const embedding = embeddings.of(f.id);
+      return { workload: f.structural.workload_id, value: { structural: f.structural, embedding, embedding_provider: embedding ? embeddings.provider : null } };
     }),
     similarity: (a, b) => similarityV2(a, b, { alpha, useWorkloadId: false }),
   };
 }
 
-/** Both tightness views for the report: v1 always, v2 when the store is a v2 store. */
-export function reportFingerprintSources(store: PatternStore, alpha: number | null | undefined) {
-  return { fingerprints: fingerprintSource(store), fingerprintsV2: isPatternStoreV2(store) ? fingerprintSourceV2(store, alpha ?? DEFAULT_EMBEDDING_ALPHA) : null };
+/** Both tightness views for the report: v1 always, v2 when the fingerprints carry a v2 store's embeddings. */
+export function reportFingerprintSources(read: PatternFingerprints, alpha: number | null | undefined) {
+  return { fingerprints: fingerprintSource(read.fingerprints), fingerprintsV2: read.embeddings ? fingerprintSourceV2(read.fingerprints, read.embeddings, alpha ?? DEFAULT_EMBEDDING_ALPHA) : null };
 }

@@ -1,16 +1,14 @@
 import { existsSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
-import { createSystemClock } from '../../runtime/core/clock.ts';
-import { createMemoryLogger } from '../../runtime/core/logger.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
-import { defaultRoutingConfig } from '../../runtime/routing/routing-config.ts';
+import { PatternReadError, readPatternFingerprints } from '../../runtime/patterns/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { assertReadableTraceDb, damagedTraceDbError, TraceStoreError, traceReadPragmas, walFolderError } from '../../runtime/trace/index.ts';
 import { reportFingerprintSources } from './pattern-checks.ts';
-import { choosePatternStore, openRunPatternStore, type PatternStoreChoice, type V1StoreChoice } from '../runs/run-pattern-store.ts';
+import { DEFAULT_EMBEDDING_PROVIDER } from '../runs/run-pattern-store.ts';
 import { assertTraceValues } from '../runs/check-run-values.ts';
 import { hasRunEventTables } from '../runs/run-events.ts';
 import { assertRunValues } from '../runs/run-events-seal.ts';
@@ -34,12 +32,14 @@ export function openSqliteReadOnly(path: string): Database.Database {
     // Missing or out of reach, as existsSync would say.
     throw new SetupError(`${path}: no such trace DB`);
   }
-  let db: Database.Database;
+  let db: Database.Database | null = null;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
     for (const pragma of traceReadPragmas(bytes)) db.pragma(pragma);
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {
+    // A file SQLite opened but cannot read is not left open (a long-lived caller, the viewer, would keep its handle).
+    db?.close();
     // Corrupt pages can reach the schema table itself (a DB with more tables): still "damaged", with what to do.
     if (String((e as { code?: unknown }).code ?? '').startsWith('SQLITE_CORRUPT')) throw new SetupError(damagedTraceDbError(path, e)!.message);
     // A WAL DB in a folder this user cannot write is readable elsewhere: say so, not that it is no trace DB.
@@ -71,8 +71,8 @@ export interface ReportFromDbOptions {
   run?: string;
   /** The protocol's report section by name: protocols/protocols.ts's protocolFor. */
   sectionOf: SectionOf;
+  /** Where the run's pattern store is, when not where the run recorded it; it is read, never written. */
   patternsDbPath?: string | null;
-  env: NodeJS.ProcessEnv;
 }
 
 /** The run ids a trace DB holds, oldest first; a SetupError naming the DB when it holds none. */
@@ -83,14 +83,18 @@ export function runIdsOf(db: Database.Database, path: string): string[] {
 }
 
 /**
- * A run's report rebuilt from its trace DB alone (`analyze --skip-execute`, `bench view`): the store is opened
- * as the run used it, so v2 tightness is recomputed with the same embedder and α, and nothing is written.
+ * A run's report rebuilt from its trace DB alone (`analyze --skip-execute`, `bench view`): the pattern store is read
+ * with the embeddings of the provider the run used, so v2 tightness is recomputed with the same vectors and α. Nothing
+ * is written, the pattern store included; one that cannot be read leaves tightness out, with a warning saying why.
  */
 export function reportFromDb(db: Database.Database, path: string, options: ReportFromDbOptions): BenchReport {
   const runs = new RunStore(db, { create: false });
   const ids = runIdsOf(db, path);
   const runId = options.run ?? ids.at(-1)!;
   if (!ids.includes(runId)) throw new SetupError(`${path}: no run '${runId}'; runs: ${ids.join(', ')}`);
+  // A store named on the command line must be there: a typo would otherwise print a report without tightness.
+  if (options.patternsDbPath && !existsSync(options.patternsDbPath))
+    throw new SetupError(`--patterns-db-path ${options.patternsDbPath}: no such file. Check the path, or drop the flag to read the pattern store the run recorded`);
   // The values of the run reported, whatever the DB's other runs hold (a reader that opened it per-run relies on this).
   // Its events are read once: checked (or vouched for by its seal), then summed by analytics from the same rows.
   const values = hasRunEventTables(db) ? assertRunValues(db, path, runId) : null;
@@ -98,20 +102,23 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
   const events = values?.events ?? null;
   const provenance = runs.provenance(runId);
   const patternsPath = options.patternsDbPath ?? provenance?.patterns_db_path ?? null;
-  const fingerprintVersion = provenance?.fingerprint_version ?? 'v1';
-  const embeddingAlpha = provenance?.embedding_alpha ?? null;
-  // Only a v2 store has an embedding cache, sized by the routing schema's defaults: a v1 store's report does not
-  // load and run that validator (2.5-4 ms of a cold analyze).
-  const choice = (): PatternStoreChoice | V1StoreChoice =>
-    fingerprintVersion === 'v1'
-      ? { fingerprint_version: 'v1' }
-      : { ...choosePatternStore(defaultRoutingConfig(), {}), fingerprint_version: fingerprintVersion, embedding_provider: provenance?.embedding_provider ?? null, embedding_alpha: embeddingAlpha };
-  const patterns =
-    patternsPath && existsSync(patternsPath)
-      ? openRunPatternStore(patternsPath, choice(), { logger: createMemoryLogger(), clock: createSystemClock(), env: options.env, canEmbed: false })
-      : null;
+  const warnings = runs.warnings(runId);
+  let fingerprints: ReturnType<typeof reportFingerprintSources> | null = null;
+  if (patternsPath && existsSync(patternsPath)) {
+    // Read, never opened for writing (nor migrated); a v2 run's tightness blends the embeddings of the provider it used.
+    const provider = (provenance?.fingerprint_version ?? 'v1') === 'v1' ? null : (provenance?.embedding_provider ?? DEFAULT_EMBEDDING_PROVIDER);
+    try {
+      fingerprints = reportFingerprintSources(readPatternFingerprints(patternsPath, provider), provenance?.embedding_alpha ?? null);
+    } catch (e) {
+      if (!(e instanceof PatternReadError)) throw e;
+      // The store asked for on the command line is refused; the one the run recorded is said to be unreadable,
+      // not shown as a store of no fingerprints.
+      if (options.patternsDbPath) throw new SetupError(`--patterns-db-path: the pattern store ${e.message}`);
+      warnings.push(`cluster tightness is not reported: the pattern store ${e.message}`);
+    }
+  }
   try {
-    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), ...(values ? { records: values.records } : {}), runId, sectionOf: options.sectionOf, ...(patterns ? reportFingerprintSources(patterns, embeddingAlpha) : {}) });
+    const report = buildReport({ runs, analytics: createAnalytics(db, loadPriceTable(), events ? { events } : {}), ...(values ? { records: values.records } : {}), runId, sectionOf: options.sectionOf, ...fingerprints, warnings });
     // What analyze writes, bench report must accept: a report its own schema rejects is never handed out.
     const validate = validatorFor<BenchReport>('report.schema.json');
     if (!validate(report)) throw new SetupError(`${path}: the report rebuilt from run ${runId} breaks schemas/report.schema.json (${formatAjvErrors(validate.errors).slice(0, 3).join('; ')}); nothing was written`);
@@ -120,7 +127,5 @@ export function reportFromDb(db: Database.Database, path: string, options: Repor
     // A large DB skips the up-front integrity scan; corrupt pages met here get the same clear message.
     const damaged = damagedTraceDbError(path, e);
     throw damaged ? new SetupError(damaged.message) : e;
-  } finally {
-    patterns?.close();
   }
 }

@@ -24,6 +24,7 @@ import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../io/cli-io.ts';
 import { createProgress } from '../runner/progress.ts';
 import { reportFingerprintSources } from '../report/pattern-checks.ts';
+import { fingerprintsOfStore } from '../../runtime/patterns/index.ts';
 import { choosePatternStore, openRunPatternStore } from '../runs/run-pattern-store.ts';
 import { protocolFor } from '../protocols/protocols.ts';
 import type { AgentProtocolTypes, OpenRun, ProtocolContext, RunHost, RunProtocol } from '../protocols/run-protocol.ts';
@@ -371,7 +372,7 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
           analytics: createAnalytics(store.database, prices),
           runId,
           sectionOf: protocolFor,
-          ...reportFingerprintSources(patterns, patternChoice.embedding_alpha),
+          ...reportFingerprintSources(fingerprintsOfStore(patterns), patternChoice.embedding_alpha),
         });
         patterns.close();
         // Its rows, events and pattern store as finalised (the store closed: nothing writes it after), for bench merge to check (harness/runs/run-seal.ts).

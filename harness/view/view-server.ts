@@ -27,7 +27,6 @@ export interface ViewServerOptions {
   host: string;
   /** 0 picks a free port. */
   port: number;
-  env: NodeJS.ProcessEnv;
 }
 
 /** A running viewer; `close()` stops it and closes the DBs. */
@@ -175,14 +174,14 @@ function dbAt(dbs: readonly OpenDb[], raw: string | null): OpenDb {
   return d;
 }
 
-function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknown {
+function route(dbs: readonly OpenDb[], url: URL): unknown {
   const q = url.searchParams;
   switch (url.pathname) {
     case '/api/runs':
       return { dbs: dbs.map((d) => d.name), ...listRuns(dbs) };
     case '/api/report': {
       const d = dbAt(dbs, q.get('db'));
-      const report = reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, env, sectionOf: sectionFor });
+      const report = reportFromDb(usable(d), d.name, { run: q.get('run') ?? undefined, sectionOf: sectionFor });
       return { ...report, commit: commitOf(report.provenance.metis_commit_sha, report.provenance.metis_dirty) };
     }
     case '/api/matrix': {
@@ -210,7 +209,7 @@ function route(dbs: readonly OpenDb[], url: URL, env: NodeJS.ProcessEnv): unknow
       const side = (key: 'a' | 'b') => {
         const [db, run] = (q.get(key) ?? '').split(':');
         const d = dbAt(dbs, db ?? null);
-        return { report: reportFromDb(usable(d), d.name, { run, env, sectionOf: sectionFor }), path: null, label: `${d.name}:${run}` };
+        return { report: reportFromDb(usable(d), d.name, { run, sectionOf: sectionFor }), path: null, label: `${d.name}:${run}` };
       };
       return compareReports(side('a'), side('b'));
     }
@@ -241,7 +240,7 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     const file = files.get(url.pathname);
     if (file) return send(res, 200, file.type, file.body);
     try {
-      const body = route(dbs, url, options.env);
+      const body = route(dbs, url);
       if (body === undefined) return json(res, 404, { error: `no such page: ${url.pathname}` });
       return json(res, 200, body);
     } catch (e) {

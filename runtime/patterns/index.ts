@@ -81,3 +81,4 @@ export {
 export { DEFAULT_EMBEDDING_CONFIG, upgradeToV2, type EmbeddingConfig, type EmbeddingQuery, type PatternStoreV2 } from './v2-pattern-store.ts';
 export * from './embeddings/index.ts';
 export { isPatternStoreV2 } from './store-version.ts';
+export { fingerprintsOfStore, PatternReadError, readPatternFingerprints, type PatternFingerprints } from './read-fingerprints.ts';

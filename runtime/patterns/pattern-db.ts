@@ -62,6 +62,12 @@ const OUTCOME_COLUMNS = `fingerprint_id, primary_model, sample_size, success_sco
 // LRU with the §6.3 sample-size tie-break; rowid (insertion order) makes the order total.
 const EVICTION_ORDER = 'ORDER BY last_updated_at_us ASC, sample_size ASC, rowid ASC';
 
+/** Every fingerprint row, oldest first: what a store's `fingerprints()` and a report's reader (read-fingerprints.ts) list. */
+export const ALL_FINGERPRINTS_SQL = 'SELECT id, kind, structural_json, structural_sig, created_at_us FROM fingerprints ORDER BY created_at_us, id';
+
+/** The stored embeddings of one provider (v2 columns). */
+export const EMBEDDINGS_OF_SQL = 'SELECT id, embedding_blob, embedding_dim FROM fingerprints WHERE embedding_blob IS NOT NULL AND embedding_provider = ?';
+
 const toOutcome = ({ sum_cost_text, ...r }: RawOutcome): OutcomeRow => ({ ...r, sum_cost_usd_micros: BigInt(sum_cost_text) });
 
 /** Thrown when the file is a pattern DB of a newer schema. */
@@ -117,9 +123,7 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
     insertFingerprint: () => db.prepare(
       "INSERT INTO fingerprints (id, kind, structural_json, structural_sig, created_at_us) VALUES (@id, 'structural', @structural_json, @structural_sig, @created_at_us)",
     ),
-    allFingerprints: () => db.prepare<[], FingerprintRow>(
-      'SELECT id, kind, structural_json, structural_sig, created_at_us FROM fingerprints ORDER BY created_at_us, id',
-    ),
+    allFingerprints: () => db.prepare<[], FingerprintRow>(ALL_FINGERPRINTS_SQL),
     outcome: () => db.prepare<[string, string], RawOutcome>(`SELECT ${OUTCOME_COLUMNS} FROM outcomes WHERE fingerprint_id = ? AND primary_model = ?`),
     allOutcomes: () => db.prepare<[], RawOutcome>(`SELECT ${OUTCOME_COLUMNS} FROM outcomes ORDER BY fingerprint_id, primary_model`),
     upsertOutcome: () => db.prepare(
@@ -152,7 +156,7 @@ export function openPatternDb(path: string, busyTimeoutMs: number) {
     deleteOrphan: () => db.prepare('DELETE FROM fingerprints WHERE id = @id AND NOT EXISTS (SELECT 1 FROM outcomes WHERE fingerprint_id = @id)'),
     deleteAll: () => db.prepare('DELETE FROM fingerprints'),
     setMeta: () => db.prepare('INSERT INTO store_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
-    embeddingsOf: () => db.prepare<[string], EmbeddingRow>('SELECT id, embedding_blob, embedding_dim FROM fingerprints WHERE embedding_blob IS NOT NULL AND embedding_provider = ?'),
+    embeddingsOf: () => db.prepare<[string], EmbeddingRow>(EMBEDDINGS_OF_SQL),
     // First embedding wins: a fingerprint is keyed by its structural signature (§7.1), the vector describes its first text.
     setEmbedding: () => db.prepare("UPDATE fingerprints SET kind = 'hybrid', embedding_blob = ?, embedding_provider = ?, embedding_dim = ? WHERE id = ? AND embedding_blob IS NULL"),
   });

@@ -1,11 +1,9 @@
 // An existing trace DB is checked before anything reads it, so a wrong one gets a message, not a SqliteError stack.
 import { statSync } from 'node:fs';
-import { basename } from 'node:path';
 import type Database from 'better-sqlite3';
+import { sqliteCode, walFolderReason } from '../core/sqlite-errors.ts';
 import { TraceStoreError } from './errors.ts';
 import { READABLE_TRACE_SCHEMA_VERSIONS, TRACE_SCHEMA_VERSION } from './schema.ts';
-
-const sqliteCode = (e: unknown): string => String((e as { code?: unknown })?.code ?? '');
 
 /**
  * Above this size the up-front integrity scan is skipped: it reads every page (1.2 s on a DB of 100 nightly
@@ -63,10 +61,7 @@ export function damagedTraceDbError(path: string, e: unknown): TraceStoreError |
  */
 export function walFolderError(path: string, e: unknown): TraceStoreError | null {
   if (sqliteCode(e) !== 'SQLITE_READONLY_DIRECTORY') return null;
-  return new TraceStoreError(
-    path,
-    `cannot be read from here: it is in WAL mode, and SQLite must create ${basename(path)}-shm beside it to read it, but its folder is not writable. Make the folder writable, or copy the DB (with its -wal file, if there is one) to a folder you can write and pass that path`,
-  );
+  return new TraceStoreError(path, walFolderReason(path));
 }
 
 function damaged(path: string, e: unknown): TraceStoreError {

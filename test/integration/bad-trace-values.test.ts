@@ -118,7 +118,7 @@ describe('a valid DB with values no run writes', () => {
 
   it('bench view shows the tampered DB as unreadable and serves the good one', async () => {
     const { path } = tampered('view', firstCall, (id) => `UPDATE events SET payload_json = json_set(payload_json, '$.input_tokens', -1) WHERE id = '${id}'`);
-    const server = await startViewServer({ dbPaths: [path, good], host: '127.0.0.1', port: 0, env: {} });
+    const server = await startViewServer({ dbPaths: [path, good], host: '127.0.0.1', port: 0 });
     try {
       const body = (await (await fetch(new URL('/api/runs', server.url))).json()) as { runs: { db: number }[]; errors: { db: number; error: string }[] };
       expect(body.runs.every((r) => r.db === 1)).toBe(true);

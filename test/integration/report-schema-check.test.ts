@@ -24,10 +24,10 @@ describe('analyze refuses a report that breaks schemas/report.schema.json', () =
   it('with the report it would have written named, and nothing returned', () => {
     const h = openTraceDbReadOnly(db, { values: 'per-run' });
     try {
-      expect(reportFromDb(h, db, { sectionOf: sectionFor, env: {} }).report_version).toBe(1);
+      expect(reportFromDb(h, db, { sectionOf: sectionFor }).report_version).toBe(1);
       // A protocol section the schema does not know: the report must not come out.
       const broken = () => ({ reportSection: () => ({ protocol: 'a3', not_in_the_schema: true }) as unknown as BenchReport['protocol_metrics'] });
-      expect(() => reportFromDb(h, db, { sectionOf: broken, env: {} })).toThrow(/breaks schemas\/report\.schema\.json \(\/protocol_metrics: must/);
+      expect(() => reportFromDb(h, db, { sectionOf: broken })).toThrow(/breaks schemas\/report\.schema\.json \(\/protocol_metrics: must/);
     } finally {
       h.close();
     }

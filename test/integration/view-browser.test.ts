@@ -22,7 +22,7 @@ describe.skipIf(!CHROMIUM)('bench view in a real browser', () => {
     const r = await bench(['run', '--workload', 'fix-a-bug-small', '--quiet', '--db-path', db], { env: ENV });
     expect([0, 1], r.stderr).toContain(r.code);
     digest = createHash('sha256').update(readFileSync(db)).digest('hex');
-    server = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: 0, env: {} });
+    server = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: 0 });
     browser = await launchBrowser();
   }, 180_000);
 

@@ -32,7 +32,7 @@ beforeAll(async () => {
   expect(s.code, s.stderr).toBe(0);
   const a = await bench(['run', '--workload', 'fix-a-bug-small', '--workloads-dir', join(REPO_ROOT, 'workloads'), '--quiet', '--db-path', paths.trace], { cwd, env: ENV });
   expect([0, 1], a.stderr).toContain(a.code);
-  server = await startViewServer({ dbPaths: [paths.trace, paths.matrix, paths.streams], host: '127.0.0.1', port: 0, env: {} });
+  server = await startViewServer({ dbPaths: [paths.trace, paths.matrix, paths.streams], host: '127.0.0.1', port: 0 });
 }, 300_000);
 
 afterAll(async () => {

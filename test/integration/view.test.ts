@@ -33,7 +33,7 @@ beforeAll(async () => {
   // The run only feeds what this file reads: shared with the other files that read the same run (built once).
   db = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], ENV);
   before = sha(db);
-  server = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: 0, env: {} });
+  server = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: 0 });
 }, 180_000);
 
 afterAll(async () => {
@@ -84,14 +84,14 @@ describe('bench view', () => {
 
   it('a busy port is one setup error naming --port 0, not a stack trace', async () => {
     const busy = Number(new URL(server.url).port);
-    const e = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: busy, env: {} }).catch((x: unknown) => x);
+    const e = await startViewServer({ dbPaths: [db], host: '127.0.0.1', port: busy }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SetupError);
     expect((e as Error).message).toBe(`port ${busy} on 127.0.0.1 is in use (another bench view?): pass --port 0 for any free port, or --port N`);
   });
 
   it('listens on loopback only and refuses foreign Host headers (DNS rebinding)', async () => {
     expect(new URL(server.url).hostname).toBe('127.0.0.1');
-    await expect(startViewServer({ dbPaths: [db], host: '0.0.0.0', port: 0, env: {} })).rejects.toThrow(/loopback only/);
+    await expect(startViewServer({ dbPaths: [db], host: '0.0.0.0', port: 0 })).rejects.toThrow(/loopback only/);
     expect(await getWithHost(new URL('/api/runs', server.url).toString(), 'evil.example:80')).toBe(403);
     const post = await fetch(new URL('/api/runs', server.url), { method: 'POST' });
     expect(post.status).toBe(405);
@@ -129,7 +129,7 @@ describe('bench view', () => {
     const cwd = tempDir();
     const damaged = join(cwd, 'damaged.db');
     writeFileSync(damaged, Buffer.concat([Buffer.from('SQLite format 3\0'), Buffer.alloc(8192, 0xab)]));
-    const both = await startViewServer({ dbPaths: [damaged, db], host: '127.0.0.1', port: 0, env: {} });
+    const both = await startViewServer({ dbPaths: [damaged, db], host: '127.0.0.1', port: 0 });
     try {
       const res = await fetch(new URL('/api/runs', both.url));
       expect(res.status).toBe(200);
@@ -153,6 +153,6 @@ describe('bench view', () => {
     const cwd = tempDir();
     const a = join(cwd, 'a.db');
     writeFileSync(a, 'hello');
-    await expect(startViewServer({ dbPaths: [a, join(cwd, 'missing.db')], host: '127.0.0.1', port: 0, env: {} })).rejects.toThrow(/a\.db: [\s\S]*missing\.db: /);
+    await expect(startViewServer({ dbPaths: [a, join(cwd, 'missing.db')], host: '127.0.0.1', port: 0 })).rejects.toThrow(/a\.db: [\s\S]*missing\.db: /);
   });
 });

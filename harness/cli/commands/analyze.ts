@@ -60,7 +60,7 @@ export const analyzeCommandSpec: CommandSpec = {
     // reportFromDb checks the values of the run it reports; the DB's other runs (a hundred nights) are not read.
     const db = opened ? assertTraceDb(opened, path, { values: 'per-run' }) : openTraceDbReadOnly(path, { values: 'per-run' });
     try {
-      const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, env: io.env, sectionOf: sectionFor });
+      const report = reportFromDb(db, path, { run: o.run, patternsDbPath: o.patternsDbPath ? resolve(io.cwd, o.patternsDbPath) : null, sectionOf: sectionFor });
       if (jsonPath) writeJsonFile(jsonPath, report);
       io.out(renderReportTable(report, { json: jsonPath, width: tableWidth(o, io) }));
       if (report.status === 'interrupted') io.err(await interruptedSummary(path, report.provenance.run_id, db));

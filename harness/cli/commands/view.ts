@@ -51,7 +51,7 @@ export const viewCommandSpec: CommandSpec = {
     const dbPaths = given.length ? given.map((p) => resolve(io.cwd, p)) : defaultDbs(resolve(io.cwd, o.runsDir));
     const port = Number(o.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SetupError(`--port ${o.port}: expected a whole number from 0 to 65535`);
-    const server = await startViewServer({ dbPaths, host: o.host, port, env: { ...io.env } });
+    const server = await startViewServer({ dbPaths, host: o.host, port });
     io.out(`bench view: ${dbPaths.length} trace DB(s) at ${server.url} (read-only; Ctrl-C to stop)`);
     await new Promise<void>((done) => {
       if (io.interrupt?.aborted) return done();
