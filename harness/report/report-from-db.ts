@@ -86,8 +86,14 @@ export function runIdsOf(db: Database.Database, path: string): string[] {
  * A run's report rebuilt from its trace DB alone (`analyze --skip-execute`, `bench view`): the pattern store is read
  * with the embeddings of the provider the run used, so v2 tightness is recomputed with the same vectors and α. Nothing
  * is written, the pattern store included; one that cannot be read leaves tightness out, with a warning saying why.
+ * One read transaction: the rows checked (or vouched for by the seal) are the rows every figure is built from,
+ * including those analytics reads after the check (a decision's payload, read by its rowid when a figure asks).
  */
 export function reportFromDb(db: Database.Database, path: string, options: ReportFromDbOptions): BenchReport {
+  return db.transaction(() => reportOfRun(db, path, options))();
+}
+
+function reportOfRun(db: Database.Database, path: string, options: ReportFromDbOptions): BenchReport {
   const runs = new RunStore(db, { create: false });
   const ids = runIdsOf(db, path);
   const runId = options.run ?? ids.at(-1)!;

@@ -120,7 +120,8 @@ describe("a run's events digest", () => {
     fc.assert(
       fc.property(fc.array(typed, { maxLength: 16 }), fc.constantFrom<EventsDigestVersion>(...VERSIONS), (rows, version) => {
         const db = runDb(rows);
-        const pass = runEventsPass(db, 'r', version, PAYLOAD_TYPES, COUNTED_TYPES);
+        // No rows of types asked for: their payload fields are read (`->>`), and these payloads need not be JSON.
+        const pass = runEventsPass(db, 'r', version, [], COUNTED_TYPES);
         const expected = new Map<string, Map<string, number>>();
         const grouped = db.prepare("SELECT session_id, type, count(*) FROM events WHERE session_id IN ('s0', 's1', 's2') AND typeof(type) = 'text' GROUP BY 1, 2").raw().all() as [string, string, number][];
         for (const [session, type, n] of grouped) if (COUNTED_TYPES.includes(type)) expected.set(session, (expected.get(session) ?? new Map<string, number>()).set(type, n));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { eventRowOf, SESSION_EVENT_ROW_VALUES, type EventRow } from '../../runtime/analytics/event-rows.ts';
 import { RUN_EVENTS, RUN_SESSIONS_CTE } from './run-events.ts';
 
 // The digest a run's seal records of its event rows (bench_run_seal.events_digest), in two versions. Each is
@@ -40,16 +41,18 @@ const V2_ROW = `concat(${['id', 'type', 'payload_json'].map((c) => field(c, ''))
 const typeList = (types: readonly string[]) => types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
 
 /**
- * One row per session of the run with rows (sub-sessions included), in session order: the rowids of its rows of
- * `types` (a JSON array, in id order), its chunk of the digest's string, its id and its count of rows of each of
- * `countTypes`. The chunks one after another are the string the run hashes. The rowids and the counts come from
- * the same rows in the same pass, nearly free, so a reader can fetch the rows it sums by rowid and take the
- * counts it reports from here instead of walking the run's 10k rows again for each.
+ * One row per session of the run with rows (sub-sessions included), in session order: its rows of `types` as a JSON
+ * array of SESSION_EVENT_ROW_VALUES arrays (in id order), its chunk of the digest's string, its id and its count of rows of
+ * each of `countTypes`. The chunks one after another are the string the run hashes. The rows and the counts come from
+ * the same rows in the same pass, so a reader takes the rows it sums and the counts it reports from here instead of
+ * walking the run's 10k rows again, or seeking each row it sums a second time (and one JSON array per session costs
+ * less to hand over than a JavaScript value per field).
  */
 export function eventsPassSql(version: EventsDigestVersion, types: readonly string[], countTypes: readonly string[] = []): string {
   const chunk = version === 1 ? `group_concat(${V1_ROW}, '')` : `concat(${field('session_id', '')}, group_concat(${V2_ROW}, ''), '.')`;
   const counts = countTypes.map((t) => `, count(*) FILTER (WHERE type = ${typeList([t])})`).join('');
-  return `${RUN_SESSIONS_CTE} SELECT json_group_array(rowid) FILTER (WHERE type IN (${typeList(types)})), CAST(${chunk} AS BLOB), session_id${counts} ${RUN_EVENTS} GROUP BY session_id`;
+  const rows = types.length === 0 ? "'[]'" : `json_group_array(json_array(${SESSION_EVENT_ROW_VALUES})) FILTER (WHERE type IN (${typeList(types)}))`;
+  return `${RUN_SESSIONS_CTE} SELECT ${rows}, CAST(${chunk} AS BLOB), session_id${counts} ${RUN_EVENTS} GROUP BY session_id`;
 }
 
 /** The digest text as a seal records it: version 1 is the bare hex, later versions are prefixed with their name. */
@@ -78,16 +81,18 @@ export interface RunEventsPass {
   sessions: string[];
   /** The digest text of `version` over every event row of the run: what its seal records. */
   digest: string;
-  /** The rowids of the run's rows of the types asked for, by session in id order, as a JSON array (readEventRows reads them). */
-  rowids: string;
+  /** The run's rows of the types asked for, as analytics reads them, by session (sessions without such rows absent) in id order. */
+  rows: Map<string, EventRow[]>;
   /** Each session's count of rows of each type counted (types without rows, and sessions without rows, absent). */
   counts: Map<string, Map<string, number>>;
 }
 
 /**
- * The run's sessions with rows (sub-sessions included), the digest of every event row it holds, the rowids of its
- * rows of `types` and each session's count of rows of each of `countTypes`, in one pass over its rows: one
+ * The run's sessions with rows (sub-sessions included), the digest of every event row it holds, its rows of `types`
+ * as analytics reads them and each session's count of rows of each of `countTypes`, in one pass over its rows: one
  * statement, whose groups are the sessions (a second run of the sessions CTE for the list was about 0.8 ms of a cold analyze).
+ * A row of `types` whose payload SQLite cannot parse as JSON stops the pass with SQLite's error (its fields are read
+ * with `->>`): the caller checks the rows to name it (run-events-seal.ts).
  */
 export function runEventsPass(
   db: Database.Database,
@@ -97,12 +102,13 @@ export function runEventsPass(
   countTypes: readonly string[] = [],
 ): RunEventsPass {
   const hash = createHash('sha256');
-  const rowids: string[] = [];
+  const rows = new Map<string, EventRow[]>();
   const sessions: string[] = [];
   const counts = new Map<string, Map<string, number>>();
   for (const row of db.prepare(eventsPassSql(version, types, countTypes)).raw().iterate(runId) as IterableIterator<[string, Buffer, string, ...number[]]>) {
-    const [ids, chunk, session] = row;
-    if (ids !== '[]') rowids.push(ids.slice(1, -1));
+    const [picked, chunk, session] = row;
+    // As JSON, numbers come back as the doubles SQLite holds (it writes a real with the digits to round-trip).
+    if (picked !== '[]') rows.set(session, (JSON.parse(picked) as unknown[][]).map((v) => eventRowOf(v, session)));
     hash.update(chunk);
     sessions.push(session);
     let mine: Map<string, number> | undefined;
@@ -112,7 +118,7 @@ export function runEventsPass(
     }
     if (mine !== undefined) counts.set(session, mine);
   }
-  return { sessions, digest: digestText(version, hash.digest('hex')), rowids: `[${rowids.join(',')}]`, counts };
+  return { sessions, digest: digestText(version, hash.digest('hex')), rows, counts };
 }
 
 /** The digest text of `version` over every event row of the run: what its seal records of the rows checked. */

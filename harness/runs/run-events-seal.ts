@@ -2,8 +2,8 @@ import type Database from 'better-sqlite3';
 import { COUNTED_TYPES, PAYLOAD_TYPES, type PreReadEvents } from '../../runtime/analytics/event-rows.ts';
 import { BadTraceValueError, checkRunEvents, checkRunRows, eventChecksStamp } from './check-run-values.ts';
 import type { WorkloadRunRecord } from './run-store.ts';
-import { eventsDigestVersionOf, runEventsDigest, runEventsPass } from './events-digest.ts';
-import { hasRunEventTables, readEventRows, readRunEvents, runSessionIds } from './run-events.ts';
+import { eventsDigestVersionOf, runEventsDigest, runEventsPass, type EventsDigestVersion, type RunEventsPass } from './events-digest.ts';
+import { hasRunEventTables, readRunEvents, runSessionIds } from './run-events.ts';
 
 // A finished run's events are checked once, when it is sealed: the seal records the digest of the rows that
 // passed and which checks they passed (bench_run_seal's events_digest and events_checked_with). A reader hashes
@@ -51,6 +51,20 @@ export interface RunValues {
 }
 
 /**
+ * The events pass of a run whose seal can match, reading the rows analytics sums on its way. Their payload fields are
+ * read (`->>`) before the digest says whether the run is as sealed: a payload SQLite cannot parse as JSON stops the
+ * pass, and is then refused as the checks refuse it, naming its row (an edit of a sealed run), not as an SQLite error.
+ */
+function eventsPass(db: Database.Database, path: string, runId: string, version: EventsDigestVersion): RunEventsPass {
+  try {
+    return runEventsPass(db, runId, version, PAYLOAD_TYPES, COUNTED_TYPES);
+  } catch (e) {
+    checkRunEvents(db, path, runId);
+    throw e;
+  }
+}
+
+/**
  * Throws a BadTraceValueError (exit 2) for the first value of run `runId` no run can have written: its event
  * payloads are schema-checked unless the run's seal vouches for exactly these rows under these checks; the
  * harness's own rows (a few hundred) are always checked. Returns the run's rows of the types analytics parses and
@@ -63,13 +77,13 @@ export function assertRunValues(db: Database.Database, path: string, runId: stri
     const seal = readEventsSeal(db, runId);
     // The digest is worth its pass only when a seal made under these checks, in a format known here, can match it.
     const version = seal !== null && seal.checked_with === eventChecksStamp() ? eventsDigestVersionOf(seal.digest) : null;
-    const pass = version !== null ? runEventsPass(db, runId, version, PAYLOAD_TYPES, COUNTED_TYPES) : null;
+    const pass = version !== null ? eventsPass(db, path, runId, version) : null;
     const verdict: RunValuesVerdict = pass !== null && pass.digest === seal!.digest ? 'sealed' : 'checked';
-    // Checked before the rows are read: a payload SQLite's `->>` cannot parse is refused naming its row.
+    // Checked before rows are read without the pass: a payload SQLite's `->>` cannot parse is refused naming its row.
     if (verdict === 'checked') checkRunEvents(db, path, runId);
-    // The pass found the rows of these types on its way (the same rows: one transaction); without it they are sought.
+    // The pass read the rows of these types on its way (the same rows: one transaction); without it they are sought.
     const sessions = pass?.sessions ?? runSessionIds(db, runId);
-    const rows = pass !== null ? readEventRows(db, pass.rowids) : readRunEvents(db, runId, PAYLOAD_TYPES);
+    const rows = pass !== null ? pass.rows : readRunEvents(db, runId, PAYLOAD_TYPES);
     return { verdict, records, events: { sessions: new Set(sessions), types: new Set(PAYLOAD_TYPES), rows, ...(pass !== null ? { counts: pass.counts } : {}) } };
   })();
 }

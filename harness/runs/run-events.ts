@@ -45,12 +45,3 @@ export function readRunEvents(db: Database.Database, runId: string, types: reado
   const only = types.map((t) => `'${t.replace(/'/g, "''")}'`).join(', ');
   return bySession(db.prepare(`${RUN_SESSIONS_CTE} SELECT ${EVENT_ROW_VALUES} ${RUN_EVENTS} AND +type IN (${only}) ORDER BY session_id, id`).raw().all(runId) as unknown[][]);
 }
-
-/**
- * The event rows of `rowids` (a JSON array, as runEventsPass gathers them in (session_id, id) order), by session in
- * that order: a seek per row, where readRunEvents walks every row of the run to find those of its types.
- */
-export function readEventRows(db: Database.Database, rowids: string): Map<string, EventRow[]> {
-  // CROSS JOIN keeps the array as the outer loop, so the rows come in its order.
-  return bySession(db.prepare(`SELECT ${EVENT_ROW_VALUES} FROM (SELECT value AS rid FROM json_each(?)) CROSS JOIN events ON events.rowid = rid`).raw().all(rowids) as unknown[][]);
-}

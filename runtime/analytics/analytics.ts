@@ -341,6 +341,9 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
   };
 
   const sessionDecisions = rowsMemo('route.decided', (f) => `SELECT id, session_id, turn_id, payload_json FROM events WHERE ${f.sql}`, decisionRowsOf);
+  /** The payloads of the rows of these rowids (pre-read decisions, named without them), by rowid. */
+  const decisionPayloads = (rowids: readonly number[]): Map<number, string> =>
+    new Map(all('SELECT rowid, payload_json FROM events WHERE rowid IN (SELECT value FROM json_each(?))', [JSON.stringify(rowids)]).map((r) => [Number(r.rowid), String(r.payload_json)]));
   /** The routing query's winning-policy and chosen-model expressions (what the pre-read rows hold). */
   const choiceSql = (head: string, f: SqlFilter, order: string) =>
     `SELECT ${head}session_id, turn_id, payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy') AS policy,
@@ -442,11 +445,14 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
         const f = selectorFilter(selector, ['route.decided']);
         return all(`SELECT session_id, turn_id, payload_json FROM events WHERE ${f.sql} ORDER BY id`, f.params);
       });
+      // Pre-read rows name a decision by rowid without its payload: those are read here, in one query.
+      const unread = rows.filter((r) => r.payload_json === null).map((r) => Number(r.rowid));
+      const read = unread.length > 0 ? decisionPayloads(unread) : null;
       // Parsed per call, so no two callers share (and could change) one decision object.
       return rows.map((r) => ({
         session_id: String(r.session_id),
         turn_id: r.turn_id === null ? null : String(r.turn_id),
-        decision: JSON.parse(String(r.payload_json)) as RouteDecidedPayload,
+        decision: JSON.parse(String(r.payload_json ?? read!.get(Number(r.rowid)))) as RouteDecidedPayload,
       }));
     },
 

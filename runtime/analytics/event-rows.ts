@@ -4,6 +4,8 @@ import { USAGE_EXPR } from './indexes.ts';
 // figures are summed from those rows instead of read again by SQL. The payload fields summed come with each row,
 // extracted by SQLite with the same `->>` expressions as analytics' own queries: no payload is parsed in JavaScript
 // to sum it, and each field is by construction the value those queries read.
+// A decision's whole payload (routeDecisions parses it) is not among them: analytics reads it by the row's rowid when
+// a figure asks for the decisions of some sessions, so the decisions no figure parses (a forced arm's) cost nothing.
 
 /** A payload field as `->>` gives it: text and numbers as they are, anything absent or null as NULL. */
 type Field = string | number | null;
@@ -17,8 +19,8 @@ export interface EventRow {
   readonly session_id: string;
   readonly turn_id: string | null;
   readonly type: string;
-  /** `route.decided` only (the one type whose payload analytics parses whole); null on the others, never read. */
-  readonly payload_json: string | null;
+  /** `route.decided`: the row's rowid, by which routeDecisions reads its payload (not pre-read: see above). */
+  readonly rowid: number | null;
   /** `llm.call_completed`: the model, the token counts, the recorded cost and the cache tier that served it. */
   readonly model: Field;
   readonly input_tokens: Field;
@@ -64,7 +66,7 @@ const PAYLOAD_FIELDS: readonly (readonly [type: string, fields: readonly (readon
   [
     'route.decided',
     [
-      ['payload_json', 'payload_json'],
+      ['rowid', 'rowid'],
       ['policy', "payload_json ->> ('$.chain[' || (payload_json ->> '$.winner_index') || '].policy')"],
       ['chosen_model', "payload_json ->> '$.chosen_model'"],
     ],
@@ -83,7 +85,7 @@ const PAYLOAD_FIELDS: readonly (readonly [type: string, fields: readonly (readon
 /** The EventRow fields in the interface's order: the named SELECT's columns, so its rows' keys come in this order. */
 const ROW_ORDER: readonly (keyof EventRow)[] = [
   ...PLAIN,
-  'payload_json',
+  'rowid',
   'model',
   'input_tokens',
   'output_tokens',
@@ -116,30 +118,39 @@ const SLOTS = Math.max(...PAYLOAD_FIELDS.map(([, fields]) => fields.length));
  * then slot i holding the i-th field of the row's own type (NULL past its last). 11 values a row instead of 18:
  * better-sqlite3 sets each value of a raw row into its array one by one, and most of the 18 were NULL.
  */
-export const EVENT_ROW_VALUES = [
-  ...PLAIN,
-  ...Array.from({ length: SLOTS }, (_, i) => {
-    const whens = PAYLOAD_FIELDS.filter(([, fields]) => i < fields.length).map(([type, fields]) => `WHEN '${type}' THEN ${fields[i]![1]}`);
-    return `CASE type ${whens.join(' ')} END`;
-  }),
-].join(', ');
+const valuesOf = (plain: readonly string[]) =>
+  [
+    ...plain,
+    ...Array.from({ length: SLOTS }, (_, i) => {
+      const whens = PAYLOAD_FIELDS.filter(([, fields]) => i < fields.length).map(([type, fields]) => `WHEN '${type}' THEN ${fields[i]![1]}`);
+      return `CASE type ${whens.join(' ')} END`;
+    }),
+  ].join(', ');
+
+export const EVENT_ROW_VALUES = valuesOf(PLAIN);
+
+/**
+ * EVENT_ROW_VALUES with NULL for the session, for a reader that groups rows by session and knows it: one value less
+ * to hand over per row (a JSON array per session), set back from the group by `eventRowOf(values, session)`.
+ */
+export const SESSION_EVENT_ROW_VALUES = valuesOf(PLAIN.map((c) => (c === 'session_id' ? 'NULL' : c)));
 
 /**
  * An EventRow from the values of EVENT_ROW_VALUES, in that order (a raw row costs less to read than a named one).
  * Written out field by field for PAYLOAD_FIELDS' slots (a test holds the two to the same rows): one object shape
  * for every row, as analytics reads them in hot loops.
  */
-export function eventRowOf(v: readonly unknown[]): EventRow {
+export function eventRowOf(v: readonly unknown[], session = v[1] as string): EventRow {
   const type = v[3] as string;
   const llm = type === 'llm.call_completed';
   const decided = type === 'route.decided';
   const hit = type === 'cache.hit';
   return {
     id: v[0] as string,
-    session_id: v[1] as string,
+    session_id: session,
     turn_id: v[2] as string | null,
     type,
-    payload_json: decided ? (v[4] as string | null) : null,
+    rowid: decided ? (v[4] as number) : null,
     model: llm ? (v[4] as Field) : null,
     input_tokens: llm ? (v[5] as Field) : null,
     output_tokens: llm ? (v[6] as Field) : null,

@@ -127,15 +127,19 @@ describe('analytics over pre-read rows', () => {
     );
   });
 
-  it('reads nothing for the sessions the rows hold, every type read', () => {
+  it("reads nothing for the sessions the rows hold, every type read, but the decisions' payloads, by rowid", () => {
     const f = createEventsFixture();
     f.llmCall({ session_id: 's0', model: MODELS[0]!, input_tokens: 10 });
     f.add({ type: 'route.decided', session_id: 's0', payload: { chosen_model: MODELS[0], winner_index: 0, chain: [{ policy: 'global_default' }] } });
     const expected = JSON.stringify(readAll(createAnalytics(f.db, table, { sessionMemo: false }), ['s0']));
-    const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events: preRead(f.db, ['s0', 's1'], null) });
-    // A query now would throw: every figure of s0 must come from the rows.
-    f.db.close();
+    const events = preRead(f.db, ['s0', 's1'], null);
+    const prepared: string[] = [];
+    const prepare = f.db.prepare.bind(f.db);
+    f.db.prepare = ((sql: string) => (prepared.push(sql), prepare(sql))) as typeof f.db.prepare;
+    const fromRows = createAnalytics(f.db, table, { sessionMemo: true, events });
     expect(JSON.stringify(readAll(fromRows, ['s0']))).toBe(expected);
+    // A decision's payload is not pre-read (a forced arm's are never parsed): the one query of events reads it by rowid.
+    expect(prepared.filter((sql) => /\bevents\b/.test(sql))).toEqual(['SELECT rowid, payload_json FROM events WHERE rowid IN (SELECT value FROM json_each(?))']);
   });
 });
 

@@ -47,9 +47,9 @@ export function typeCountsOf(rows: readonly EventRow[]): Map<string, number> {
   return out;
 }
 
-/** The session's `route.decided` rows, in id order. */
-export function decisionRowsOf(rows: readonly EventRow[]): { id: string; session_id: string; turn_id: string | null; payload_json: string }[] {
-  return rows.filter((r) => r.type === 'route.decided').map((r) => ({ id: r.id, session_id: r.session_id, turn_id: r.turn_id, payload_json: r.payload_json as string }));
+/** The session's `route.decided` rows, in id order, by rowid without their payloads (pre-read rows do not hold them: routeDecisions reads them). */
+export function decisionRowsOf(rows: readonly EventRow[]): { id: string; session_id: string; turn_id: string | null; rowid: number | null; payload_json: null }[] {
+  return rows.filter((r) => r.type === 'route.decided').map((r) => ({ id: r.id, session_id: r.session_id, turn_id: r.turn_id, rowid: r.rowid, payload_json: null }));
 }
 
 /** A decision's winning policy and chosen model, as the routing query reads them. */

@@ -231,6 +231,11 @@ describe('a valid DB with values no run writes', () => {
           SELECT NULL, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, json_set(payload_json, '$.input_tokens', -5000) FROM events WHERE id = '${id}'`,
       );
       expect(() => verdict(added.path)).toThrow(/table events, row null, field payload_json: a llm\.call_completed payload that breaks its schema/);
+      // A summed payload that is no longer JSON stops the pass that reads its fields: refused naming the event too.
+      // (The usage index reads the payload on every write, so the edit drops it first.)
+      const torn = tampered('sealed-not-json', firstCall, (id) => `DROP INDEX idx_events_llm_usage; UPDATE events SET payload_json = substr(payload_json, 1, 40) WHERE id = '${id}'`);
+      expect(() => verdict(torn.path)).toThrow(BadTraceValueError);
+      expect(() => verdict(torn.path)).toThrow(`${torn.path}: table events, row ${torn.id}, field payload_json`);
     });
 
     it("a seal an older bench wrote (a version 1 digest) still vouches for its rows; a row changed under either version's seal is checked", () => {
