@@ -448,11 +448,18 @@ export function createAnalytics(db: Database.Database, table: PriceTable, option
       // Pre-read rows name a decision by rowid without its payload: those are read here, in one query.
       const unread = rows.filter((r) => r.payload_json === null).map((r) => Number(r.rowid));
       const read = unread.length > 0 ? decisionPayloads(unread) : null;
+      const payloadOf = (r: Row): string => {
+        if (r.payload_json !== null) return String(r.payload_json);
+        const text = read!.get(Number(r.rowid));
+        // Only a reader outside the snapshot the rows came from (reportFromDb reads in one transaction) can miss one.
+        if (text === undefined) throw new Error(`route.decided row ${String(r.rowid)} (${String(r.id)}) is no longer in the trace DB its rows were read from`);
+        return text;
+      };
       // Parsed per call, so no two callers share (and could change) one decision object.
       return rows.map((r) => ({
         session_id: String(r.session_id),
         turn_id: r.turn_id === null ? null : String(r.turn_id),
-        decision: JSON.parse(String(r.payload_json ?? read!.get(Number(r.rowid)))) as RouteDecidedPayload,
+        decision: JSON.parse(payloadOf(r)) as RouteDecidedPayload,
       }));
     },
 

@@ -140,6 +140,11 @@ describe('analytics over pre-read rows', () => {
     expect(JSON.stringify(readAll(fromRows, ['s0']))).toBe(expected);
     // A decision's payload is not pre-read (a forced arm's are never parsed): the one query of events reads it by rowid.
     expect(prepared.filter((sql) => /\bevents\b/.test(sql))).toEqual(['SELECT rowid, payload_json FROM events WHERE rowid IN (SELECT value FROM json_each(?))']);
+
+    // Rows read from another snapshot than the DB now holds (reportFromDb reads in one transaction): said, not a JSON error.
+    f.db.prepare = prepare;
+    f.db.exec("DELETE FROM events WHERE type = 'route.decided'");
+    expect(() => createAnalytics(f.db, table, { sessionMemo: true, events }).routeDecisions({ sessions: ['s0'] })).toThrow(/route\.decided row \d+ \(.+\) is no longer in the trace DB/);
   });
 });
 
