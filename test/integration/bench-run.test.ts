@@ -1,5 +1,5 @@
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -59,6 +59,10 @@ describe('bench run on the simulated provider', () => {
     expect(report.provenance.db_path).toBe(db);
     expect(report.banner).toMatch(/SIMULATED PROVIDER/);
     expect(report.status).toBe('complete');
+  });
+
+  it('leaves its DB, its report and its pattern store in the folder, and nothing beside them (no -wal or -shm)', () => {
+    expect(readdirSync(dirname(first.db)).sort()).toEqual(['run.db', 'run.json', 'run.patterns.db']);
   });
 
   it('aggregate equals the exact Decimal sum of the per-workload values (benchmark.md §10.1 test 5)', () => {
