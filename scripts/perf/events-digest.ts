@@ -19,7 +19,7 @@ import { coldMedians, flag, printWindow, traceDbToTime } from './cold-runs.ts';
 
 const MODES = ['digest-v1-one-blob', 'digest-v1', 'digest-v2', 'digest-v2-with-rows', 'floor', 'typed-walk'] as const;
 
-/** Version 1 as bench computed it before this script: the whole run's string in one blob, then one hash (no rowids). */
+/** Version 1 as bench computed it before this script: the whole run's string in one blob, then one hash (no rows of any type handed on). */
 const V1_ONE_BLOB = `${RUN_SESSIONS_CTE} SELECT CAST(group_concat(concat(${['session_id', 'id', 'type', 'payload_json'].map((c) => `typeof(${c}), ':', octet_length(${c}), ':', ${c}`).join(', ')}), '') AS BLOB)
 FROM (SELECT session_id, id, type, payload_json ${RUN_EVENTS} ORDER BY session_id, id)`;
 type Mode = (typeof MODES)[number];
