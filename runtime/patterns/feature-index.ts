@@ -135,6 +135,23 @@ interface Candidate {
   sim: number;
   o: IndexedOutcomeState;
 }
+/**
+ * One step of a partial selection: `o` (of similarity `sim`) put into `top` / `topSim`, a best-first array of at
+ * most `k` in `order`, by insertion, unless it ranks after all k kept. Both K-NNs keep their top k this way, each in
+ * its own order.
+ */
+function keepTop(top: IndexedOutcomeState[], topSim: number[], k: number, sim: number, o: IndexedOutcomeState, order: (simA: number, a: IndexedOutcomeState, simB: number, b: IndexedOutcomeState) => number): void {
+  if (top.length === k && order(sim, o, topSim[k - 1]!, top[k - 1]!) >= 0) return;
+  let i = top.length === k ? k - 1 : top.length;
+  while (i > 0 && order(sim, o, topSim[i - 1]!, top[i - 1]!) < 0) {
+    top[i] = top[i - 1]!;
+    topSim[i] = topSim[i - 1]!;
+    i--;
+  }
+  top[i] = o;
+  topSim[i] = sim;
+}
+
 const byBlendedOrder = (a: Candidate, b: Candidate) => compareBlendedNeighbors(a.sim, a.o, b.sim, b.o);
 /** Changes to the per-model totals that may wait unapplied (modelTotals applies them): a fold's seeding (~45k) fits. */
 const PENDING_MAX = 65_536;
@@ -455,18 +472,8 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
             );
         if (top.length === k && sim < worst) continue;
         // Partial selection: a best-first array of at most k, insertion-sorted.
-        for (const o of slots[s]!.outcomes) {
-          if (top.length === k && compareNeighbors(sim, o, worst, top[k - 1]!) >= 0) continue;
-          let i = top.length === k ? k - 1 : top.length;
-          while (i > 0 && compareNeighbors(sim, o, topSim[i - 1]!, top[i - 1]!) < 0) {
-            top[i] = top[i - 1]!;
-            topSim[i] = topSim[i - 1]!;
-            i--;
-          }
-          top[i] = o;
-          topSim[i] = sim;
-          if (top.length === k) worst = topSim[k - 1]!;
-        }
+        for (const o of slots[s]!.outcomes) keepTop(top, topSim, k, sim, o, compareNeighbors);
+        if (top.length === k) worst = topSim[k - 1]!;
       }
       return top.map((o, i) => toMatch(o, topSim[i]!));
     },
@@ -505,17 +512,7 @@ export function createFeatureIndex(options: FeatureIndexOptions = {}): FeatureIn
         const sim = qWorkload === -1 || w === -1 ? base : partitionScore(base, w === qWorkload);
         // Below the k-th kept similarity nothing of this fingerprint can enter (ties still compare).
         if (top.length === k && sim < topSim[k - 1]!) continue;
-        for (const o of slots[s]!.outcomes) {
-          if (top.length === k && compareBlendedNeighbors(sim, o, topSim[k - 1]!, top[k - 1]!) >= 0) continue;
-          let i = top.length === k ? k - 1 : top.length;
-          while (i > 0 && compareBlendedNeighbors(sim, o, topSim[i - 1]!, top[i - 1]!) < 0) {
-            top[i] = top[i - 1]!;
-            topSim[i] = topSim[i - 1]!;
-            i--;
-          }
-          top[i] = o;
-          topSim[i] = sim;
-        }
+        for (const o of slots[s]!.outcomes) keepTop(top, topSim, k, sim, o, compareBlendedNeighbors);
       }
       return top.map((o, i) => toMatch(o, topSim[i]!));
     },
