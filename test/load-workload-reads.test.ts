@@ -38,7 +38,7 @@ describe('workload loading', () => {
     vi.stubEnv('METIS_BENCH_CACHE_DIR', '');
     const { dir, file } = oneWorkload();
     vi.clearAllMocks();
-    const found = workloadFinder(dir)('fix-a-bug-small');
+    const found = workloadFinder(dir).find('fix-a-bug-small');
     expect(found?.spec.name).toBe('fix-a-bug-small');
     expect(callsOn(file)).toEqual({ stats: 1, reads: 1 });
     vi.clearAllMocks();
@@ -49,24 +49,24 @@ describe('workload loading', () => {
 
   it('found by name, refuses what it refused: bad bytes, an oversized file (never read), a wrong name; a matrix or missing file is no agent workload', () => {
     const notUtf8 = oneWorkload((f) => writeFileSync(f, Buffer.concat([fs.readFileSync(f), Buffer.from('# caf\xe9\n', 'latin1')])));
-    expect(() => workloadFinder(notUtf8.dir)('fix-a-bug-small')).toThrow(`${notUtf8.file}:`);
-    expect(() => workloadFinder(notUtf8.dir)('fix-a-bug-small')).toThrow(/not valid UTF-8 \(byte offset \d+, byte 0xe9\)/);
+    expect(() => workloadFinder(notUtf8.dir).find('fix-a-bug-small')).toThrow(`${notUtf8.file}:`);
+    expect(() => workloadFinder(notUtf8.dir).find('fix-a-bug-small')).toThrow(/not valid UTF-8 \(byte offset \d+, byte 0xe9\)/);
 
     const max = defaultInputLimits().limits.workload_file.max_bytes;
     const big = oneWorkload((f) => writeFileSync(f, `${fs.readFileSync(f, 'utf8')}# ${'x'.repeat(max)}\n`));
     vi.clearAllMocks();
-    expect(() => workloadFinder(big.dir)('fix-a-bug-small')).toThrow(/is over the workload_file limit/);
+    expect(() => workloadFinder(big.dir).find('fix-a-bug-small')).toThrow(/is over the workload_file limit/);
     expect(callsOn(big.file).reads).toBe(0);
 
     const renamed = oneWorkload((f) => writeFileSync(f, fs.readFileSync(f, 'utf8').replace('name: fix-a-bug-small', 'name: another-name')));
-    expect(() => workloadFinder(renamed.dir)('fix-a-bug-small')).toThrow(/name 'another-name' does not match its directory/);
+    expect(() => workloadFinder(renamed.dir).find('fix-a-bug-small')).toThrow(/name 'another-name' does not match its directory/);
 
     const matrix = tempDir();
     mkdirSync(join(matrix, 'gsm'));
     cpSync(join(WORKLOADS, 'routellm-gsm8k', 'workload.yaml'), join(matrix, 'gsm', 'workload.yaml'));
     mkdirSync(join(matrix, 'empty'));
-    expect(workloadFinder(matrix)('gsm')).toBeNull();
-    expect(workloadFinder(matrix)('empty')).toBeNull();
+    expect(workloadFinder(matrix).find('gsm')).toBeNull();
+    expect(workloadFinder(matrix).find('empty')).toBeNull();
     expect(() => loadWorkload(join(matrix, 'gsm'))).toThrow(/kind: matrix holds recorded outcomes/);
     expect(() => loadWorkload(join(matrix, 'empty'))).toThrow(/no workload.yaml in/);
   });

@@ -1,5 +1,5 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../test/support/temp.ts';
 import type { Provenance } from '../../schemas/types/report.ts';
@@ -36,12 +36,12 @@ describe('simTruthFor', () => {
 
   afterEach(() => vi.unstubAllEnvs());
 
-  it("keeps each script's turn difficulties, not the script, and answers from them as from the script; a broken script keeps nothing", () => {
+  it("keeps each workload's turn difficulties against its files, answers from them as from the script, and keeps nothing of a broken script", () => {
     const cache = tempDir();
     vi.stubEnv('METIS_BENCH_CACHE_DIR', cache);
     const dir = tempDir();
     for (const name of ['fix-a-bug-small', 'multi-step-with-delegation']) cpSync(join(WORKLOADS, name), join(dir, name), { recursive: true });
-    const kept = () => readdirSync(join(cache, 'parsed')).filter((f) => f.startsWith('sim-difficulties-'));
+    const kept = () => readdirSync(join(cache, 'parsed')).filter((f) => f.startsWith('sim-truth-'));
     for (const round of [1, 2]) {
       const truth = simTruthFor(simRunIn(dir));
       if (!('pSolved' in truth)) throw new Error('a sim run has a true oracle');
@@ -52,8 +52,11 @@ describe('simTruthFor', () => {
       }
       expect(kept()).toHaveLength(2);
     }
-    const entries = kept().map((f) => JSON.parse(readFileSync(join(cache, 'parsed', f), 'utf8')) as { file: string; data: unknown });
-    for (const e of entries) expect(e.data).toEqual(scriptDifficulties(loadSimScript(e.file)));
+    const entries = kept().map((f) => JSON.parse(readFileSync(join(cache, 'parsed', f), 'utf8')) as { files: string[]; data: unknown });
+    for (const e of entries) {
+      expect(e.files.map((f) => basename(f))).toEqual(['workload.yaml', 'workspace', 'check', 'sim.yaml']);
+      expect(e.data).toEqual(scriptDifficulties(loadSimScript(e.files[3]!)));
+    }
 
     // A sim.yaml that does not load is refused on every ask, and nothing is kept of it.
     writeFileSync(join(dir, 'fix-a-bug-small', 'sim.yaml'), 'turns: 1\n');
@@ -63,6 +66,44 @@ describe('simTruthFor', () => {
       expect(() => truth.pSolved('fix-a-bug-small', 'haiku')).toThrow(/sim\.yaml/);
     }
     expect(kept()).toHaveLength(2);
+  });
+  it('answers again from what it kept without reading an unchanged workload, and refuses one broken since, whatever it kept', () => {
+    const cache = tempDir();
+    vi.stubEnv('METIS_BENCH_CACHE_DIR', cache);
+    const dir = tempDir();
+    cpSync(join(WORKLOADS, 'fix-a-bug-small'), join(dir, 'fix-a-bug-small'), { recursive: true });
+    const ask = () => {
+      const truth = simTruthFor(simRunIn(dir));
+      if (!('pSolved' in truth)) throw new Error('a sim run has a true oracle');
+      return truth.pSolved('fix-a-bug-small', 'haiku');
+    };
+    const first = ask();
+    expect(first).toBeTypeOf('number');
+    // Asked again with its files unchanged: answered from what was kept, not from the files (an entry altered
+    // by hand changes the answer).
+    expect(ask()).toBe(first);
+    const [entry] = readdirSync(join(cache, 'parsed')).filter((f) => f.startsWith('sim-truth-'));
+    const kept = join(cache, 'parsed', entry!);
+    const text = readFileSync(kept, 'utf8');
+    const altered = JSON.parse(text) as { data: number[] };
+    writeFileSync(kept, JSON.stringify({ ...altered, data: altered.data.map(() => 0) }));
+    expect(ask()).not.toBe(first);
+    writeFileSync(kept, text);
+    expect(ask()).toBe(first);
+    const yaml = join(dir, 'fix-a-bug-small', 'workload.yaml');
+    const bytes = readFileSync(yaml);
+    // Broken with a later mtime: loaded again and refused as before, though an answer was kept for it.
+    writeFileSync(yaml, 'name: fix-a-bug-small\nnot_a_key: 1\n');
+    utimesSync(yaml, new Date(), new Date(Date.now() + 5_000));
+    expect(() => ask()).toThrow(/fix-a-bug-small/);
+    // Mended: answered again. Its script gone: no truth for it (null), as a load without sim.yaml gives.
+    writeFileSync(yaml, bytes);
+    expect(ask()).toBe(first);
+    rmSync(join(dir, 'fix-a-bug-small', 'sim.yaml'));
+    expect(ask()).toBeNull();
+    // Its workspace gone: refused, as loading it is.
+    rmSync(join(dir, 'fix-a-bug-small', 'workspace'), { recursive: true });
+    expect(() => ask()).toThrow(/missing workspace/);
   });
 });
 

@@ -131,22 +131,44 @@ export function discoverWorkloads(root: string): Workload[] {
 }
 
 /**
+ * The paths whose state decides what loading the workload in `dir` gives, sim script included: its workload.yaml,
+ * workspace/, check/ and sim.yaml (any of which may be missing). The schemas and input limits it is checked
+ * against are shipped files, fixed for a build. A result kept against these paths' sizes and mtimes is what a
+ * load would give again while they hold.
+ */
+export function workloadInputs(dir: string): string[] {
+  return ['workload.yaml', 'workspace', 'check', 'sim.yaml'].map((name) => inDir(dir, name));
+}
+
+/** Agent workloads under one folder, found by name (workloadFinder). */
+export interface WorkloadFinder {
+  /** The directory the workload of that name would be in, or null when the folder lists no entry of that name (a path is never one). */
+  dirOf(name: string): string | null;
+  /** The agent workload of that name, loaded and validated, as discoverWorkloads would give it; null when it gives none. */
+  find(name: string): Workload | null;
+}
+
+/**
  * A lookup of agent workloads under `root` by name: the one `discoverWorkloads(root)` would give that name,
  * loaded and validated, or null when it gives none. Reads `root`'s listing once and, per name asked, that
  * workload's directory only; a broken workload that is never asked for is never read.
  */
-export function workloadFinder(root: string): (name: string) => Workload | null {
+export function workloadFinder(root: string): WorkloadFinder {
   const abs = resolve(root);
   if (!isDir(abs)) throw new SetupError(`${abs}: workloads directory not found (pass --workloads-dir)`);
   // Names as the directory spells them: a name is found only as discoverWorkloads would list it (never a path).
   const entries = new Set(readdirSync(abs));
-  return (name) => {
-    if (!entries.has(name)) return null;
-    const dir = inDir(abs, name);
-    // One read of workload.yaml serves the kind check and the load (an oversized one is agent: the loader refuses it).
-    const read = readWorkloadFile(dir);
-    if (read === null || (read.bytes !== null && kindOfText(read.file, read.bytes.toString('utf8')) !== 'agent')) return null;
-    return loadWorkloadOfKind(dir, 'agent', read);
+  const dirOf = (name: string) => (entries.has(name) ? inDir(abs, name) : null);
+  return {
+    dirOf,
+    find(name) {
+      const dir = dirOf(name);
+      if (dir === null) return null;
+      // One read of workload.yaml serves the kind check and the load (an oversized one is agent: the loader refuses it).
+      const read = readWorkloadFile(dir);
+      if (read === null || (read.bytes !== null && kindOfText(read.file, read.bytes.toString('utf8')) !== 'agent')) return null;
+      return loadWorkloadOfKind(dir, 'agent', read);
+    },
   };
 }
 

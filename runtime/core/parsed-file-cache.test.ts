@@ -1,8 +1,8 @@
-import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { cachedParse } from './parsed-file-cache.ts';
+import { cachedParse, cachedResult } from './parsed-file-cache.ts';
 
 const temp = () => mkdtempSync(join(tmpdir(), 'parsed-cache-'));
 
@@ -63,5 +63,36 @@ describe('cachedParse', () => {
     expect(cachedParse('k', b, () => 'B', cache)).toBe('B');
     expect(cachedParse('other', a, () => 'A2', cache)).toBe('A2');
     expect(cachedParse('k', a, () => 'never', cache)).toBe('A');
+  });
+
+  it('keeps a result against several paths, missing ones and folders included, and computes again when any of them changes', () => {
+    const dir = temp();
+    const cache = temp();
+    const file = join(dir, 'a.yaml');
+    const folder = join(dir, 'sub');
+    const absent = join(dir, 'later.yaml');
+    writeFileSync(file, 'x: 1\n');
+    mkdirSync(folder);
+    const paths = [file, folder, absent];
+    let calls = 0;
+    const compute = () => ({ n: ++calls });
+    expect(cachedResult('m', paths, compute, cache)).toEqual({ n: 1 });
+    expect(cachedResult('m', paths, compute, cache)).toEqual({ n: 1 });
+    // The missing path appears: computed again, then kept.
+    writeFileSync(absent, 'y\n');
+    expect(cachedResult('m', paths, compute, cache)).toEqual({ n: 2 });
+    expect(cachedResult('m', paths, compute, cache)).toEqual({ n: 2 });
+    // The folder is replaced by a file of its name: computed again.
+    rmSync(folder, { recursive: true });
+    writeFileSync(folder, '');
+    expect(cachedResult('m', paths, compute, cache)).toEqual({ n: 3 });
+    // The same paths in another order are another question, as are other paths.
+    expect(cachedResult('m', [absent, folder, file], compute, cache)).toEqual({ n: 4 });
+    expect(cachedResult('m', [file], compute, cache)).toEqual({ n: 5 });
+    expect(cachedResult('m', paths, compute, cache)).toEqual({ n: 3 });
+    // An edit of the first path, same size, later mtime: computed again.
+    writeFileSync(file, 'x: 2\n');
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(cachedResult('m', paths, compute, cache)).toEqual({ n: 6 });
   });
 });
