@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
+import { openSqliteForReading } from '../../runtime/core/sqlite-reader.ts';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { SetupError } from '../errors.ts';
 import type { MatrixRunData, SettingName, SettingRun } from './matrix-report.ts';
@@ -31,7 +32,7 @@ export function isMatrixRunDb(path: string): boolean {
   if (!existsSync(path)) return false;
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openSqliteForReading(path);
     return holdsMatrixRun(db);
   } catch {
     return false;
@@ -77,7 +78,7 @@ export function writeMatrixRun(path: string, data: MatrixRunData): void {
 /** Reads a matrix run back (the latest run unless `runId` is given); errors name the DB and the fix. */
 export function readMatrixRun(path: string, runId?: string): MatrixRunData {
   if (!existsSync(path)) throw new SetupError(`${path}: no such DB`);
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openSqliteForReading(path);
   try {
     const runs = db.prepare('SELECT run_id, provenance FROM matrix_run ORDER BY rowid').all() as { run_id: string; provenance: string }[];
     if (runs.length === 0) throw new SetupError(`${path}: holds no matrix run (was it written by bench run --workload <matrix>?)`);

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { createIdFactory } from '../../runtime/core/ids.ts';
+import { openSqliteForReading } from '../../runtime/core/sqlite-reader.ts';
 import { welfordAdd, type RunningMean } from '../../runtime/patterns/welford.ts';
 import { SetupError } from '../errors.ts';
 import { BadTraceValueError } from '../runs/check-run-values.ts';
@@ -89,7 +90,7 @@ function wholeMicros(path: string, o: Record<string, unknown>): bigint {
 }
 
 function readStore(path: string): StoreRows {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openSqliteForReading(path);
   db.defaultSafeIntegers(false);
   try {
     const has = (t: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(t) !== undefined;

@@ -1,7 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { createAnalytics } from '../../runtime/analytics/index.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
+import { openSqliteForReading } from '../../runtime/core/sqlite-reader.ts';
 import { loadPriceTable } from '../../runtime/pricing/index.ts';
 import { PatternReadError, readPatternFingerprints } from '../../runtime/patterns/index.ts';
 import type { BenchReport } from '../../schemas/types/report.ts';
@@ -16,14 +17,17 @@ import { RunStore } from '../runs/run-store.ts';
 import { buildReport, type SectionOf } from './build-report.ts';
 
 /**
- * Opens an existing trace DB read-only, turning every way it can be wrong into a SetupError.
+ * Opens an existing trace DB for reading only, turning every way it can be wrong into a SetupError.
  * `values: 'per-run'` leaves the value check to the reader of one run (reportFromDb checks the run it reports).
  */
 export function openTraceDbReadOnly(path: string, options: { values?: 'all' | 'per-run' } = {}): Database.Database {
   return assertTraceDb(openSqliteReadOnly(path), path, options);
 }
 
-/** An existing SQLite file opened read-only as a trace DB is read (traceReadPragmas); a SetupError naming it when it is none. */
+/**
+ * An existing SQLite file opened for reading only (openSqliteForReading: nothing can be written, and no -wal or -shm
+ * file is left beside it) as a trace DB is read (traceReadPragmas); a SetupError naming it when it is none.
+ */
 export function openSqliteReadOnly(path: string): Database.Database {
   let bytes: number;
   try {
@@ -34,7 +38,7 @@ export function openSqliteReadOnly(path: string): Database.Database {
   }
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openSqliteForReading(path);
     for (const pragma of traceReadPragmas(bytes)) db.pragma(pragma);
     db.prepare('SELECT count(*) FROM sqlite_master').get();
   } catch (e) {

@@ -1,5 +1,5 @@
-import Database from 'better-sqlite3';
 import type { Clock } from '../../runtime/core/clock.ts';
+import { openSqliteForReading } from '../../runtime/core/sqlite-reader.ts';
 import type { Logger } from '../../runtime/core/logger.ts';
 import type { EventBus } from '../../runtime/events/event.ts';
 import {
@@ -80,7 +80,7 @@ export function openRunPatternStore(path: string, choice: PatternStoreChoice | V
 
 /** A stand-in that reads `id`'s stored vectors and refuses to embed (used when the real one needs a key). */
 function readOnlyProvider(path: string, id: string): EmbeddingProvider {
-  const db = new Database(path, { readonly: true, fileMustExist: true });
+  const db = openSqliteForReading(path);
   try {
     const row = db.prepare('SELECT embedding_dim AS dim FROM fingerprints WHERE embedding_provider = ? AND embedding_dim IS NOT NULL LIMIT 1').get(id) as { dim: number } | undefined;
     return {

@@ -5,7 +5,6 @@ import type { AddressInfo } from 'node:net';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type Database from 'better-sqlite3';
-import Sqlite from 'better-sqlite3';
 import { compareReports } from '../compare/index.ts';
 import { SetupError } from '../errors.ts';
 import { analyzeMatrixDb } from '../matrix/read-matrix-report.ts';
@@ -14,6 +13,7 @@ import { sectionFor } from '../protocols/report-section.ts';
 import { openTraceDbReadOnly, reportFromDb, runIdsOf } from '../report/report-from-db.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
+import { openSqliteForReading } from '../../runtime/core/sqlite-reader.ts';
 import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { repDetail } from './rep-detail.ts';
@@ -70,7 +70,7 @@ function openOne(path: string): OpenDb {
       return { ...base, kind: 'streams', streams };
     }
     // A matrix run's DB holds no trace: its report is rebuilt from its own tables (as `bench report` does).
-    if (isMatrixRunDb(path)) return { ...base, kind: 'matrix', db: new Sqlite(path, { readonly: true, fileMustExist: true }) };
+    if (isMatrixRunDb(path)) return { ...base, kind: 'matrix', db: openSqliteForReading(path) };
     return { ...base, kind: 'trace', db: openTraceDbReadOnly(path) };
   } catch (e) {
     return { ...base, kind: 'trace', error: (e as Error).message };
@@ -220,7 +220,7 @@ function route(dbs: readonly OpenDb[], url: URL): unknown {
 
 /**
  * Serves a read-only viewer over trace DBs: the runs, a run's report, a compare of two runs, one rep in full.
- * Listens on loopback only and opens every DB read-only; a Host header other than the loopback address it
+ * Listens on loopback only and opens every DB for reading only (openSqliteForReading); a Host header other than the loopback address it
  * listens on is refused, so a web page elsewhere cannot reach it through DNS rebinding.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChainEntry, PolicyName } from '../routing/route-decision.ts';
 import { POLICY_NAMES } from '../routing/route-decision.ts';
 import { createAnalytics } from './analytics.ts';
+import { openSqliteForReading } from '../core/sqlite-reader.ts';
 import { createEventsFixture, llmCallCompletedPayload, type EventsFixture, TEST_PRICES } from './events-fixture.ts';
 import { computeSavings, sumSavings } from './savings.ts';
 
@@ -140,6 +141,20 @@ describe('analytics.savings', () => {
     expect(createAnalytics(ro, table).savings({}, SONNET).savings_usd.toString()).toBe('2');
     expect(ro.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'idx_events_llm_usage'").get()).toEqual({ n: 0 });
     ro.close();
+  });
+
+  it('on a connection that only reads (query_only, as analyze opens a DB it may write) adds no index and keeps what it read per session', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'analytics-')), 'trace.db');
+    const f = createEventsFixture(new Database(file));
+    f.llmCall({ session_id: 's1', model: HAIKU, input_tokens: 1_000_000 });
+    f.db.close();
+    const reader = openSqliteForReading(file);
+    const a = createAnalytics(reader, table);
+    expect(a.savings({ sessions: ['s1'] }, SONNET).savings_usd.toString()).toBe('2');
+    expect(reader.prepare("SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'idx_events_llm_usage'").get()).toEqual({ n: 0 });
+    // The session's rows were kept: asked again, it answers with the DB closed (a writer's analytics would query).
+    reader.close();
+    expect(a.savings({ sessions: ['s1'] }, SONNET).savings_usd.toString()).toBe('2');
   });
 });
 

@@ -6,6 +6,7 @@ import { addScaledSavings, computeSavings, NO_SCALED_SAVINGS, savingsFromScaled,
 import { selectorFilter, type EventSelector, type SqlFilter } from './selector.ts';
 import { addUsage, ZERO_USAGE, type Usage } from '../types/response.ts';
 import { ensureAnalyticsIndexes, LLM_USAGE_INDEX, USAGE_EXPR } from './indexes.ts';
+import { readsOnly } from '../core/sqlite-reader.ts';
 import { bySession, createSessionMemo } from './session-memo.ts';
 import { COUNTED_TYPES, USAGE_TYPES, type EventRow, type PreReadEvents } from './event-rows.ts';
 import { decisionRowsOf, policyModelsOf, semanticRowsOf, servedCostsOf, sqlKeyOrder, typeCountsOf, usageRowsOf, type PolicyModel, type SemanticRows } from './session-row-figures.ts';
@@ -175,8 +176,9 @@ function mergeGroups(perSession: readonly (readonly TokenGroup[])[]): TokenGroup
 
 /** Creates the analytics queries over a trace DB holding the catalog §7.1 `events` table. */
 export function createAnalytics(db: Database.Database, table: PriceTable, options: AnalyticsOptions = {}): Analytics {
-  if (!db.readonly) ensureAnalyticsIndexes(db);
-  const memo = options.sessionMemo ?? db.readonly;
+  const reader = readsOnly(db);
+  if (!reader) ensureAnalyticsIndexes(db);
+  const memo = options.sessionMemo ?? reader;
   const events = memo ? options.events : undefined;
   /** True when the pre-read rows hold every row of these types (null: of every type). */
   const readTypes = (types: readonly string[] | null): boolean => events !== undefined && (events.types === null || (types !== null && types.every((t) => events.types!.has(t))));

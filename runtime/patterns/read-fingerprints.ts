@@ -3,8 +3,9 @@
 // read-write, migrates an older schema and degrades to empty on a file it cannot use, because routing must never
 // fail a turn; a report must neither change the store it reads nor show one it could not read as an empty one, so
 // this reader throws, saying why.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { sqliteCode, walFolderReason } from '../core/sqlite-errors.ts';
+import { openSqliteForReading } from '../core/sqlite-reader.ts';
 import { unpackVector } from './embeddings/embedding-provider.ts';
 import { ALL_FINGERPRINTS_SQL, EMBEDDINGS_OF_SQL, PatternSchemaError, type EmbeddingRow, type FingerprintRow } from './pattern-db.ts';
 import type { PatternStore, StoredFingerprint } from './pattern-store.ts';
@@ -40,14 +41,15 @@ export function fingerprintsOfStore(store: PatternStore): PatternFingerprints {
 /**
  * The fingerprints of the pattern store at `path`, and with `embeddingProvider` (a v2 run's) their embeddings by
  * that provider, all of the dimension the first of them has (a provider has one), as a v2 store mirrors them. One
- * read transaction, on a connection opened read-only: the file is never written, migrated or switched to WAL.
+ * read transaction, on a connection that only reads (openSqliteForReading): the file is never written, migrated or
+ * switched to WAL, and no -wal or -shm file is left beside it.
  * Throws a PatternReadError for a file that is missing, not SQLite, damaged, of a newer schema, without the
  * store's tables, or unreadable here (a WAL DB in a folder this user cannot write).
  */
 export function readPatternFingerprints(path: string, embeddingProvider: string | null): PatternFingerprints {
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = openSqliteForReading(path);
     const conn = db;
     const version = conn.pragma('user_version', { simple: true }) as number;
     if (version > PATTERN_SCHEMA_VERSION_V2) throw new PatternSchemaError(path, version);

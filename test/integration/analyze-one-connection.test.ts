@@ -1,7 +1,7 @@
 // `analyze --db-path` tells a matrix DB from a trace DB and reads the trace DB on one SQLite connection: a second
 // open of the same file was ~1 ms of a cold analyze.
-import { existsSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bench, tempDir } from '../support/cli.ts';
 import { sharedRun } from '../support/shared-run.ts';
@@ -49,6 +49,19 @@ describe('analyze opens the trace DB once', () => {
     // Statements that read the rows' report cells (SELECT * or their JSON columns), not the session lists alone.
     const reads = prepared.filter((sql) => /FROM workload_runs/.test(sql) && /SELECT \*|assertions_json/.test(sql));
     expect(reads).toHaveLength(1);
+  });
+
+  it("and leaves the folder of the DB and of its pattern store as it found them: no -wal or -shm beside either", async () => {
+    const dir = dirname(db);
+    const walFiles = (names: string[]) => names.filter((n) => /-(wal|shm)$/.test(n));
+    // A copy may carry the two files an earlier reader of the shared run left: the last reader to close removes them.
+    const before = readdirSync(dir).sort();
+    const r = await bench(['analyze', '--skip-execute', '--db-path', db, '--patterns-db-path', join(dir, 'run.patterns.db')]);
+    expect(r.stderr).toBe('');
+    const after = readdirSync(dir).sort();
+    expect(walFiles(after)).toEqual([]);
+    expect(after).toEqual(before.filter((n) => !walFiles([n]).length));
+    expect(after).toEqual(expect.arrayContaining(['run.db', 'run.json', 'run.patterns.db']));
   });
 
   it('and still checks --json before saying why a file is no trace DB', async () => {
