@@ -60,7 +60,7 @@ describe('openSqliteForReading', () => {
     expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(1);
     const started = Date.now();
     db.close();
-    // Not the last connection: no checkpoint, no wait on the writer's lock (better-sqlite3 would wait up to 5 s).
+    // Not the last connection: no checkpoint and no wait on the writer's lock.
     expect(Date.now() - started).toBeLessThan(1000);
     expect(readdirSync(dir).sort()).toEqual(['t.db', 't.db-shm', 't.db-wal']);
     writer.exec('COMMIT');
