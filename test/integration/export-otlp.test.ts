@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { Decimal } from 'decimal.js';
 import type { IExportTraceServiceRequest } from '@opentelemetry/otlp-transformer/build/src/trace/internal-types.js';
@@ -156,6 +156,12 @@ describe('bench export --format otlp (file)', () => {
     const forced = await bench(['export', '--format', 'otlp', '--db-path', db, '--out', file, '--force'], { env: ENV });
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(before);
+  });
+
+  it("leaves no -wal or -shm file beside the DB it read", async () => {
+    const e = await bench(['export', '--format', 'otlp', '--db-path', db, '--out', join(tempDir(), 'run.otlp.json')], { env: ENV });
+    expect(e.code, e.stderr).toBe(0);
+    expect(readdirSync(dirname(db)).filter((n) => n === `${basename(db)}-wal` || n === `${basename(db)}-shm`)).toEqual([]);
   });
 
   it('derives the same trace and span ids on every export (byte-identical files)', async () => {

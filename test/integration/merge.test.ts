@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it, vi } from 'vitest';
@@ -152,6 +152,8 @@ describe('bench merge refuses what is not the complete shards of one run (exit 2
     // And the good pair merges.
     const good = await bench(['merge', s1, s2, '--out', join(dir, 'good.db')], { env: ENV });
     expect(good.code, good.stderr).toBe(0);
+    // The inputs were only read: no -wal or -shm is left beside them.
+    for (const input of [s1, s2]) expect([`${input}-wal`, `${input}-shm`].filter((f) => existsSync(f)), input).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,22 @@ describe('bench view', () => {
     await api(`/api/compare?a=0:${runs[0]!.run_id}&b=0:${runs[0]!.run_id}`);
     expect(sha(db)).toBe(before);
     expect(existsSync(`${db}-wal`) ? readFileSync(`${db}-wal`).length : 0).toBe(0);
+  });
+
+  it('closed, leaves the folder of the DB it served as it found it: no -wal or -shm beside the DB', async () => {
+    const dir = tempDir('view-folder-');
+    const copy = join(dir, 'run.db');
+    cpSync(db, copy);
+    const own = await startViewServer({ dbPaths: [copy], host: '127.0.0.1', port: 0 });
+    try {
+      const runs = (await (await fetch(new URL('/api/runs', own.url))).json()) as { runs: { run_id: string }[] };
+      const res = await fetch(new URL(`/api/report?db=0&run=${runs.runs[0]!.run_id}`, own.url));
+      expect(res.status).toBe(200);
+    } finally {
+      await own.close();
+    }
+    expect(readdirSync(dir)).toEqual(['run.db']);
+    expect(sha(copy)).toBe(before);
   });
 
   it('serves the page and its UI library itself: no request leaves the machine', async () => {
