@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SetupError } from '../../harness/errors.ts';
 import { startViewServer, type ViewServer } from '../../harness/view/view-server.ts';
@@ -119,6 +120,43 @@ describe('bench view', () => {
     }
     expect(readdirSync(dir)).toEqual(['run.db']);
     expect(sha(copy)).toBe(before);
+  });
+
+  it('serves a DB a live writer is writing: reads the last commit during the write, sees it once committed, and neither blocks the other', async () => {
+    const dir = tempDir('view-live-');
+    const copy = join(dir, 'run.db');
+    cpSync(db, copy);
+    const own = await startViewServer({ dbPaths: [copy], host: '127.0.0.1', port: 0 });
+    const writer = new Database(copy);
+    try {
+      const reportOf = async () => {
+        const runs = (await (await fetch(new URL('/api/runs', own.url))).json()) as { runs: { run_id: string }[] };
+        const res = await fetch(new URL(`/api/report?db=0&run=${runs.runs[0]!.run_id}`, own.url));
+        expect(res.status, await res.clone().text()).toBe(200);
+        return (await res.json()) as { workloads: { workload: string; llm_calls: number }[] };
+      };
+      const calls = (r: { workloads: { workload: string; llm_calls: number }[] }) => r.workloads.find((w) => w.workload === 'fix-a-bug-small')!.llm_calls;
+      const first = calls(await reportOf());
+      // A writer in the middle of a transaction: one more LLM call in a session of the first workload (a copy of one of its rows).
+      const session = (writer.prepare("SELECT session_ids_json FROM workload_runs WHERE workload = 'fix-a-bug-small' LIMIT 1").pluck().get() as string).match(/"([^"]+)"/)![1]!;
+      writer.exec('BEGIN IMMEDIATE');
+      writer
+        .prepare("INSERT INTO events (id, timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, payload_json) SELECT id || '-copy', timestamp_us, session_id, turn_id, parent_event_id, type, actor, sensitivity, payload_json FROM events WHERE session_id = ? AND type = 'llm.call_completed' LIMIT 1")
+        .run(session);
+      // Served meanwhile from the last commit, not blocked by the writer's lock.
+      expect(calls(await reportOf())).toBe(first);
+      // The writer commits and checkpoints the whole WAL while the viewer holds its connection: not blocked either.
+      writer.exec('COMMIT');
+      expect(writer.pragma('wal_checkpoint(TRUNCATE)')).toEqual([{ busy: 0, log: 0, checkpointed: 0 }]);
+      // The row changed the sealed events, so every payload is checked again, and the new call is counted.
+      expect(calls(await reportOf())).toBe(first + 1);
+    } finally {
+      await own.close();
+    }
+    // The writer is still open: the viewer's close left it its -wal and -shm; the writer's own close removes them.
+    expect(readdirSync(dir).sort()).toEqual(['run.db', 'run.db-shm', 'run.db-wal']);
+    writer.close();
+    expect(readdirSync(dir)).toEqual(['run.db']);
   });
 
   it('serves the page and its UI library itself: no request leaves the machine', async () => {
