@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import Database, { type Database as Db } from 'better-sqlite3';
+import type { Database as Db } from 'better-sqlite3';
+import { openSqliteForReading } from '../../runtime/core/sqlite-reader.ts';
 import type { Provenance } from '../../schemas/types/report.ts';
 import { SetupError } from '../errors.ts';
 import { SEAL_ENCODING, sealDigest, type SealTable, type SqlValue } from './seal-encoding.ts';
@@ -63,14 +64,13 @@ export function contentDigest(db: Db, patternsDigest: string | null, key: Buffer
 }
 
 /**
- * The SHA-256 of a pattern store's content (every table, same encoding); null when there is no store file. Read-only
- * for a store of another run (merge checks one); `own`, the store the run writing the seal has just closed, is opened
- * as a writer would, never written: a read-only connection to a WAL file cannot remove the `-wal` and `-shm` it
- * makes beside it, and every run left the two in its folder.
+ * The SHA-256 of a pattern store's content (every table, same encoding); null when there is no store file. Read on
+ * a connection that only reads (openSqliteForReading): whether it is the store the run writing the seal has just
+ * closed or another run's (merge checks one), nothing is written and no -wal or -shm is left beside it.
  */
-export function patternStoreDigest(path: string | null, own = false): string | null {
+export function patternStoreDigest(path: string | null): string | null {
   if (path === null || !existsSync(path)) return null;
-  const db = new Database(path, { readonly: !own, fileMustExist: true });
+  const db = openSqliteForReading(path);
   try {
     return sealDigest(tablesOf(db, new Set()), '', null);
   } finally {
@@ -92,7 +92,7 @@ export function sealRun(db: Db, runId: string, nowUs: number, o: SealOptions): v
   // A seal table of the SQLite-text format (before metis-seal/2) holds nothing worth keeping.
   if (hasTable(db, 'bench_run_seal') && !hasColumn(db, 'bench_run_seal', 'encoding')) db.exec('DROP TABLE bench_run_seal');
   ensureSealTable(db);
-  const patterns = patternStoreDigest(o.patternsPath, true);
+  const patterns = patternStoreDigest(o.patternsPath);
   const digest = contentDigest(db, patterns, o.key);
   // The run's events checked now, once, so that analyze can skip the schema checks while the rows are unchanged.
   const events = eventsSealOf(db, runId);

@@ -8,12 +8,11 @@ import type Database from 'better-sqlite3';
 import { compareReports } from '../compare/index.ts';
 import { SetupError } from '../errors.ts';
 import { analyzeMatrixDb } from '../matrix/read-matrix-report.ts';
-import { isMatrixRunDb } from '../matrix/matrix-run-db.ts';
+import { holdsMatrixRun } from '../matrix/matrix-run-db.ts';
 import { sectionFor } from '../protocols/report-section.ts';
-import { openTraceDbReadOnly, reportFromDb, runIdsOf } from '../report/report-from-db.ts';
+import { assertTraceDb, openSqliteReadOnly, reportFromDb, runIdsOf } from '../report/report-from-db.ts';
 import { RunStore } from '../runs/run-store.ts';
 import { formatAjvErrors, validatorFor } from '../../runtime/core/schemas.ts';
-import { openSqliteForReading } from '../../runtime/core/sqlite-reader.ts';
 import type { CacheStreamReport } from '../../schemas/types/cache-stream-report.ts';
 import type { MatrixReport } from '../../schemas/types/matrix-report.ts';
 import { repDetail } from './rep-detail.ts';
@@ -69,9 +68,18 @@ function openOne(path: string): OpenDb {
       if (!streams) return { ...base, kind: 'streams', error: `${name} is not a cache stream report; bench view reads trace DBs, matrix DBs and cache stream reports` };
       return { ...base, kind: 'streams', streams };
     }
-    // A matrix run's DB holds no trace: its report is rebuilt from its own tables (as `bench report` does).
-    if (isMatrixRunDb(path)) return { ...base, kind: 'matrix', db: openSqliteForReading(path) };
-    return { ...base, kind: 'trace', db: openTraceDbReadOnly(path) };
+    // One connection tells a matrix run's DB from a trace DB and then reads it, as analyze does (the file was
+    // opened twice). A matrix DB holds no trace: its report is rebuilt from its own tables (as `bench report` does).
+    const db = openSqliteReadOnly(path);
+    let matrix: boolean;
+    try {
+      matrix = holdsMatrixRun(db);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    if (matrix) return { ...base, kind: 'matrix', db };
+    return { ...base, kind: 'trace', db: assertTraceDb(db, path) };
   } catch (e) {
     return { ...base, kind: 'trace', error: (e as Error).message };
   }
@@ -220,7 +228,7 @@ function route(dbs: readonly OpenDb[], url: URL): unknown {
 
 /**
  * Serves a read-only viewer over trace DBs: the runs, a run's report, a compare of two runs, one rep in full.
- * Listens on loopback only and opens every DB for reading only (openSqliteForReading); a Host header other than the loopback address it
+ * Listens on loopback only and opens every DB for reading only (openSqliteReadOnly); a Host header other than the loopback address it
  * listens on is refused, so a web page elsewhere cannot reach it through DNS rebinding.
  */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {

@@ -40,12 +40,18 @@ interface WorkloadFile {
 }
 
 /**
+ * The entries of a workload's directory its load reads, each named once: workloadInputs lists them for a result
+ * kept against their state, so a path the loader reads is a path that result depends on.
+ */
+const PART = { file: 'workload.yaml', workspace: 'workspace', check: 'check', sim: 'sim.yaml' } as const;
+
+/**
  * `dir`'s workload.yaml, stat'ed and read once for its kind, its encoding check and its parse (each read it
  * afresh: three reads and four stats per workload, most of what the true oracle's workloads cost a cold
  * analyze); null when there is none. An oversized file is not read: the loader refuses it by its size.
  */
 function readWorkloadFile(dir: string): WorkloadFile | null {
-  const file = inDir(dir, 'workload.yaml');
+  const file = inDir(dir, PART.file);
   let size: number;
   try {
     const seen = statSync(file, { throwIfNoEntry: false });
@@ -69,7 +75,7 @@ function readWorkloadFile(dir: string): WorkloadFile | null {
  */
 function loadWorkloadOfKind(dir: string, known: WorkloadKind | null, read: WorkloadFile | null = readWorkloadFile(resolve(dir))): Workload {
   const abs = resolve(dir);
-  const file = inDir(abs, 'workload.yaml');
+  const file = inDir(abs, PART.file);
   if (read === null) throw new SetupError(`${file}: no workload.yaml in ${abs}`);
   refuseOverLimit(file, read.size, 'workload_file');
   const bytes = read.bytes ?? readFileSync(file);
@@ -85,11 +91,11 @@ function loadWorkloadOfKind(dir: string, known: WorkloadKind | null, read: Workl
   }
   if (spec.name !== basename(abs))
     throw new SetupError(`${file}: name '${spec.name}' does not match its directory '${basename(abs)}' (rename one of them)`);
-  const workspaceDir = inDir(abs, 'workspace');
+  const workspaceDir = inDir(abs, PART.workspace);
   if (!isDir(workspaceDir)) throw new SetupError(`${abs}: missing workspace/ directory (the fixture the agent works in)`);
-  const checkDir = inDir(abs, 'check');
+  const checkDir = inDir(abs, PART.check);
   const hasCheck = isDir(checkDir);
-  const sim = inDir(abs, 'sim.yaml');
+  const sim = inDir(abs, PART.sim);
   if (spec.evaluate?.check && !hasCheck) throw new SetupError(`${file}: evaluate.check is set but ${checkDir} does not exist`);
   return { spec, dir: abs, workspaceDir, checkDir: hasCheck ? checkDir : null, simScriptPath: existsSync(sim) ? sim : null };
 }
@@ -137,7 +143,7 @@ export function discoverWorkloads(root: string): Workload[] {
  * load would give again while they hold.
  */
 export function workloadInputs(dir: string): string[] {
-  return ['workload.yaml', 'workspace', 'check', 'sim.yaml'].map((name) => inDir(dir, name));
+  return Object.values(PART).map((name) => inDir(dir, name));
 }
 
 /** Agent workloads under one folder, found by name (workloadFinder). */
