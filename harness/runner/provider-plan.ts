@@ -7,6 +7,7 @@ import { SetupError } from '../errors.ts';
 import type { Workload } from '../workloads/workload.ts';
 import { KEY_VARIABLES, resolveBackend, type RequestedProvider, type ResolvedBackend } from '../jobs/resolve-provider.ts';
 import { createAnthropicProvider, createOpenAIProvider } from '../../runtime/providers/index.ts';
+import type { RetryNotice } from '../../runtime/providers/retry.ts';
 
 /** How the run gets its model answers: which backend, and a provider per workload rep. */
 export interface ProviderPlan {
@@ -35,6 +36,12 @@ export interface ProviderPlanOptions {
   replay: string | null;
   /** `--base-url`: required for openai-compatible, optional for the others (proxies, tests). */
   baseURL: string | null;
+  /** `--request-timeout` in ms: how long one HTTP attempt of a real provider may take; null keeps the adapters' default. */
+  requestTimeoutMs?: number | null;
+  /** `--max-retries`: retries after a failed attempt of a real provider; null keeps the adapters' default. */
+  maxRetries?: number | null;
+  /** Told of each retry a real provider makes (the run shows it on stderr). */
+  onRetry?: (notice: RetryNotice) => void;
 }
 
 /** Resolves `--provider`, `--record` and `--replay` into a plan; every problem is a SetupError. */
@@ -98,6 +105,15 @@ function createRealProvider(backend: Exclude<ResolvedBackend, 'sim'>, o: Provide
   const keyVariable = KEY_VARIABLES[backend]!;
   const apiKey = o.env[keyVariable] ?? '';
   const baseURL = o.baseURL ?? undefined;
-  if (backend === 'anthropic') return createAnthropicProvider({ apiKey, registry: o.registry, keyVariable, ...(baseURL ? { baseURL } : {}) });
-  return createOpenAIProvider({ apiKey, registry: o.registry, providerName: backend, keyVariable, ...(baseURL ? { baseURL } : {}) });
+  const common = {
+    apiKey,
+    registry: o.registry,
+    keyVariable,
+    ...(baseURL ? { baseURL } : {}),
+    ...(o.requestTimeoutMs != null ? { timeoutMs: o.requestTimeoutMs } : {}),
+    ...(o.maxRetries != null ? { maxRetries: o.maxRetries } : {}),
+    ...(o.onRetry ? { onRetry: o.onRetry } : {}),
+  };
+  if (backend === 'anthropic') return createAnthropicProvider(common);
+  return createOpenAIProvider({ ...common, providerName: backend });
 }

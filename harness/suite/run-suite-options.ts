@@ -44,6 +44,10 @@ export interface RunSuiteOptions {
   acceptChanged?: boolean;
   /** `--base-url` for openai-compatible servers (and proxies). */
   baseURL?: string | null;
+  /** `--request-timeout` in seconds: how long one HTTP attempt of a real provider may take (default the adapters', 600). */
+  requestTimeoutSeconds?: number | null;
+  /** `--max-retries`: retries of a real provider's failed attempt (default the adapters', 4). */
+  maxRetries?: number | null;
   /** Append every provider exchange to this JSONL cassette (spec §11). */
   recordPath?: string | null;
   /** Serve every exchange from this cassette instead of a provider. */

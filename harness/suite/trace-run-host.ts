@@ -22,6 +22,7 @@ import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../io/cli-io.ts';
+import { createCallWatch } from '../runner/call-watch.ts';
 import { createProgress } from '../runner/progress.ts';
 import { reportFingerprintSources } from '../report/pattern-checks.ts';
 import { fingerprintsOfStore } from '../../runtime/patterns/index.ts';
@@ -32,6 +33,7 @@ import type { RunSuiteOptions, RunSuiteResult } from './run-suite-options.ts';
 import { createPatternSlot, startLearningLoop } from '../../runtime/learning/index.ts';
 import { planProvider } from '../runner/provider-plan.ts';
 import { CassetteMissError } from '../../runtime/providers/cassette/index.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../../runtime/providers/provider.ts';
 import { budgetWarning, costModeOf } from '../runner/cost-budget.ts';
 import { createSpendGuard } from '../../runtime/sessions/index.ts';
 import { simSignalWarning } from '../signal/sim-signal-warning.ts';
@@ -94,6 +96,10 @@ async function planTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
 
   const workloadsDir = resolve(io.cwd, opts.workloadsDir);
   const workloads = selectWorkloads(discoverWorkloads(workloadsDir), { names: opts.workloadNames, includeMarginal: opts.includeMarginal, notes: setupWarnings });
+  const progressMode = opts.progressMode ?? (opts.showProgress ? 'tty' : 'off');
+  const requestTimeoutMs = opts.requestTimeoutSeconds != null ? Math.round(opts.requestTimeoutSeconds * 1000) : null;
+  // Calls that keep the run waiting, and the retries of a real provider, are shown as they happen (call-watch.ts).
+  const calls = createCallWatch({ mode: progressMode, write: io.progress, timeoutMs: requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
   const providers = planProvider({
     requested: opts.provider,
     modelProvider: actual.provider,
@@ -104,6 +110,9 @@ async function planTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     record: opts.recordPath ? resolve(io.cwd, opts.recordPath) : null,
     replay: opts.replayPath ? resolve(io.cwd, opts.replayPath) : null,
     baseURL: opts.baseURL ?? null,
+    requestTimeoutMs,
+    maxRetries: opts.maxRetries ?? null,
+    onRetry: (n) => calls.retried(n),
   });
   // A 'high' measured only on the sim says nothing about a real model (issue 11).
   const simSignal = simSignalWarning(workloads, providers.simulated);
@@ -129,7 +138,7 @@ async function planTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
   const patternChoice = choosePatternStore(globalRouting, { fingerprintVersion: opts.fingerprintVersion ?? null, embeddingProvider: opts.embeddingProvider ?? null });
   // Compiled now, so a Ctrl-C later pays only for validating the partial report.
   const validate = validatorFor<BenchReport>('report.schema.json');
-  return { clock, logger, prices, registry, actual, baseline, setupWarnings, workloadsDir, workloads, providers, runSandbox, startedUs, dbPath, jsonPath, patternsDbPath, allPasses, passNames, passes, shard, allJobs, limits, myJobs, globalRouting, patternChoice, validate };
+  return { clock, logger, prices, registry, actual, baseline, setupWarnings, workloadsDir, workloads, providers, progressMode, calls, runSandbox, startedUs, dbPath, jsonPath, patternsDbPath, allPasses, passNames, passes, shard, allJobs, limits, myJobs, globalRouting, patternChoice, validate };
 }
 
 /** What planTraceRun found: the run's inputs, checked. */
@@ -177,7 +186,7 @@ function runProvenance(plan: TracePlan, protocol: RunProtocol, opts: RunSuiteOpt
 
 async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume: ResumeFacts | null, io: CliIO): Promise<OpenRun<AgentProtocolTypes, RunSuiteResult>> {
   const plan = await planTraceRun(protocol, opts, resume, io);
-  const { clock, logger, prices, registry, actual, baseline, setupWarnings, workloadsDir, workloads, providers, runSandbox, startedUs, dbPath, jsonPath, patternsDbPath, passes, shard, allJobs, limits, myJobs, globalRouting, patternChoice, validate } = plan;
+  const { clock, logger, prices, registry, actual, baseline, setupWarnings, workloadsDir, workloads, providers, progressMode, calls, runSandbox, startedUs, dbPath, jsonPath, patternsDbPath, passes, shard, allJobs, limits, myJobs, globalRouting, patternChoice, validate } = plan;
 
   // ---- open the run's records
   // A resumed run that another bench is writing is refused by name before this one waits on its lock.
@@ -249,17 +258,18 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     const loop = startLearningLoop({ bus, store: patterns, featuresOf: slot4.featuresOf, textOf: slot4.textOf, forget: slot4.forget, minEvalConfidence: slot4.minEvalConfidence, logger });
     const router = createRouter({ bus, registry, global: { ...globalRouting, default_model: globalRouting.default_model ?? actual.id }, slot4 });
     const evaluator = createEvaluator({ bus, rubric: loadRubric() });
-    const progress = createProgress(opts.progressMode ?? opts.showProgress, io.progress);
+    const progress = createProgress(progressMode, io.progress);
     // What this invocation runs: this DB's jobs that have no committed rep (all of them on a fresh run).
     const todo = myJobs.filter((j) => !committed.has(jobKey(j)));
     // Reps the protocol runs after the plan (Pass R, C-oos) are in the total: the count never reads done before they ran.
     const total = myJobs.length + (protocol.laterJobs?.(myJobs, Boolean(shard)) ?? 0);
     let done = myJobs.length - todo.length;
-    const providerFor = opts.cache ? withRunCache(providers.forRep, prices, { bus }) : providers.forRep;
+    const cached = opts.cache ? withRunCache(providers.forRep, prices, { bus }) : providers.forRep;
+    const providerFor: typeof cached = (w, pass, rep) => calls.watch(cached(w, pass, rep), `pass ${pass} ${w.spec.name} rep ${rep + 1}`);
     const judges = new Map<string, JudgeAvailability>();
     const judgeFor = (w: Workload) => {
       let j = judges.get(w.spec.name);
-      if (!j) judges.set(w.spec.name, (j = resolveJudge({ model: w.spec.evaluate?.llm_judge_model, providerFor: providers.forJudge, prices, clock })));
+      if (!j) judges.set(w.spec.name, (j = resolveJudge({ model: w.spec.evaluate?.llm_judge_model, providerFor: (model) => calls.watch(providers.forJudge(model), `judge of ${w.spec.name}`), prices, clock })));
       return j;
     };
     const recordingErrors: string[] = [...(resume?.recordingErrors ?? [])];
@@ -311,6 +321,7 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     const settle = async () => {
       if (settled) return;
       settled = true;
+      calls.stop();
       progress.clear();
       await bus.drain();
       loop.stop();

@@ -1,4 +1,4 @@
-export { ProviderError, type Provider, type ProviderCapabilities, type ProviderErrorClass } from './provider.ts';
+export { DEFAULT_REQUEST_TIMEOUT_MS, ProviderError, type Provider, type ProviderCapabilities, type ProviderErrorClass } from './provider.ts';
 export * from './sim/index.ts';
 export * from './anthropic/index.ts';
 export * from './openai/index.ts';
@@ -13,6 +13,7 @@ export {
   type Sleep,
   type RetryOptions,
   type RetryPolicy,
+  type RetryNotice,
   type HeaderLookup,
 } from './retry.ts';
 export { cappedFetch, MAX_RESPONSE_BYTES, ResponseTooLargeError, responseTooLargeIn, type FetchLike } from './response-cap.ts';

@@ -10,6 +10,9 @@ export interface ProviderCapabilities {
   context_window: number;
 }
 
+/** How long one HTTP attempt of a real provider may take before it fails as a network error (and is retried): 10 minutes. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 600_000;
+
 /** One interface for every model backend: sim, replay, Anthropic, OpenAI. */
 export interface Provider {
   /** Registry name: `sim`, `anthropic`, `openai`, `openai-compatible`, `replay`. */

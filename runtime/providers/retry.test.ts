@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createVirtualClock } from '../core/clock.ts';
 import { ProviderError } from './provider.ts';
-import { MAX_RETRY_AFTER_MS, resolveRetryPolicy, retryAfterMs, withRetries, type Sleep } from './retry.ts';
+import { MAX_RETRY_AFTER_MS, resolveRetryPolicy, retryAfterMs, withRetries, type RetryNotice, type Sleep } from './retry.ts';
 
 const NOW_MS = 1_767_225_600_000;
 const headers = (h: Record<string, string>) => new Headers(h);
@@ -86,6 +86,43 @@ describe('withRetries', () => {
       throw httpError(500);
     }, p, ctx, controller.signal).catch((e: unknown) => e);
     expect(error).toMatchObject({ errorClass: 'cancelled', retryCount: 0 });
+  });
+
+  it('tells a listener of each retry before its wait: the failure classified and redacted, which retry, the wait', async () => {
+    const sleeps: number[] = [];
+    const notices: RetryNotice[] = [];
+    const p = { ...policy(sleeps, 2), onRetry: (n: RetryNotice) => void notices.push(n) };
+    const error = await withRetries(async () => {
+      throw Object.assign(httpError(503), { message: '503 overloaded for key secret-value-123' });
+    }, p, ctx).catch((e: unknown) => e);
+    expect(error).toMatchObject({ errorClass: 'server_error', retryCount: 2 });
+    expect(notices.map((n) => [n.retry, n.maxRetries, n.waitMs, n.error.errorClass])).toEqual([
+      [1, 2, sleeps[0], 'server_error'],
+      [2, 2, sleeps[1], 'server_error'],
+    ]);
+    expect(notices.map((n) => n.error.message).join(' ')).not.toContain('secret-value-123');
+    // No retry follows the last failure, nor a non-retryable one: nothing to tell.
+    notices.length = 0;
+    await withRetries(async () => {
+      throw httpError(400);
+    }, p, ctx).catch(() => undefined);
+    expect(notices).toEqual([]);
+  });
+
+  it('a listener that throws changes nothing about the call', async () => {
+    const failures = [httpError(503)];
+    const p = {
+      ...policy([]),
+      onRetry: () => {
+        throw new Error('listener broke');
+      },
+    };
+    const result = await withRetries(async () => {
+      const f = failures.shift();
+      if (f) throw f;
+      return 'ok';
+    }, p, ctx);
+    expect(result).toBe('ok');
   });
 
   it('rejects a negative maxRetries', () => {

@@ -55,6 +55,17 @@ export interface RetryOptions {
   /** Jitter source in [0, 1). Default Math.random: jitter never changes a result, only when a retry happens. */
   random?: () => number;
   backoff?: BackoffOptions;
+  /** Told of each retry before its wait, so a caller can show that a call failed and is tried again. */
+  onRetry?: (notice: RetryNotice) => void;
+}
+
+/** A retry about to happen: the failure it follows (classified and redacted), which retry it is, and the wait before it. */
+export interface RetryNotice {
+  error: ProviderError;
+  /** 1 for the first retry (the second attempt). */
+  retry: number;
+  maxRetries: number;
+  waitMs: number;
 }
 
 /** A fully resolved retry policy. */
@@ -65,6 +76,7 @@ export interface RetryPolicy {
   backoff: BackoffOptions;
   /** Wall time in ms, for `retry-after` HTTP dates. */
   nowMs: () => number;
+  onRetry: ((notice: RetryNotice) => void) | null;
 }
 
 /** Fills the defaults of a RetryPolicy; the adapter factories are the edge where they are chosen. */
@@ -77,6 +89,7 @@ export function resolveRetryPolicy(options: RetryOptions, clock: Clock): RetryPo
     random: options.random ?? Math.random,
     backoff: options.backoff ?? DEFAULT_BACKOFF,
     nowMs: () => clock.nowUs() / 1000,
+    onRetry: options.onRetry ?? null,
   };
 }
 
@@ -98,11 +111,22 @@ export async function withRetries<T>(call: () => Promise<T>, policy: RetryPolicy
     } catch (e) {
       if (!RETRYABLE_CLASSES.has(classifyError(e)) || retries >= policy.maxRetries) throw toProviderError(e, ctx, retries);
       const wait = retryAfterMs(headersOf(e), policy.nowMs()) ?? backoff(retries, policy.backoff, policy.random);
+      tell(policy, () => ({ error: toProviderError(e, ctx, retries), retry: retries + 1, maxRetries: policy.maxRetries, waitMs: wait }));
       try {
         await policy.sleep(wait, signal);
       } catch {
         throw new ProviderError(`${ctx.provider}: request cancelled while waiting to retry`, 'cancelled', retries);
       }
     }
+  }
+}
+
+/** Hands a notice to the policy's listener; a listener that throws changes nothing about the call. */
+function tell(policy: RetryPolicy, notice: () => RetryNotice): void {
+  if (!policy.onRetry) return;
+  try {
+    policy.onRetry(notice());
+  } catch {
+    // Showing a retry is a courtesy; the call goes on either way.
   }
 }

@@ -51,6 +51,31 @@ describe('bench run with a real provider (loopback)', () => {
     expect(server.requests.length).toBe(1); // auth is never retried
   });
 
+  it('a provider that never answers: each attempt gives up at --request-timeout, each retry is shown as it happens, and the rep ends as a network error', async () => {
+    const server = await startFakeAnthropic(() => ({ kind: 'hang' }));
+    servers.push(server);
+    const db = join(tempDir(), 'h.db');
+    const r = await bench(['run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--db-path', db, '--request-timeout', '0.5', '--max-retries', '1'], {
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: SECRET },
+    });
+    expect(r.code, r.stderr).toBe(1);
+    // The first attempt and one retry, each left hanging by the server until the timeout ended it.
+    expect(server.requests).toHaveLength(2);
+    expect(r.progress).toMatch(/^anthropic: network failure: Request timed out; retry 1 of 1 in \d+(\.\d)? s$/m);
+    const rep = read(db).workloads[0]!.reps[0]!;
+    expect(rep.error_class).toBe('network');
+    expect(rep.error).toMatch(/network failure after 1 retry: Request timed out/);
+    for (const text of [r.stdout, r.stderr, r.progress]) expect(text).not.toContain(SECRET);
+  });
+
+  it('--request-timeout and --max-retries refuse values that make no sense, naming the flag', async () => {
+    for (const [flag, value] of [['--request-timeout', '0'], ['--request-timeout', 'soon'], ['--max-retries', '-1'], ['--max-retries', '1.5']] as const) {
+      const r = await bench(['run', '--provider', 'anthropic', '--workload', 'write-a-doc-from-notes', flag, value], { env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: SECRET } });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(flag);
+    }
+  });
+
   it('auto picks the real provider when its key is set; a named provider without its key is exit 2', async () => {
     const server = await startFakeOpenAI();
     servers.push(server);

@@ -72,6 +72,8 @@ export const runCommandSpec: CommandSpec = {
       .option('--otlp-header <name=value>', 'an HTTP header for --otlp-endpoint (repeatable)', collect, [])
       .option('--record <file>', 'append every provider exchange to this JSONL cassette (keyed by the SHA-256 of the request)')
       .option('--replay <file>', 'serve every exchange from a cassette; a request it lacks is exit 2')
+      .option('--request-timeout <seconds>', 'real providers: the most one HTTP attempt may take before it fails as a network error and is retried (default 600); a call that keeps the run waiting is shown on stderr meanwhile', numberArg('--request-timeout', 0.1, 86_400))
+      .option('--max-retries <n>', 'real providers: retries after a failed attempt (rate limit, server error, network, timeout), each shown on stderr (default 4)', intArg('--max-retries', 0, 20))
       .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1, RUN_BOUNDS.concurrency_max), 1)
       .option('--max-cost <usd>', 'stop cleanly before spend passes this many USD (report incomplete, exit 1)', decimalArg('--max-cost'))
       .addOption(new Option('--fingerprint-version <v>', 'pattern store fingerprints: v1 structural, v2 hybrid with embeddings (default: the routing config, else v1)').choices(['v1', 'v2']))
@@ -133,6 +135,8 @@ export const runCommandSpec: CommandSpec = {
       quiet: boolean;
       unsandboxed: boolean;
       concurrency: number;
+      requestTimeout?: number;
+      maxRetries?: number;
       limit: string[];
       maxCost?: Decimal;
       fingerprintVersion?: 'v1' | 'v2';
@@ -237,6 +241,8 @@ export const runCommandSpec: CommandSpec = {
       patternsDbPath: o.patternsDbPath ?? null,
       recordPath: o.record ?? null,
       baseURL: o.baseUrl ?? null,
+      requestTimeoutSeconds: o.requestTimeout ?? null,
+      maxRetries: o.maxRetries ?? null,
       concurrency: o.concurrency,
       limits: sandboxLimits(o.limit),
       unsandboxed: o.unsandboxed,

@@ -5,7 +5,7 @@ import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../
 import type { CanonicalRequest } from '../../types/request.ts';
 import type { CanonicalResponse } from '../../types/response.ts';
 import type { ProviderErrorContext } from '../errors.ts';
-import { ProviderError, type Provider, type ProviderCapabilities } from '../provider.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, ProviderError, type Provider, type ProviderCapabilities } from '../provider.ts';
 import { resolveRetryPolicy, withRetries, type RetryOptions } from '../retry.ts';
 import { cappedFetch, MAX_RESPONSE_BYTES, type FetchLike } from '../response-cap.ts';
 import { toAnthropicParams } from './anthropic-request.ts';
@@ -14,7 +14,6 @@ import { fromAnthropicMessage } from './anthropic-response.ts';
 /** The public Anthropic API; passed explicitly so the SDK never falls back to ANTHROPIC_BASE_URL. */
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 
-const DEFAULT_TIMEOUT_MS = 600_000;
 
 /** Options for createAnthropicProvider. */
 export interface AnthropicProviderOptions extends RetryOptions {
@@ -23,7 +22,7 @@ export interface AnthropicProviderOptions extends RetryOptions {
   /** Default https://api.anthropic.com; tests point it at a loopback server. */
   baseURL?: string;
   registry: ModelRegistry;
-  /** Per-attempt HTTP timeout; a timeout is a network failure, so it is retried. Default 10 minutes. */
+  /** Per-attempt HTTP timeout; a timeout is a network failure, so it is retried. Default DEFAULT_REQUEST_TIMEOUT_MS (10 minutes). */
   timeoutMs?: number;
   /** The most bytes of one answer read before the call fails as `response_too_large`. Default MAX_RESPONSE_BYTES (8 MiB). */
   maxResponseBytes?: number;
@@ -56,7 +55,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Prov
     apiKey,
     baseURL: options.baseURL ?? ANTHROPIC_BASE_URL,
     maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     // A faulty or hostile server's 200 MB answer must not be read whole (issue 12).
     fetch: cappedFetch(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, options.fetch ?? fetch),
     webhookKey: null,

@@ -5,7 +5,7 @@ import { UnknownModelError, type ModelProfile, type ModelRegistry } from '../../
 import type { CanonicalRequest } from '../../types/request.ts';
 import type { CanonicalResponse } from '../../types/response.ts';
 import type { ProviderErrorContext } from '../errors.ts';
-import { ProviderError, type Provider, type ProviderCapabilities } from '../provider.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, ProviderError, type Provider, type ProviderCapabilities } from '../provider.ts';
 import { resolveRetryPolicy, withRetries, type RetryOptions } from '../retry.ts';
 import { cappedFetch, MAX_RESPONSE_BYTES, type FetchLike } from '../response-cap.ts';
 import { toOpenAIParams, type OpenAIWireOptions } from './openai-request.ts';
@@ -27,7 +27,6 @@ export const COMPATIBLE_DEFAULT_CAPABILITIES: Readonly<ProviderCapabilities> = O
   context_window: 32_768,
 });
 
-const DEFAULT_TIMEOUT_MS = 600_000;
 
 // Local servers (Ollama, vLLM, LM Studio) ignore the key, but the SDK refuses to start without one.
 const NO_KEY_PLACEHOLDER = 'no-key';
@@ -40,7 +39,7 @@ export interface OpenAIProviderOptions extends RetryOptions {
   baseURL?: string;
   registry: ModelRegistry;
   providerName: 'openai' | 'openai-compatible';
-  /** Per-attempt HTTP timeout; a timeout is a network failure, so it is retried. Default 10 minutes. */
+  /** Per-attempt HTTP timeout; a timeout is a network failure, so it is retried. Default DEFAULT_REQUEST_TIMEOUT_MS (10 minutes). */
   timeoutMs?: number;
   /** The most bytes of one answer read before the call fails as `response_too_large`. Default MAX_RESPONSE_BYTES (8 MiB). */
   maxResponseBytes?: number;
@@ -84,7 +83,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): Provider {
     apiKey,
     baseURL: options.baseURL ?? OPENAI_BASE_URL,
     maxRetries: 0,
-    timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    timeout: options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     // A faulty or hostile server's 200 MB answer must not be read whole (issue 12).
     fetch: cappedFetch(options.maxResponseBytes ?? MAX_RESPONSE_BYTES, options.fetch ?? fetch),
     organization: null,
