@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ProviderError, type Provider } from '../../runtime/providers/provider.ts';
 import type { CanonicalRequest } from '../../runtime/types/request.ts';
 import type { CanonicalResponse } from '../../runtime/types/response.ts';
-import { createCallWatch, type WatchTimers } from './call-watch.ts';
+import type { ToolDispatcher } from '../../runtime/tools/index.ts';
+import { createCallWatch, watchProvider, watchTools, type WatchTimers } from './call-watch.ts';
 
 /** A clock moved by hand and a timer that fires when the clock passes its next tick. */
 function manualTimers() {
@@ -52,9 +53,9 @@ describe('call watch: a call that keeps the run waiting is shown, never silent',
   it('in a log: nothing for the first half minute, then a line every half minute naming the rep, the model, the wait and the timeout', async () => {
     const t = manualTimers();
     const out: string[] = [];
-    const watch = createCallWatch({ mode: 'lines', write: (s) => out.push(s), timeoutMs: 600_000, timers: t.timers });
+    const watch = createCallWatch({ mode: 'lines', write: (s) => out.push(s), requestTimeoutMs: 600_000, timers: t.timers });
     const held = heldProvider();
-    const call = watch.watch(held.provider, 'pass C fix-a-bug-small rep 2').complete(request('anthropic:claude-haiku-4-5'));
+    const call = watchProvider(held.provider, watch, 'pass C fix-a-bug-small rep 2').complete(request('anthropic:claude-haiku-4-5'));
     t.advance(29_000);
     expect(out).toEqual([]);
     t.advance(1_000);
@@ -75,11 +76,11 @@ describe('call watch: a call that keeps the run waiting is shown, never silent',
   it('on a terminal: after five seconds the line counts the longest wait each second, naming the others in flight', () => {
     const t = manualTimers();
     const out: string[] = [];
-    const watch = createCallWatch({ mode: 'tty', write: (s) => out.push(s), timeoutMs: 600_000, timers: t.timers });
+    const watch = createCallWatch({ mode: 'tty', write: (s) => out.push(s), requestTimeoutMs: 600_000, timers: t.timers });
     const held = heldProvider();
-    void watch.watch(held.provider, 'pass A fix-a-bug-small rep 1').complete(request('anthropic:claude-haiku-4-5'));
+    void watchProvider(held.provider, watch, 'pass A fix-a-bug-small rep 1').complete(request('anthropic:claude-haiku-4-5'));
     t.advance(2_000);
-    void watch.watch(held.provider, 'pass B fix-a-bug-small rep 1').complete(request('anthropic:claude-sonnet-4-6'));
+    void watchProvider(held.provider, watch, 'pass B fix-a-bug-small rep 1').complete(request('anthropic:claude-sonnet-4-6'));
     t.advance(2_000);
     expect(out).toEqual([]);
     t.advance(1_000);
@@ -92,11 +93,11 @@ describe('call watch: a call that keeps the run waiting is shown, never silent',
 
   it('shows each retry a real provider makes, with the failure, which retry and the wait', () => {
     const out: string[] = [];
-    const lines = createCallWatch({ mode: 'lines', write: (s) => out.push(s), timeoutMs: 1000 });
+    const lines = createCallWatch({ mode: 'lines', write: (s) => out.push(s), requestTimeoutMs: 1000 });
     lines.retried({ error: new ProviderError('anthropic: network failure: Request timed out.', 'network'), retry: 1, maxRetries: 4, waitMs: 640 });
     expect(out).toEqual(['anthropic: network failure: Request timed out; retry 1 of 4 in 0.6 s\n']);
     const tty: string[] = [];
-    createCallWatch({ mode: 'tty', write: (s) => tty.push(s), timeoutMs: 1000 }).retried({ error: new ProviderError('openai: server error (HTTP 503)', 'server_error'), retry: 2, maxRetries: 2, waitMs: 12_500 });
+    createCallWatch({ mode: 'tty', write: (s) => tty.push(s), requestTimeoutMs: 1000 }).retried({ error: new ProviderError('openai: server error (HTTP 503)', 'server_error'), retry: 2, maxRetries: 2, waitMs: 12_500 });
     // Above the progress line, which the next update redraws.
     expect(tty).toEqual(['\r\x1b[Kopenai: server error (HTTP 503); retry 2 of 2 in 12 s\n']);
   });
@@ -104,19 +105,39 @@ describe('call watch: a call that keeps the run waiting is shown, never silent',
   it('a call that fails is no longer watched, and the failure reaches the caller unchanged', async () => {
     const t = manualTimers();
     const out: string[] = [];
-    const watch = createCallWatch({ mode: 'lines', write: (s) => out.push(s), timeoutMs: null, timers: t.timers });
+    const watch = createCallWatch({ mode: 'lines', write: (s) => out.push(s), requestTimeoutMs: null, timers: t.timers });
     const failing: Provider = { ...heldProvider().provider, complete: () => Promise.reject(new ProviderError('anthropic: authentication failed', 'auth')) };
-    await expect(watch.watch(failing, 'A w rep 1').complete(request('m'))).rejects.toMatchObject({ errorClass: 'auth' });
+    await expect(watchProvider(failing, watch, 'A w rep 1').complete(request('m'))).rejects.toMatchObject({ errorClass: 'auth' });
     expect(t.running()).toBe(false);
     t.advance(60_000);
     expect(out).toEqual([]);
   });
 
+  it('a tool or a hidden check that runs for minutes is shown the same way, without a provider timeout', async () => {
+    const t = manualTimers();
+    const out: string[] = [];
+    const watch = createCallWatch({ mode: 'lines', write: (s) => out.push(s), requestTimeoutMs: 600_000, timers: t.timers });
+    let finish = (): void => {};
+    const tools: ToolDispatcher = { specs: () => [], dispatch: () => new Promise((resolve) => (finish = () => resolve({ content: 'done' } as never))) };
+    const running = watchTools(tools, watch, 'pass A w rep 1').dispatch({ type: 'tool_use', id: 't1', name: 'run_shell', input: { command: 'sleep 600' } }, {} as never);
+    let checkDone = (): void => {};
+    const check = watch.track('pass A w rep 1', 'running the hidden check', () => new Promise<void>((resolve) => (checkDone = resolve)));
+    t.advance(30_000);
+    expect(out).toEqual(['pass A w rep 1: still running tool run_shell, 30 s so far\n', 'pass A w rep 1: still running the hidden check, 30 s so far\n']);
+    finish();
+    checkDone();
+    await running;
+    await check;
+    expect(t.running()).toBe(false);
+  });
+
   it('--quiet: the provider is handed back as it is and nothing is ever written', () => {
     const out: string[] = [];
-    const watch = createCallWatch({ mode: 'off', write: (s) => out.push(s), timeoutMs: 1000 });
+    const watch = createCallWatch({ mode: 'off', write: (s) => out.push(s), requestTimeoutMs: 1000 });
     const held = heldProvider();
-    expect(watch.watch(held.provider, 'A w rep 1')).toBe(held.provider);
+    expect(watchProvider(held.provider, watch, 'A w rep 1')).toBe(held.provider);
+    const tools: ToolDispatcher = { specs: () => [], dispatch: async () => ({}) as never };
+    expect(watchTools(tools, watch, 'A w rep 1')).toBe(tools);
     watch.retried({ error: new ProviderError('x', 'network'), retry: 1, maxRetries: 1, waitMs: 1 });
     expect(out).toEqual([]);
   });

@@ -1,13 +1,15 @@
 import type { Provider } from '../../runtime/providers/provider.ts';
 import type { RetryNotice } from '../../runtime/providers/retry.ts';
+import type { ToolDispatcher } from '../../runtime/tools/index.ts';
 import type { ProgressMode } from './progress.ts';
 
-// A model call that does not answer must not leave the run silent: a real provider may wait up to its request
-// timeout (ten minutes by default) on every attempt, and retry four times. While a call is in flight past a few
-// seconds the watch says so on stderr (on a terminal, the progress line counts the wait each second; in a log, a
-// line every half minute), and each retry an adapter makes is a line of its own. `off` (--quiet): nothing.
+// Work that keeps a run waiting must not leave it silent: a real provider may wait up to its request timeout
+// (ten minutes by default) on every attempt and retry four times; a model may give run_shell ten minutes; a
+// hidden check runs as long as its workload allows. While such work goes on past a few seconds the watch says
+// so on stderr (on a terminal, the progress line counts the wait each second; in a log, a line every half
+// minute), and each retry an adapter makes is a line of its own. `off` (--quiet): nothing.
 
-/** How long a call runs before the wait is shown, and how often it is shown again, per mode (ms). */
+/** How long work runs before its wait is shown, and how often it is shown again, per mode (ms). */
 export const WAIT_SHOWN_AFTER_MS: Readonly<Record<Exclude<ProgressMode, 'off'>, number>> = { tty: 5000, lines: 30_000 };
 
 /** What the watch needs of the process: a clock and a repeating timer that does not keep the process alive. */
@@ -26,29 +28,36 @@ const realTimers: WatchTimers = {
 };
 
 export interface CallWatch {
-  /** `provider` with each call watched; `where` names the rep it serves (`pass C fix-a-bug-small rep 2`). */
-  watch(provider: Provider, where: string): Provider;
+  /** True under --quiet: nothing is watched. */
+  readonly quiet: boolean;
+  /** The per-attempt timeout of the run's real provider, named in the log's lines about a model call; null on the emulator. */
+  readonly requestTimeoutMs: number | null;
+  /**
+   * Runs `work`, shown while it keeps the run waiting as `WHERE: WHAT, 12 s` (`where` names the rep it serves,
+   * `pass C fix-a-bug-small rep 2`; `what` the work, `waiting for anthropic:claude-haiku-4-5`); `limit` says
+   * when it gives up, in the log's lines.
+   */
+  track<T>(where: string, what: string, work: () => Promise<T>, limit?: string): Promise<T>;
   /** A retry an adapter is about to make (its RetryOptions.onRetry). */
   retried(notice: RetryNotice): void;
-  /** No more calls: the timer goes. */
+  /** Nothing more is watched: the timer goes. */
   stop(): void;
 }
 
 interface InFlight {
   where: string;
-  model: string;
+  what: string;
+  limit: string;
   startedMs: number;
   /** Whole intervals of waiting already shown (lines mode), so each is shown once. */
   shown: number;
 }
 
-/** `timeoutMs`: the per-attempt request timeout of the run's real provider (named in the lines), or null on the emulator. */
-export function createCallWatch(o: { mode: ProgressMode; write: (s: string) => void; timeoutMs: number | null; timers?: WatchTimers }): CallWatch {
+export function createCallWatch(o: { mode: ProgressMode; write: (s: string) => void; requestTimeoutMs: number | null; timers?: WatchTimers }): CallWatch {
   const timers = o.timers ?? realTimers;
   const mode = o.mode;
-  const calls = new Set<InFlight>();
+  const inFlight = new Set<InFlight>();
   let timer: { stop(): void } | null = null;
-  const limit = o.timeoutMs === null ? '' : ` (each attempt gives up after ${seconds(o.timeoutMs)}: --request-timeout)`;
 
   const tick = (): void => {
     if (mode === 'off') return;
@@ -57,50 +66,38 @@ export function createCallWatch(o: { mode: ProgressMode; write: (s: string) => v
     if (mode === 'tty') {
       // The longest wait, on the line the progress meter rewrites; its next update takes the line back.
       let oldest: InFlight | null = null;
-      for (const c of calls) if (oldest === null || c.startedMs < oldest.startedMs) oldest = c;
+      for (const c of inFlight) if (oldest === null || c.startedMs < oldest.startedMs) oldest = c;
       if (oldest && now - oldest.startedMs >= after) {
-        const others = calls.size > 1 ? ` (+${calls.size - 1} more in flight)` : '';
-        o.write(`\r\x1b[K${oldest.where}: waiting for ${oldest.model}, ${seconds(now - oldest.startedMs)}${others}`);
+        const others = inFlight.size > 1 ? ` (+${inFlight.size - 1} more in flight)` : '';
+        o.write(`\r\x1b[K${oldest.where}: ${oldest.what}, ${seconds(now - oldest.startedMs)}${others}`);
       }
       return;
     }
-    for (const c of calls) {
+    for (const c of inFlight) {
       const intervals = Math.floor((now - c.startedMs) / after);
       if (intervals <= c.shown) continue;
       c.shown = intervals;
-      o.write(`${c.where}: still waiting for ${c.model}, ${seconds(now - c.startedMs)} so far${limit}\n`);
-    }
-  };
-
-  const begin = (where: string, model: string): InFlight => {
-    const c: InFlight = { where, model, startedMs: timers.nowMs(), shown: 0 };
-    calls.add(c);
-    timer ??= timers.every(1000, tick);
-    return c;
-  };
-  const end = (c: InFlight): void => {
-    calls.delete(c);
-    if (calls.size === 0 && timer) {
-      timer.stop();
-      timer = null;
+      o.write(`${c.where}: still ${c.what}, ${seconds(now - c.startedMs)} so far${c.limit ? ` (${c.limit})` : ''}\n`);
     }
   };
 
   return {
-    watch(provider, where) {
-      if (mode === 'off') return provider;
-      return {
-        name: provider.name,
-        capabilities: (model) => provider.capabilities(model),
-        async complete(request, signal) {
-          const c = begin(where, request.model);
-          try {
-            return await provider.complete(request, signal);
-          } finally {
-            end(c);
-          }
-        },
-      };
+    quiet: mode === 'off',
+    requestTimeoutMs: o.requestTimeoutMs,
+    async track(where, what, work, limit = '') {
+      if (mode === 'off') return work();
+      const c: InFlight = { where, what, limit, startedMs: timers.nowMs(), shown: 0 };
+      inFlight.add(c);
+      timer ??= timers.every(1000, tick);
+      try {
+        return await work();
+      } finally {
+        inFlight.delete(c);
+        if (inFlight.size === 0 && timer) {
+          timer.stop();
+          timer = null;
+        }
+      }
     },
     retried(n) {
       if (mode === 'off') return;
@@ -108,10 +105,31 @@ export function createCallWatch(o: { mode: ProgressMode; write: (s: string) => v
       o.write(mode === 'tty' ? `\r\x1b[K${line}\n` : `${line}\n`);
     },
     stop() {
-      calls.clear();
+      inFlight.clear();
       timer?.stop();
       timer = null;
     },
+  };
+}
+
+/** `provider` with each call tracked by `watch`. */
+export function watchProvider(provider: Provider, watch: CallWatch, where: string): Provider {
+  if (watch.quiet) return provider;
+  const timeout = watch.requestTimeoutMs;
+  const limit = timeout === null ? '' : `each attempt gives up after ${seconds(timeout)}: --request-timeout`;
+  return {
+    name: provider.name,
+    capabilities: (model) => provider.capabilities(model),
+    complete: (request, signal) => watch.track(where, `waiting for ${request.model}`, () => provider.complete(request, signal), limit),
+  };
+}
+
+/** `tools` with each call tracked by `watch` (a command the model gave minutes runs that long). */
+export function watchTools(tools: ToolDispatcher, watch: CallWatch, where: string): ToolDispatcher {
+  if (watch.quiet) return tools;
+  return {
+    specs: () => tools.specs(),
+    dispatch: (call, ctx) => watch.track(where, `running tool ${call.name}`, () => tools.dispatch(call, ctx)),
   };
 }
 

@@ -19,6 +19,7 @@ import { withWorkspaceCopy, WorkspaceCleanupError } from '../workspace/hermetic-
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import { contentSignals, turnSignals, workloadSignals } from './workload-signals.ts';
 import { repFailure, type RepErrorClass } from './rep-error.ts';
+import { watchProvider, watchTools, type CallWatch } from './call-watch.ts';
 
 /** Shared collaborators of every workload rep in a run. */
 export interface RunnerDeps {
@@ -47,6 +48,8 @@ export interface RunnerDeps {
   limits?: SandboxLimits;
   /** The run's work dir for temp workspaces (swept by the next run when this process dies); default the OS temp dir. */
   workDir?: string;
+  /** Shows the rep's model calls, tools and hidden check while they keep the run waiting (call-watch.ts); default none. */
+  watch?: CallWatch;
   /** Called as the rep progresses (TTY progress line). */
   onProgress?(p: { workload: string; pass: string; rep: number; turn: number; turns: number; spendUsd: Decimal }): void;
 }
@@ -101,8 +104,11 @@ async function runRep(job: WorkloadRep, deps: RunnerDeps & { limits: SandboxLimi
   const { clock: repClock, overTime } = deadline;
   const signal = deps.interrupt ? AbortSignal.any([deps.interrupt, repClock]) : repClock;
   return withWorkspaceCopy(workload.workspaceDir, async (root) => {
-    const provider = deps.providerFor(workload, job.pass, job.rep);
-    const session = new Session({ ...deps, provider }, { workspaceRoot: root, stickyModel: job.stickyModel, workloadId: job.workloadId === undefined ? spec.name : job.workloadId });
+    const where = `pass ${job.pass} ${spec.name} rep ${job.rep + 1}`;
+    const watch = deps.watch;
+    const provider = watch ? watchProvider(deps.providerFor(workload, job.pass, job.rep), watch, where) : deps.providerFor(workload, job.pass, job.rep);
+    const tools = watch ? watchTools(deps.tools, watch, where) : deps.tools;
+    const session = new Session({ ...deps, provider, tools }, { workspaceRoot: root, stickyModel: job.stickyModel, workloadId: job.workloadId === undefined ? spec.name : job.workloadId });
     const turns: TurnResult[] = [];
     const assertions: Assertion[] = [];
     let error: string | null = null;
@@ -169,22 +175,26 @@ async function runRep(job: WorkloadRep, deps: RunnerDeps & { limits: SandboxLimi
 
     let check: CheckResult | null = null;
     let checkError: string | null = null;
-    if (spec.evaluate?.check && workload.checkDir && !stoppedEarly) {
+    const checkSpec = spec.evaluate?.check;
+    const checkDir = workload.checkDir;
+    if (checkSpec && checkDir && !stoppedEarly) {
       try {
         // The check runs on a fresh copy of the workspace with the check files copied in now; whatever the agent put at CHECK_MOUNT is left out.
-        check = await runCheck({
-          command: spec.evaluate.check.command,
-          timeoutSeconds: spec.evaluate.check.timeout_seconds ?? 60,
-          workspaceRoot: root,
-          checkFilesDir: workload.checkDir,
-          mount: CHECK_MOUNT,
-          logger: deps.logger,
-          hostPath: deps.hostPath,
-          ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
-          // The workloads folder (other workloads' check/ files) is covered under bwrap and unshare.
-          hide: [dirname(workload.dir)],
-          limits,
-        });
+        const checkRun = () =>
+          runCheck({
+            command: checkSpec.command,
+            timeoutSeconds: checkSpec.timeout_seconds ?? 60,
+            workspaceRoot: root,
+            checkFilesDir: checkDir,
+            mount: CHECK_MOUNT,
+            logger: deps.logger,
+            hostPath: deps.hostPath,
+            ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+            // The workloads folder (other workloads' check/ files) is covered under bwrap and unshare.
+            hide: [dirname(workload.dir)],
+            limits,
+          });
+        check = watch ? await watch.track(where, 'running the hidden check', checkRun) : await checkRun();
       } catch (e) {
         // The check could not be run at all (no shell, sandbox refused): that is not the agent's failure.
         checkError = String((e as Error)?.message ?? e);

@@ -22,7 +22,7 @@ import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../io/cli-io.ts';
-import { createCallWatch } from '../runner/call-watch.ts';
+import { createCallWatch, watchProvider } from '../runner/call-watch.ts';
 import { createProgress } from '../runner/progress.ts';
 import { reportFingerprintSources } from '../report/pattern-checks.ts';
 import { fingerprintsOfStore } from '../../runtime/patterns/index.ts';
@@ -99,7 +99,7 @@ async function planTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
   const progressMode = opts.progressMode ?? (opts.showProgress ? 'tty' : 'off');
   const requestTimeoutMs = opts.requestTimeoutSeconds != null ? Math.round(opts.requestTimeoutSeconds * 1000) : null;
   // Calls that keep the run waiting, and the retries of a real provider, are shown as they happen (call-watch.ts).
-  const calls = createCallWatch({ mode: progressMode, write: io.progress, timeoutMs: requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
+  const calls = createCallWatch({ mode: progressMode, write: io.progress, requestTimeoutMs: requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
   const providers = planProvider({
     requested: opts.provider,
     modelProvider: actual.provider,
@@ -264,12 +264,11 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     // Reps the protocol runs after the plan (Pass R, C-oos) are in the total: the count never reads done before they ran.
     const total = myJobs.length + (protocol.laterJobs?.(myJobs, Boolean(shard)) ?? 0);
     let done = myJobs.length - todo.length;
-    const cached = opts.cache ? withRunCache(providers.forRep, prices, { bus }) : providers.forRep;
-    const providerFor: typeof cached = (w, pass, rep) => calls.watch(cached(w, pass, rep), `pass ${pass} ${w.spec.name} rep ${rep + 1}`);
+    const providerFor = opts.cache ? withRunCache(providers.forRep, prices, { bus }) : providers.forRep;
     const judges = new Map<string, JudgeAvailability>();
     const judgeFor = (w: Workload) => {
       let j = judges.get(w.spec.name);
-      if (!j) judges.set(w.spec.name, (j = resolveJudge({ model: w.spec.evaluate?.llm_judge_model, providerFor: (model) => calls.watch(providers.forJudge(model), `judge of ${w.spec.name}`), prices, clock })));
+      if (!j) judges.set(w.spec.name, (j = resolveJudge({ model: w.spec.evaluate?.llm_judge_model, providerFor: (model) => watchProvider(providers.forJudge(model), calls, `the judge of ${w.spec.name}`), prices, clock })));
       return j;
     };
     const recordingErrors: string[] = [...(resume?.recordingErrors ?? [])];
@@ -293,7 +292,7 @@ async function openTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
         store.flush();
         return createAnalytics(store.database, prices);
       },
-      deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, hostPath, spend, workDir, sandbox: runSandbox.mode, limits, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
+      deps: { bus, prices, tools, evaluator, clock, logger, ids: newId, providerFor, judgeFor, watch: calls, hostPath, spend, workDir, sandbox: runSandbox.mode, limits, ...(io.interrupt ? { interrupt: io.interrupt } : {}), maxIterations: opts.maxIterations ?? 25 },
       onProgress: (p) => progress.update({ ...p, spendUsd: spend.spent(), reps: opts.seedPasses, done, total }),
       openStore: (path) => openRunPatternStore(path, patternChoice, { logger, clock, bus: null, env: io.env, canEmbed: true }),
       routerFor: (s) => {
