@@ -55,11 +55,12 @@ describe('bench run with a real provider (loopback)', () => {
     const server = await startFakeAnthropic(() => ({ kind: 'hang' }));
     servers.push(server);
     const db = join(tempDir(), 'h.db');
-    const r = await bench(['run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--db-path', db, '--request-timeout', '0.5', '--max-retries', '1'], {
+    const r = await bench(['run', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--db-path', db, '--request-timeout', '2', '--max-retries', '1'], {
       env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: SECRET },
     });
     expect(r.code, r.stderr).toBe(1);
-    // The first attempt and one retry, each left hanging by the server until the timeout ended it.
+    // The first attempt and one retry, each left hanging by the server until the timeout ended it (2 s: a
+    // loaded machine still gets each request to the server before its attempt gives up).
     expect(server.requests).toHaveLength(2);
     expect(r.progress).toMatch(/^anthropic: network failure: Request timed out; retry 1 of 1 in \d+(\.\d)? s$/m);
     const rep = read(db).workloads[0]!.reps[0]!;
