@@ -1,0 +1,66 @@
+// A trace DB in a folder the reader cannot write (another user's run, a CI artifact on a read-only mount): analyze
+// reads a rollback-journal DB there on a read-only connection and leaves the folder as it was; a WAL DB, which SQLite
+// cannot read without making its -shm file beside it, is refused with what to do. The reader is a child process
+// without the right to write there: as root, one without CAP_DAC_OVERRIDE (root otherwise writes anywhere).
+import { spawnSync } from 'node:child_process';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT, tempDir } from '../support/cli.ts';
+import { sharedRun } from '../support/shared-run.ts';
+
+const locked: string[] = [];
+afterEach(() => locked.splice(0).forEach((d) => chmodSync(d, 0o755)));
+
+/** `analyze ARGS` in a process that may read but not write a folder it does not own the rights to (see above). */
+function analyzeWithoutWriteRights(args: string[]) {
+  const node = [process.execPath, join(REPO_ROOT, 'bin', 'analyze.cjs'), ...args];
+  const [cmd, ...rest] = process.getuid?.() === 0 ? ['setpriv', '--bounding-set', '-dac_override,-dac_read_search', ...node] : node;
+  const r = spawnSync(cmd!, rest, { cwd: REPO_ROOT, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  if (r.error) throw r.error;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A copy of the shared run's trace DB alone in a folder of its own, in `mode`, then made read-only. */
+function lockedCopy(source: string, mode: 'wal' | 'delete'): { dir: string; db: string; bytes: Buffer } {
+  const dir = join(tempDir('ro-folder-'), 'artifact');
+  mkdirSync(dir);
+  const db = join(dir, 'run.db');
+  copyFileSync(source, db);
+  const w = new Database(db);
+  w.pragma(`journal_mode = ${mode}`);
+  w.close();
+  expect(readdirSync(dir)).toEqual(['run.db']);
+  chmodSync(dir, 0o555);
+  locked.push(dir);
+  return { dir, db, bytes: readFileSync(db) };
+}
+
+describe('analyze on a DB in a folder it cannot write', () => {
+  let source: string;
+  beforeAll(async () => {
+    source = await sharedRun(['--workload', 'fix-a-bug-small', '--workload', 'multi-step-with-delegation', '--quiet'], { PATH: process.env.PATH });
+  }, 300_000);
+
+  it('a rollback-journal DB is read on a read-only connection: the report is written elsewhere, the folder and the file stay as they were', () => {
+    const { dir, db, bytes } = lockedCopy(source, 'delete');
+    const json = join(tempDir('ro-out-'), 'report.json');
+    const r = analyzeWithoutWriteRights(['--skip-execute', '--db-path', db, '--json', json]);
+    expect([0, 1], r.stderr).toContain(r.code);
+    expect(JSON.parse(readFileSync(json, 'utf8')).workloads.length).toBeGreaterThan(0);
+    expect(readdirSync(dir)).toEqual(['run.db']);
+    expect(readFileSync(db).equals(bytes)).toBe(true);
+  });
+
+  it('a WAL DB is refused (exit 2) naming the file, why and what to do; nothing is made beside it', () => {
+    const { dir, db } = lockedCopy(source, 'wal');
+    const json = join(tempDir('ro-out-'), 'report.json');
+    const r = analyzeWithoutWriteRights(['--skip-execute', '--db-path', db, '--json', json]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`${db}: cannot be read from here: it is in WAL mode`);
+    expect(r.stderr).toContain('Make the folder writable, or copy the DB');
+    expect(readdirSync(dir)).toEqual(['run.db']);
+    expect(existsSync(json)).toBe(false);
+  });
+});
