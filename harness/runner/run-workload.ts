@@ -106,7 +106,8 @@ async function runRep(job: WorkloadRep, deps: RunnerDeps & { limits: SandboxLimi
   return withWorkspaceCopy(workload.workspaceDir, async (root) => {
     const where = `pass ${job.pass} ${spec.name} rep ${job.rep + 1}`;
     const watch = deps.watch;
-    const provider = watch ? watchProvider(deps.providerFor(workload, job.pass, job.rep), watch, where) : deps.providerFor(workload, job.pass, job.rep);
+    const given = deps.providerFor(workload, job.pass, job.rep);
+    const provider = watch ? watchProvider(given, watch, where) : given;
     const tools = watch ? watchTools(deps.tools, watch, where) : deps.tools;
     const session = new Session({ ...deps, provider, tools }, { workspaceRoot: root, stickyModel: job.stickyModel, workloadId: job.workloadId === undefined ? spec.name : job.workloadId });
     const turns: TurnResult[] = [];

@@ -22,7 +22,7 @@ import { RunStore } from '../runs/run-store.ts';
 import { discoverWorkloads, selectWorkloads } from '../workloads/load-workload.ts';
 import { CHECK_MOUNT, type Workload } from '../workloads/workload.ts';
 import type { CliIO } from '../io/cli-io.ts';
-import { createCallWatch, watchProvider } from '../runner/call-watch.ts';
+import { createCallWatch, watchProvider, type CallWatch } from '../runner/call-watch.ts';
 import { createProgress } from '../runner/progress.ts';
 import { reportFingerprintSources } from '../report/pattern-checks.ts';
 import { fingerprintsOfStore } from '../../runtime/patterns/index.ts';
@@ -99,7 +99,7 @@ async function planTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
   const progressMode = opts.progressMode ?? (opts.showProgress ? 'tty' : 'off');
   const requestTimeoutMs = opts.requestTimeoutSeconds != null ? Math.round(opts.requestTimeoutSeconds * 1000) : null;
   // Calls that keep the run waiting, and the retries of a real provider, are shown as they happen (call-watch.ts).
-  const calls = createCallWatch({ mode: progressMode, write: io.progress, requestTimeoutMs: requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS });
+  let calls: CallWatch | null = null;
   const providers = planProvider({
     requested: opts.provider,
     modelProvider: actual.provider,
@@ -112,8 +112,11 @@ async function planTraceRun(protocol: RunProtocol, opts: RunSuiteOptions, resume
     baseURL: opts.baseURL ?? null,
     requestTimeoutMs,
     maxRetries: opts.maxRetries ?? null,
-    onRetry: (n) => calls.retried(n),
+    onRetry: (n) => calls?.retried(n),
   });
+  // Only a real provider has a request timeout to name (the emulator and a cassette answer at once).
+  const real = !providers.simulated && !providers.actual.startsWith('replay:');
+  calls = createCallWatch({ mode: progressMode, write: io.progress, requestTimeoutMs: real ? (requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS) : null });
   // A 'high' measured only on the sim says nothing about a real model (issue 11).
   const simSignal = simSignalWarning(workloads, providers.simulated);
   if (simSignal) setupWarnings.push(simSignal);
