@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BenchReport } from '../../schemas/types/report.ts';
 import { bench, tempDir } from '../support/cli.ts';
-import { anthropicError, anthropicToolUse, startFakeAnthropic, startFakeOpenAI, type LoopbackServer } from '../support/loopback/index.ts';
+import { anthropicError, anthropicToolUse, openaiError, startFakeAnthropic, startFakeOpenAI, type LoopbackServer } from '../support/loopback/index.ts';
 
 // `bench run` against real-provider adapters, through the official SDKs, pointed at loopback servers
 // that speak each API's wire format. Nothing here leaves 127.0.0.1.
@@ -75,6 +75,20 @@ describe('bench run with a real provider (loopback)', () => {
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(flag);
     }
+  });
+
+  it('openai: a 503 then an answer is one retry, shown as it happens with the server error and the wait, and the rep goes on', async () => {
+    const server = await startFakeOpenAI();
+    servers.push(server);
+    server.enqueue(openaiError(503, 'overloaded', { type: 'server_error' }));
+    const db = join(tempDir(), 'o.db');
+    const r = await bench(['run', '--provider', 'openai', '--model', 'gpt-5-mini', '--baseline', 'gpt-5', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--db-path', db, '--max-retries', '2'], {
+      env: { PATH: process.env.PATH, OPENAI_API_KEY: 'sk-test-openai' },
+    });
+    expect(r.code, r.stderr).not.toBe(2);
+    expect(r.progress).toMatch(/^openai: .*503.*; retry 1 of 2 in \d+(\.\d)? s$/m);
+    expect(r.progress.match(/; retry \d+ of/g)).toHaveLength(1);
+    expect(read(db).workloads[0]!.reps[0]!.error_class).toBeNull();
   });
 
   it('auto picks the real provider when its key is set; a named provider without its key is exit 2', async () => {
