@@ -4,7 +4,7 @@
 // fail a turn; a report must neither change the store it reads nor show one it could not read as an empty one, so
 // this reader throws, saying why.
 import type Database from 'better-sqlite3';
-import { sqliteCode, walFolderReason } from '../core/sqlite-errors.ts';
+import { isWalFolderRefusal, sqliteCode, walFolderReason } from '../core/sqlite-errors.ts';
 import { openSqliteForReading } from '../core/sqlite-reader.ts';
 import { unpackVector } from './embeddings/embedding-provider.ts';
 import { ALL_FINGERPRINTS_SQL, EMBEDDINGS_OF_SQL, PatternSchemaError, type EmbeddingRow, type FingerprintRow } from './pattern-db.ts';
@@ -81,10 +81,10 @@ function reasonOf(path: string, e: unknown): string {
   if (e instanceof PatternSchemaError) return `${e.message.replace(`${path}: `, '')}; read it with the bench that wrote it`;
   const code = sqliteCode(e);
   const detail = (e instanceof Error ? e.message : String(e)).replace(/\s*\n\s*/g, ' ').slice(0, 300);
+  if (isWalFolderRefusal(path, e)) return walFolderReason(path);
   if (code === 'SQLITE_CANTOPEN') return 'no such pattern store (check the path)';
   if (code === 'SQLITE_NOTADB') return 'is not a SQLite database (expected the pattern store a bench run wrote; check the path)';
   if (code.startsWith('SQLITE_CORRUPT')) return `the pattern store is damaged (SQLite: ${detail}); restore it from a copy`;
-  if (code === 'SQLITE_READONLY_DIRECTORY') return walFolderReason(path);
   if (/no such table: fingerprints/.test(detail)) return 'holds no pattern store (no fingerprints table; check the path)';
   return code ? `cannot be read (SQLite: ${detail})` : `holds a fingerprint this bench cannot read (${detail})`;
 }

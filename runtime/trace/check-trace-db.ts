@@ -1,7 +1,7 @@
 // An existing trace DB is checked before anything reads it, so a wrong one gets a message, not a SqliteError stack.
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
-import { sqliteCode, walFolderReason } from '../core/sqlite-errors.ts';
+import { isWalFolderRefusal, sqliteCode, walFolderReason } from '../core/sqlite-errors.ts';
 import { TraceStoreError } from './errors.ts';
 import { READABLE_TRACE_SCHEMA_VERSIONS, TRACE_SCHEMA_VERSION } from './schema.ts';
 
@@ -60,8 +60,7 @@ export function damagedTraceDbError(path: string, e: unknown): TraceStoreError |
  * mount); null for any other error. The DB itself may be fine, so it is not called damaged or foreign.
  */
 export function walFolderError(path: string, e: unknown): TraceStoreError | null {
-  if (sqliteCode(e) !== 'SQLITE_READONLY_DIRECTORY') return null;
-  return new TraceStoreError(path, walFolderReason(path));
+  return isWalFolderRefusal(path, e) ? new TraceStoreError(path, walFolderReason(path)) : null;
 }
 
 function damaged(path: string, e: unknown): TraceStoreError {

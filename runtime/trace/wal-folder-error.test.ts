@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { walFolderError } from './check-trace-db.ts';
 import { TraceStoreError } from './errors.ts';
@@ -16,6 +19,20 @@ describe('walFolderError', () => {
     expect(e!.message).toMatch(/folder is not writable/);
     expect(e!.message).toMatch(/copy the DB \(with its -wal file/);
     expect(e!.message).not.toMatch(/damaged|not a SQLite/);
+  });
+
+  it('reads SQLITE_CANTOPEN the same way when a -wal is there without its -shm (the open fails, not the first read), and only then', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wal-folder-'));
+    try {
+      const path = join(dir, 'trace.db');
+      writeFileSync(`${path}-wal`, '');
+      const cantOpen = Object.assign(new Error('unable to open database file'), { code: 'SQLITE_CANTOPEN' });
+      expect(walFolderError(path, cantOpen)!.message).toContain('trace.db-wal beside it holds commits not yet in the file');
+      writeFileSync(`${path}-shm`, '');
+      expect(walFolderError(path, cantOpen)).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('leaves every other SQLite error to the callers (damaged, foreign, other read-only causes)', () => {
