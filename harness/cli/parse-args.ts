@@ -57,6 +57,18 @@ export function tableWidth(o: { width?: number; wide?: boolean }, io: Pick<CliIO
   return terminalWidth({ wide: o.wide, width: o.width ?? null, columns: io.isTTY ? process.stdout.columns : undefined, env: io.env });
 }
 
+/** `--request-timeout` / `--max-retries`, the flags of every command that may call a real provider. */
+export function addRequestOptions(cmd: Command): Command {
+  return cmd
+    .option('--request-timeout <seconds>', 'real providers: the most one HTTP attempt may take before it fails as a network error and is retried (default 600); a call that keeps the run waiting is shown on stderr meanwhile', numberArg('--request-timeout', 0.1, 86_400))
+    .option('--max-retries <n>', 'real providers: retries after a failed attempt (rate limit, server error, network, timeout), each shown on stderr (default 4)', intArg('--max-retries', 0, 20));
+}
+
+/** What addRequestOptions' flags ask of a run (RunSuiteOptions' fields; null keeps the adapters' defaults). */
+export function requestOptions(o: { requestTimeout?: number; maxRetries?: number }): { requestTimeoutSeconds: number | null; maxRetries: number | null } {
+  return { requestTimeoutSeconds: o.requestTimeout ?? null, maxRetries: o.maxRetries ?? null };
+}
+
 /** `--force`, for commands whose `--json` (or other output flag) may name an existing file. */
 export function addForceOption(cmd: Command): Command {
   return cmd.option('--force', 'overwrite an existing file named by --json', false);

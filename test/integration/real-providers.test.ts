@@ -91,6 +91,19 @@ describe('bench run with a real provider (loopback)', () => {
     expect(read(db).workloads[0]!.reps[0]!.error_class).toBeNull();
   });
 
+  it('bench signal takes the same flags: a retry is a line in its log, beside a line per finished arm', async () => {
+    const server = await startFakeAnthropic();
+    servers.push(server);
+    server.enqueue(anthropicError(529, 'overloaded_error', 'Overloaded'));
+    const r = await bench(['signal', '--provider', 'anthropic', '--base-url', server.baseURL, '--workload', 'write-a-doc-from-notes', '--reps', '1', '--db-path', join(tempDir(), 's.db'), '--max-retries', '1', '--request-timeout', '30'], {
+      env: { PATH: process.env.PATH, ANTHROPIC_API_KEY: SECRET },
+    });
+    expect(r.code, r.stderr).not.toBe(2);
+    expect(r.progress).toMatch(/^anthropic: .*529.*; retry 1 of 1 in \d+(\.\d)? s$/m);
+    expect(r.progress).toMatch(/^\[\d+\/\d+\] pass \S+ write-a-doc-from-notes: 1 rep\(s\) done/m);
+    expect(r.progress).not.toContain(SECRET);
+  });
+
   it('auto picks the real provider when its key is set; a named provider without its key is exit 2', async () => {
     const server = await startFakeOpenAI();
     servers.push(server);

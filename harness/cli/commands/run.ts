@@ -5,7 +5,7 @@ import { renderReportTable } from '../../report/render-table.ts';
 import { join } from 'node:path';
 import type { CommandSpec } from '../command.ts';
 import { SetupError } from '../../errors.ts';
-import { addForceOption, addWidthOptions, collect, decimalArg, freshOutputPath, intArg, numberArg, tableWidth } from '../parse-args.ts';
+import { addForceOption, addRequestOptions, addWidthOptions, collect, decimalArg, freshOutputPath, intArg, numberArg, requestOptions, tableWidth } from '../parse-args.ts';
 import { costModes } from '../../runner/cost-budget.ts';
 import type { Decimal } from 'decimal.js';
 import { parseShard, type ShardSpec } from '../../jobs/shard.ts';
@@ -72,8 +72,6 @@ export const runCommandSpec: CommandSpec = {
       .option('--otlp-header <name=value>', 'an HTTP header for --otlp-endpoint (repeatable)', collect, [])
       .option('--record <file>', 'append every provider exchange to this JSONL cassette (keyed by the SHA-256 of the request)')
       .option('--replay <file>', 'serve every exchange from a cassette; a request it lacks is exit 2')
-      .option('--request-timeout <seconds>', 'real providers: the most one HTTP attempt may take before it fails as a network error and is retried (default 600); a call that keeps the run waiting is shown on stderr meanwhile', numberArg('--request-timeout', 0.1, 86_400))
-      .option('--max-retries <n>', 'real providers: retries after a failed attempt (rate limit, server error, network, timeout), each shown on stderr (default 4)', intArg('--max-retries', 0, 20))
       .option('--concurrency <n>', 'workload reps in flight at once (real providers are I/O-bound)', intArg('--concurrency', 1, RUN_BOUNDS.concurrency_max), 1)
       .option('--max-cost <usd>', 'stop cleanly before spend passes this many USD (report incomplete, exit 1)', decimalArg('--max-cost'))
       .addOption(new Option('--fingerprint-version <v>', 'pattern store fingerprints: v1 structural, v2 hybrid with embeddings (default: the routing config, else v1)').choices(['v1', 'v2']))
@@ -107,6 +105,7 @@ export const runCommandSpec: CommandSpec = {
       .addOption(new Option('--split <half>', "matrix workloads: the matrix's dev clusters (about 70%, by a hash of the cluster id), its confirm clusters, or all").choices(['dev', 'confirm', 'all']).default('all'))
       .option('--wrong-hit-penalty <k>', 'query streams: net savings charge each wrong hit k times its query cost', numberArg('--wrong-hit-penalty', 0, 1000), 10)
       .addHelpText('after', COST_HELP);
+    addRequestOptions(cmd);
     addWidthOptions(cmd);
     addForceOption(cmd);
   },
@@ -241,8 +240,7 @@ export const runCommandSpec: CommandSpec = {
       patternsDbPath: o.patternsDbPath ?? null,
       recordPath: o.record ?? null,
       baseURL: o.baseUrl ?? null,
-      requestTimeoutSeconds: o.requestTimeout ?? null,
-      maxRetries: o.maxRetries ?? null,
+      ...requestOptions(o),
       concurrency: o.concurrency,
       limits: sandboxLimits(o.limit),
       unsandboxed: o.unsandboxed,

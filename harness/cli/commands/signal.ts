@@ -10,7 +10,7 @@ import { writeSignal } from '../../signal/write-signal.ts';
 import { SetupError } from '../../errors.ts';
 import { discoverWorkloads } from '../../workloads/load-workload.ts';
 import type { CommandSpec } from '../command.ts';
-import { addForceOption, collect, freshOutputPath, intArg } from '../parse-args.ts';
+import { addForceOption, addRequestOptions, collect, freshOutputPath, intArg, requestOptions } from '../parse-args.ts';
 import { fold } from './list.ts';
 import { defaultResourceLimits } from '../../../runtime/sandbox/resource-limits.ts';
 import { writeJsonFile } from '../../io/write-json-file.ts';
@@ -62,7 +62,9 @@ export const signalCommandSpec: CommandSpec = {
       .option('--seed <n>', "the simulated provider's randomness", intArg('--seed', 0), 0)
       .option('--db-path <path>', 'trace DB to create; default reports/.runs/bench-<UTC-ts>.db')
       .option('--json <path>', 'where to write the signal JSON; default beside the DB')
+      .option('--quiet', 'no progress output', false)
       .option('--width <n>', 'fold output to this many columns (default: the terminal, else $COLUMNS, else 100)', intArg('--width', 40));
+    addRequestOptions(cmd);
     addForceOption(cmd);
   },
   async run(cmd, _args, io) {
@@ -81,6 +83,9 @@ export const signalCommandSpec: CommandSpec = {
       json?: string;
       width?: number;
       force: boolean;
+      quiet: boolean;
+      requestTimeout?: number;
+      maxRetries?: number;
     }>();
     if (o.json) freshOutputPath(io.cwd, o.json, { flag: '--json', force: o.force });
     const dir = resolve(io.cwd, o.workloadsDir);
@@ -104,7 +109,10 @@ export const signalCommandSpec: CommandSpec = {
         patternsDbPath: null,
         protocol: 'signal',
         baseURL: o.baseUrl ?? null,
-        showProgress: io.isTTY,
+        ...requestOptions(o),
+        showProgress: io.isTTY && !o.quiet,
+        // As bench run: without a TTY (a CI log) a line per finished workload and arm, waits and retries included.
+        progressMode: o.quiet ? 'off' : io.isTTY ? 'tty' : 'lines',
       },
       io,
     );
