@@ -40,7 +40,7 @@ export function openSqliteForReading(path: string): Database.Database {
 }
 
 /** The largest file read whole into memory when it cannot be read in place (readableWithoutShm). */
-export const IN_MEMORY_READ_MAX_BYTES = 1 << 30;
+const IN_MEMORY_READ_MAX_BYTES = 1 << 30;
 
 /**
  * `db`, a read-only connection to `path`, or what can read the file when `db` cannot: a file in WAL mode whose folder
